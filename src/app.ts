@@ -1,0 +1,95 @@
+/*
+ * Builds the whole service as a Fastify instance without listening, so tests drive it with
+ * `inject()` and `main.ts`/the CLI decide how to serve it.
+ */
+import cookie from '@fastify/cookie'
+import formbody from '@fastify/formbody'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import { pino, type Logger } from 'pino'
+
+import { baseUrl, type AppConfig } from './config.js'
+import { sessionRoutes } from './host/auth/session-routes.js'
+import { resolveAuthKey } from './host/auth/secrets.js'
+import type { HostContext } from './host/context.js'
+import { type DatabaseHandle, openConfiguredDatabase } from './host/db/database.js'
+import { migrateToLatest } from './host/db/migrate.js'
+import { HookRegistry } from './host/hooks/hooks.js'
+import { registerErrorHandling } from './host/http/error-handler.js'
+import './host/http/fastify-augment.js'
+import { registerHttpsPolicy } from './host/http/https-policy.js'
+import { loggerOptions } from './host/http/logging.js'
+import { openApiRoute, registerOpenApi } from './host/http/openapi.js'
+import { HostErrorSchema, PluginErrorSchema } from './host/http/schemas.js'
+import { healthRoutes } from './host/http/health.js'
+import { licensingRoutes, StatusSchema } from './licensing/routes.js'
+
+export interface BuildAppOptions {
+  config: AppConfig
+  /** An open database; when omitted one is opened from the configuration and closed with the app. */
+  database?: DatabaseHandle
+  /** Extension hooks registered by code before the app starts. */
+  hooks?: HookRegistry
+  logger?: Logger
+  now?: () => Date
+}
+
+export async function createHostContext(
+  options: BuildAppOptions & { database: DatabaseHandle; log: Logger },
+): Promise<HostContext> {
+  const base = { config: options.config, db: options.database.db }
+  await migrateToLatest(options.database.db, options.database.caps.name)
+  const authKey = await resolveAuthKey(base)
+  return Object.freeze({
+    config: options.config,
+    db: options.database.db,
+    caps: options.database.caps,
+    hooks: options.hooks ?? new HookRegistry(),
+    log: options.log,
+    authKey,
+    now: options.now ?? (() => new Date()),
+  })
+}
+
+export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
+  const { config } = options
+  const ownsDatabase = options.database === undefined
+  const database = options.database ?? openConfiguredDatabase(config)
+  const log = options.logger ?? pino(loggerOptions(config.logLevel))
+
+  let ctx: HostContext
+  try {
+    ctx = await createHostContext({ ...options, database, log })
+  } catch (error) {
+    if (ownsDatabase) await database.destroy()
+    throw error
+  }
+
+  const app: FastifyInstance = Fastify({
+    loggerInstance: log as FastifyBaseLogger,
+    trustProxy: config.trustedProxies.length > 0 ? [...config.trustedProxies] : false,
+    bodyLimit: 1024 * 1024,
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+  })
+  app.decorate('ctx', ctx)
+  if (ownsDatabase) app.addHook('onClose', async () => database.destroy())
+
+  registerErrorHandling(app)
+  registerHttpsPolicy(app, config.env === 'production')
+  await app.register(cookie)
+  await app.register(formbody)
+  await registerOpenApi(app)
+  app.addSchema(HostErrorSchema)
+  app.addSchema(PluginErrorSchema)
+  app.addSchema(StatusSchema)
+
+  await app.register(healthRoutes)
+  await app.register(
+    async (v2) => {
+      await v2.register(openApiRoute)
+      await v2.register(sessionRoutes)
+      await v2.register(licensingRoutes)
+    },
+    { prefix: baseUrl(config) },
+  )
+  return app
+}

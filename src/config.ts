@@ -1,0 +1,93 @@
+import path from 'node:path'
+
+export type Environment = 'development' | 'production' | 'test'
+
+/** Validated, defaulted and frozen settings of one process. Built from the environment only. */
+export interface AppConfig {
+  readonly env: Environment
+  readonly host: string
+  readonly port: number
+  /** Where the embedded database, uploads and published files live. */
+  readonly dataDir: string
+  /** PostgreSQL connection string; when absent the embedded SQLite database is used. */
+  readonly databaseUrl: string | undefined
+  /** Addresses or CIDR ranges whose X-Forwarded-* headers are believed. */
+  readonly trustedProxies: readonly string[]
+  /** Path prefix of the REST API, `/wp-json` like the CMS-hosted original. */
+  readonly restPrefix: string
+  readonly logLevel: string
+  /**
+   * Key for the keyed hashes of application passwords and for session nonces. When unset, a
+   * random key is generated once and kept in the database, so every instance shares it.
+   */
+  readonly authKey: string | undefined
+  /** Lifetime of an admin-panel login session. */
+  readonly sessionTtlSeconds: number
+}
+
+export class ConfigError extends Error {}
+
+const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+
+function parseIntegerSetting(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  if (!/^\d+$/.test(raw)) throw new ConfigError(`${name} must be a whole number, got "${raw}"`)
+  const value = Number(raw)
+  if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`)
+  return value
+}
+
+function parseProxyList(raw: string | undefined): string[] {
+  if (!raw) return []
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+  for (const entry of entries) {
+    // proxy-addr (used by fastify) accepts IPs, CIDRs and the names loopback/linklocal/uniquelocal
+    if (!/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(entry) && !['loopback', 'linklocal', 'uniquelocal'].includes(entry)) {
+      throw new ConfigError(
+        `DG_TRUSTED_PROXIES: "${entry}" is not an IP address, a CIDR range or loopback/linklocal/uniquelocal`,
+      )
+    }
+  }
+  return entries
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): AppConfig {
+  const rawEnv = env.DG_ENV ?? (env.NODE_ENV === 'test' ? 'test' : 'development')
+  if (rawEnv !== 'development' && rawEnv !== 'production' && rawEnv !== 'test') {
+    throw new ConfigError(`DG_ENV must be development, production or test, got "${rawEnv}"`)
+  }
+  const databaseUrl = env.DATABASE_URL || undefined
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new ConfigError('DATABASE_URL must be a postgres:// or postgresql:// connection string')
+  }
+  const restPrefix = env.DG_REST_PREFIX ?? '/wp-json'
+  if (!/^(\/[A-Za-z0-9._-]+)+$/.test(restPrefix)) {
+    throw new ConfigError(`DG_REST_PREFIX must look like /wp-json, got "${restPrefix}"`)
+  }
+  const logLevel = env.DG_LOG_LEVEL ?? (rawEnv === 'test' ? 'silent' : 'info')
+  if (!LOG_LEVELS.has(logLevel)) throw new ConfigError(`DG_LOG_LEVEL must be one of ${[...LOG_LEVELS].join(', ')}`)
+  const authKey = env.DG_AUTH_KEY || undefined
+  if (authKey !== undefined && authKey.length < 32)
+    throw new ConfigError('DG_AUTH_KEY must be at least 32 characters long')
+
+  return Object.freeze({
+    env: rawEnv,
+    host: env.HOST ?? '127.0.0.1',
+    port: parseIntegerSetting(env, 'PORT', 8080, 0, 65535),
+    dataDir: path.resolve(cwd, env.DG_DATA_DIR ?? 'data'),
+    databaseUrl,
+    trustedProxies: Object.freeze(parseProxyList(env.DG_TRUSTED_PROXIES)),
+    restPrefix,
+    logLevel,
+    authKey,
+    sessionTtlSeconds: parseIntegerSetting(env, 'DG_SESSION_TTL_SECONDS', 12 * 3600, 300, 30 * 24 * 3600),
+  })
+}
+
+export function baseUrl(config: Pick<AppConfig, 'restPrefix'>): string {
+  return `${config.restPrefix}/dg/v2`
+}

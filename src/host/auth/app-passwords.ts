@@ -1,0 +1,174 @@
+/*
+ * Application passwords (contract 5.1): 24 random alphanumeric characters, shown once, stored
+ * only as a keyed hash, several per user, each revocable on its own. Sent with HTTP Basic using
+ * the user's login or e-mail.
+ */
+import { randomUUID } from 'node:crypto'
+
+import type { Actor } from '../audit/audit.js'
+import { recordAudit } from '../audit/audit.js'
+import type { HostContext } from '../context.js'
+import type { AppPasswordRow, UserRow } from '../db/schema.js'
+import { HostError } from '../errors.js'
+import { findUserByLoginOrEmail, requireUser } from '../users/users.js'
+import {
+  deleteAppPassword,
+  insertAppPassword,
+  selectAppPasswordsOfUser,
+  touchAppPassword,
+} from './app-passwords-repository.js'
+import { constantTimeEqual, keyedHash, randomAlphanumeric } from './secrets.js'
+
+export const APP_PASSWORD_LENGTH = 24
+const HASH_PREFIX = 'hmac-sha256$'
+/** Last use is written at most once per this interval, so reads do not turn into writes. */
+const LAST_USED_RESOLUTION_MS = 24 * 3600 * 1000
+
+export interface AppPasswordView {
+  uuid: string
+  name: string
+  created_at: string
+  last_used_at: string | null
+  last_ip: string | null
+}
+
+function toView(row: AppPasswordRow): AppPasswordView {
+  return {
+    uuid: row.uuid,
+    name: row.name,
+    created_at: row.created_at,
+    last_used_at: row.last_used_at,
+    last_ip: row.last_ip,
+  }
+}
+
+function hashAppPassword(authKey: string, password: string): string {
+  return HASH_PREFIX + keyedHash(authKey, password)
+}
+
+/** Groups of four, as the CMS shows them; spaces are optional when the password is used. */
+export function formatAppPassword(password: string): string {
+  return password.replace(/(.{4})(?=.)/g, '$1 ')
+}
+
+/** Removes everything but letters and digits, so a password pasted with spaces still matches. */
+export function normalizeAppPassword(input: string): string {
+  return input.replace(/[^A-Za-z0-9]/g, '')
+}
+
+export async function createAppPassword(
+  ctx: HostContext,
+  args: { login: string; name: string; actor: Actor },
+): Promise<AppPasswordView & { user: string; password: string }> {
+  const name = args.name.trim()
+  if (!name || name.length > 100)
+    throw new HostError(
+      'application_password_invalid_name',
+      'Give the application password a name of 1–100 characters.',
+      400,
+    )
+  const user = await requireUser(ctx, args.login)
+  const existing = await selectAppPasswordsOfUser(ctx.db, user.id)
+  if (existing.some((row) => row.name === name)) {
+    throw new HostError(
+      'application_password_duplicate_name',
+      `User ${user.login} already has an application password named "${name}".`,
+      409,
+    )
+  }
+  const password = randomAlphanumeric(APP_PASSWORD_LENGTH)
+  const row = await ctx.db.transaction().execute(async (trx) => {
+    const inserted = await insertAppPassword(trx, {
+      uuid: randomUUID(),
+      user_id: user.id,
+      name,
+      password_hash: hashAppPassword(ctx.authKey, password),
+      created_at: ctx.now().toISOString(),
+    })
+    await recordAudit(
+      ctx,
+      {
+        actor: args.actor,
+        action: 'app_password.create',
+        objectType: 'user',
+        objectId: user.id,
+        outcome: 'success',
+        details: { uuid: inserted.uuid, name },
+      },
+      trx,
+    )
+    return inserted
+  })
+  return { ...toView(row), user: user.login, password }
+}
+
+export async function listAppPasswords(
+  ctx: HostContext,
+  login: string,
+): Promise<{ user: string; items: AppPasswordView[] }> {
+  const user = await requireUser(ctx, login)
+  return { user: user.login, items: (await selectAppPasswordsOfUser(ctx.db, user.id)).map(toView) }
+}
+
+export async function revokeAppPassword(
+  ctx: HostContext,
+  args: { login: string; uuid: string; actor: Actor },
+): Promise<{ user: string; uuid: string; revoked: true }> {
+  const user = await requireUser(ctx, args.login)
+  const removed = await ctx.db.transaction().execute(async (trx) => {
+    const count = await deleteAppPassword(trx, user.id, args.uuid)
+    if (count > 0) {
+      await recordAudit(
+        ctx,
+        {
+          actor: args.actor,
+          action: 'app_password.revoke',
+          objectType: 'user',
+          objectId: user.id,
+          outcome: 'success',
+          details: { uuid: args.uuid },
+        },
+        trx,
+      )
+    }
+    return count
+  })
+  if (removed === 0)
+    throw new HostError(
+      'application_password_not_found',
+      `User ${user.login} has no application password ${args.uuid}.`,
+      404,
+    )
+  return { user: user.login, uuid: args.uuid, revoked: true }
+}
+
+export type AppPasswordCheck =
+  | { ok: true; user: UserRow; credential: string }
+  | { ok: false; code: 'invalid_username' | 'incorrect_password' }
+
+/**
+ * Verifies HTTP Basic credentials. One keyed hash per request, then a constant-time comparison
+ * with each of the user's (few) stored hashes.
+ */
+export async function verifyAppPassword(
+  ctx: HostContext,
+  args: { name: string; password: string; ip: string },
+): Promise<AppPasswordCheck> {
+  const user = await findUserByLoginOrEmail(ctx, args.name)
+  if (!user) return { ok: false, code: 'invalid_username' }
+  const normalized = normalizeAppPassword(args.password)
+  if (normalized.length !== APP_PASSWORD_LENGTH) return { ok: false, code: 'incorrect_password' }
+  const candidate = hashAppPassword(ctx.authKey, normalized)
+  const rows = await selectAppPasswordsOfUser(ctx.db, user.id)
+  let match: AppPasswordRow | undefined
+  for (const row of rows) {
+    // no early exit: every stored hash is compared, so timing does not tell which one matched
+    if (constantTimeEqual(row.password_hash, candidate)) match = row
+  }
+  if (!match) return { ok: false, code: 'incorrect_password' }
+  const now = ctx.now()
+  if (!match.last_used_at || now.getTime() - Date.parse(match.last_used_at) >= LAST_USED_RESOLUTION_MS) {
+    await touchAppPassword(ctx.db, match.id, now.toISOString(), args.ip)
+  }
+  return { ok: true, user, credential: match.name }
+}

@@ -1,0 +1,126 @@
+/*
+ * Every difference between SQLite and PostgreSQL lives in this file: connection set-up,
+ * column types that Kysely cannot express portably, triggers, locks and upserts that need
+ * dialect syntax. Feature code asks `caps` instead of testing the dialect name.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+
+import SqliteDatabase from 'better-sqlite3'
+import {
+  type ColumnDefinitionBuilder,
+  type CreateTableBuilder,
+  type Kysely,
+  PostgresDialect,
+  sql,
+  SqliteDialect,
+} from 'kysely'
+import pg from 'pg'
+
+export type DialectName = 'sqlite' | 'postgres'
+
+export interface DialectCaps {
+  readonly name: DialectName
+  /** Several processes may write at once (PostgreSQL); SQLite has one writer at a time. */
+  readonly concurrentWriters: boolean
+}
+
+export interface SqliteOptions {
+  file: string
+  /** Page cache in KiB (negative pragma value); a bigger cache keeps deep pages off the disk. */
+  cacheSizeKib?: number
+  mmapSizeBytes?: number
+}
+
+export function createSqliteDialect(options: SqliteOptions): { dialect: SqliteDialect; caps: DialectCaps } {
+  if (options.file !== ':memory:') fs.mkdirSync(path.dirname(options.file), { recursive: true })
+  const database = new SqliteDatabase(options.file)
+  if (options.file !== ':memory:') database.pragma('journal_mode = WAL')
+  // FULL, not NORMAL: a commit that answered 200/202 must survive a power cut, not only a crash
+  database.pragma('synchronous = FULL')
+  database.pragma('busy_timeout = 5000')
+  database.pragma('foreign_keys = ON')
+  database.pragma(`cache_size = -${options.cacheSizeKib ?? 65536}`)
+  database.pragma(`mmap_size = ${options.mmapSizeBytes ?? 268435456}`)
+  database.pragma('temp_store = MEMORY')
+  return {
+    dialect: new SqliteDialect({ database }),
+    caps: { name: 'sqlite', concurrentWriters: false },
+  }
+}
+
+export interface PostgresOptions {
+  connectionString: string
+  /** Schema to work in (tests use a fresh schema per run). */
+  schema?: string
+  maxConnections?: number
+}
+
+const INT8_OID = 20
+
+export function createPostgresDialect(options: PostgresOptions): {
+  dialect: PostgresDialect
+  caps: DialectCaps
+  pool: pg.Pool
+} {
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.maxConnections ?? 10,
+    connectionTimeoutMillis: 5000,
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    // bigint ids and grosze amounts stay far below 2^53, so numbers are exact and the same as SQLite's
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary'): unknown =>
+        oid === INT8_OID
+          ? (value: string) => Number(value)
+          : (pg.types.getTypeParser(oid, format) as unknown)) as typeof pg.types.getTypeParser,
+    },
+  })
+  // an idle client that loses its server must not crash the process; the next query reports it
+  pool.on('error', () => undefined)
+  return { dialect: new PostgresDialect({ pool }), caps: { name: 'postgres', concurrentWriters: true }, pool }
+}
+
+/** Adds the auto-incrementing primary key `id`. */
+export function withIdColumn<T extends string>(
+  builder: CreateTableBuilder<T, never>,
+  dialect: DialectName,
+): CreateTableBuilder<T, 'id'> {
+  return dialect === 'sqlite'
+    ? builder.addColumn('id', 'integer', (column: ColumnDefinitionBuilder) => column.primaryKey().autoIncrement())
+    : builder.addColumn('id', 'bigserial', (column: ColumnDefinitionBuilder) => column.primaryKey())
+}
+
+/** Column type of foreign keys to `id` and of money in grosze. */
+export function bigintType(dialect: DialectName): 'integer' | 'bigint' {
+  return dialect === 'sqlite' ? 'integer' : 'bigint'
+}
+
+/**
+ * Makes a table append-only in the database itself, so that no code path (nor a later bug) can
+ * rewrite the audit trail or price history.
+ */
+export async function makeAppendOnly(db: Kysely<unknown>, dialect: DialectName, table: string): Promise<void> {
+  if (dialect === 'sqlite') {
+    for (const event of ['UPDATE', 'DELETE']) {
+      await sql
+        .raw(
+          `CREATE TRIGGER ${table}_no_${event.toLowerCase()} BEFORE ${event} ON ${table} ` +
+            `BEGIN SELECT RAISE(ABORT, '${table} is append-only'); END`,
+        )
+        .execute(db)
+    }
+    return
+  }
+  await sql
+    .raw(
+      `CREATE OR REPLACE FUNCTION dg_refuse_change() RETURNS trigger LANGUAGE plpgsql AS $$ ` +
+        `BEGIN RAISE EXCEPTION '% is append-only', TG_TABLE_NAME; END $$`,
+    )
+    .execute(db)
+  await sql
+    .raw(
+      `CREATE TRIGGER ${table}_append_only BEFORE UPDATE OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION dg_refuse_change()`,
+    )
+    .execute(db)
+}

@@ -1,0 +1,44 @@
+import { type Kysely, type Migration, type MigrationResultSet, Migrator } from 'kysely'
+
+import type { DialectName } from './dialect.js'
+import type { Database } from './schema.js'
+import * as foundation from './migrations/0001-foundation.js'
+
+interface MigrationModule {
+  up(db: Kysely<unknown>, dialect: DialectName): Promise<void>
+}
+
+/*
+ * The ordered list of released migrations. Each is recorded in `dg_migration` when applied and
+ * is never edited afterwards; a schema change is a new entry. Listed here rather than read from
+ * disk so that the same list runs from the TypeScript sources (tests) and the build.
+ */
+const MIGRATIONS: ReadonlyArray<readonly [string, MigrationModule]> = [['0001-foundation', foundation]]
+
+export class MigrationError extends Error {}
+
+export async function migrateToLatest(db: Kysely<Database>, dialect: DialectName): Promise<string[]> {
+  const migrator = new Migrator({
+    // migrations see the schema as it was when they were written, not today's Database type
+    db: db as unknown as Kysely<unknown>,
+    migrationTableName: 'dg_migration',
+    migrationLockTableName: 'dg_migration_lock',
+    provider: {
+      getMigrations: async () =>
+        Object.fromEntries(
+          MIGRATIONS.map(([name, module]): [string, Migration] => [
+            name,
+            { up: (database) => module.up(database, dialect) },
+          ]),
+        ),
+    },
+  })
+  const { error, results }: MigrationResultSet = await migrator.migrateToLatest()
+  if (error) {
+    const failed = results?.find((result) => result.status === 'Error')?.migrationName
+    throw new MigrationError(
+      `migration ${failed ?? '(unknown)'} failed: ${error instanceof Error ? error.message : JSON.stringify(error)}`,
+    )
+  }
+  return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName)
+}

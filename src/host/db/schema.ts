@@ -1,0 +1,244 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
+
+/*
+ * Portable column conventions, so that one query returns the same JS values on SQLite and
+ * PostgreSQL: timestamps are ISO-8601 UTC text, calendar dates are `YYYY-MM-DD` text, flags are
+ * integers 0/1, money is integer grosze (bigint on PostgreSQL, parsed to number), structured
+ * values are JSON text. Decimal quantities (areas) stay text so that nothing is rounded.
+ */
+
+export type Flag = 0 | 1
+
+export interface UsersTable {
+  id: Generated<number>
+  login: string
+  email: string
+  display_name: string
+  password_hash: string
+  role: string
+  created_at: string
+}
+
+export interface AppPasswordsTable {
+  id: Generated<number>
+  uuid: string
+  user_id: number
+  name: string
+  password_hash: string
+  created_at: string
+  last_used_at: string | null
+  last_ip: string | null
+}
+
+export interface SessionsTable {
+  id: Generated<number>
+  token_hash: string
+  user_id: number
+  created_at: string
+  expires_at: string
+}
+
+export interface OptionsTable {
+  name: string
+  value: string
+  autoload: Flag
+}
+
+export interface AuditLogTable {
+  id: Generated<number>
+  occurred_at: string
+  actor_type: string
+  actor_user_id: number | null
+  actor_name: string
+  /** Name of the application password the user authenticated with, when one was used. */
+  actor_credential: string | null
+  action: string
+  object_type: string | null
+  object_id: string | null
+  outcome: string
+  details: string | null
+}
+
+/** Legal entity of the official columns 1–28. */
+export interface DevelopersTable {
+  id: Generated<number>
+  name: string
+  legal_form: string | null
+  krs: string | null
+  ceidg: string | null
+  nip: string | null
+  regon: string | null
+  phone: string | null
+  email: string | null
+  fax: string | null
+  website: string | null
+  seat_voivodeship: string | null
+  seat_powiat: string | null
+  seat_gmina: string | null
+  seat_city: string | null
+  seat_street: string | null
+  seat_building_no: string | null
+  seat_local_no: string | null
+  seat_postal_code: string | null
+  sales_voivodeship: string | null
+  sales_powiat: string | null
+  sales_gmina: string | null
+  sales_city: string | null
+  sales_street: string | null
+  sales_building_no: string | null
+  sales_local_no: string | null
+  sales_postal_code: string | null
+  sales_additional_locations: string | null
+  contact_method: string | null
+  created_at: string
+  modified_at: string
+}
+
+export interface InvestmentsTable {
+  id: Generated<number>
+  developer_id: number | null
+  source_id: string | null
+  title: string
+  slug: string
+  content: string
+  excerpt: string
+  /** Official columns 29–35. */
+  loc_voivodeship: string | null
+  loc_powiat: string | null
+  loc_gmina: string | null
+  loc_city: string | null
+  loc_street: string | null
+  loc_building_no: string | null
+  loc_postal_code: string | null
+  /** Official column 58. */
+  prospectus_url: string | null
+  host_status: string
+  visibility: string
+  custom_meta: string
+  thumbnail_id: number | null
+  gallery: string
+  documents: string
+  created_at: string
+  modified_at: string
+}
+
+export interface OffersTable {
+  id: Generated<number>
+  investment_id: number
+  source_property_id: string | null
+  offer_kind: string
+  property_type: string
+  code: string
+  title: string
+  status: string
+  area: string | null
+  rooms: number | null
+  floor: number | null
+  building: string | null
+  price_total_cents: number | null
+  price_total_from: string | null
+  price_m2_cents: number | null
+  price_m2_from: string | null
+  price_combined_cents: number | null
+  price_combined_from: string | null
+  price_combined_variant: string | null
+  price_combined_status: string | null
+  variant: string | null
+  host_status: string
+  custom_meta: string
+  thumbnail_id: number | null
+  gallery: string
+  created_at: string
+  modified_at: string
+}
+
+/** A part of the property, appurtenant room, right or other payment (official columns 44–57). */
+export interface OfferComponentsTable {
+  id: Generated<number>
+  offer_id: number
+  position: number
+  group_kind: string
+  kind_label: string
+  designation: string | null
+  description: string | null
+  price_cents: number | null
+  price_from: string | null
+  relation: string | null
+  requirement: string | null
+  variant: string | null
+  legal_title: string | null
+  created_at: string
+  modified_at: string
+}
+
+export interface PriceHistoryTable {
+  id: Generated<number>
+  offer_id: number
+  component_id: number | null
+  price_type: string
+  record_type: string
+  before_cents: number | null
+  after_cents: number | null
+  valid_from: string
+  recorded_at: string
+  reason: string
+  correction: Flag
+  run_id: number | null
+}
+
+export interface AttachmentsTable {
+  id: Generated<number>
+  investment_id: number | null
+  offer_id: number | null
+  kind: string
+  title: string
+  url: string
+  mime_type: string | null
+  alt: string
+  position: number
+  created_at: string
+}
+
+export interface PublicationsTable {
+  id: Generated<number>
+  publication_date: string
+  status: string
+  trigger: string
+  actor_name: string
+  started_at: string
+  finished_at: string | null
+  record_count: number | null
+  version: string | null
+  csv_md5: string | null
+  xml_md5: string | null
+  issues: string | null
+}
+
+export interface Database {
+  users: UsersTable
+  app_passwords: AppPasswordsTable
+  sessions: SessionsTable
+  options: OptionsTable
+  audit_log: AuditLogTable
+  developers: DevelopersTable
+  investments: InvestmentsTable
+  offers: OffersTable
+  offer_components: OfferComponentsTable
+  price_history: PriceHistoryTable
+  attachments: AttachmentsTable
+  publications: PublicationsTable
+}
+
+export type UserRow = Selectable<UsersTable>
+export type NewUser = Insertable<UsersTable>
+export type AppPasswordRow = Selectable<AppPasswordsTable>
+export type DeveloperRow = Selectable<DevelopersTable>
+export type NewDeveloper = Insertable<DevelopersTable>
+export type InvestmentRow = Selectable<InvestmentsTable>
+export type NewInvestment = Insertable<InvestmentsTable>
+export type OfferRow = Selectable<OffersTable>
+export type NewOffer = Insertable<OffersTable>
+export type OfferUpdate = Updateable<OffersTable>
+export type NewOfferComponent = Insertable<OfferComponentsTable>
+export type NewPriceHistory = Insertable<PriceHistoryTable>
+export type PublicationRow = Selectable<PublicationsTable>

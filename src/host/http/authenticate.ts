@@ -1,0 +1,97 @@
+/*
+ * Who is calling: an application password (HTTP Basic) or an admin-panel session (cookie plus
+ * REST nonce). Resolved lazily and once per request, so routes that need no user (the webhook,
+ * the OpenAPI document, published files) never touch the user tables.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify'
+
+import type { Actor } from '../audit/audit.js'
+import { verifyAppPassword } from '../auth/app-passwords.js'
+import { type Capability, userCan } from '../auth/capabilities.js'
+import { findSessionUserId, SESSION_COOKIE, verifyRestNonce } from '../auth/sessions.js'
+import type { UserRow } from '../db/schema.js'
+import { forbidden, HostError } from '../errors.js'
+import { getUserById } from '../users/users.js'
+
+export interface Principal {
+  user: UserRow
+  via: 'app_password' | 'session'
+  /** Name of the application password used. */
+  credential?: string
+}
+
+const principals = new WeakMap<FastifyRequest, Promise<Principal | null>>()
+
+export const WWW_AUTHENTICATE = 'Basic realm="dg", charset="UTF-8"'
+
+function unauthorized(code: string, message: string): HostError {
+  return new HostError(code, message, 401, {}, { 'WWW-Authenticate': WWW_AUTHENTICATE })
+}
+
+function parseBasic(header: string): { name: string; password: string } | null {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header)
+  if (!match?.[1]) return null
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8')
+  const colon = decoded.indexOf(':')
+  if (colon <= 0) return null
+  return { name: decoded.slice(0, colon), password: decoded.slice(colon + 1) }
+}
+
+async function resolvePrincipal(request: FastifyRequest): Promise<Principal | null> {
+  const ctx = request.server.ctx
+  const authorization = request.headers.authorization
+  if (authorization !== undefined) {
+    const credentials = parseBasic(authorization)
+    if (!credentials)
+      throw unauthorized(
+        'rest_invalid_authorization',
+        'The Authorization header must use HTTP Basic with a user name and an application password.',
+      )
+    const check = await verifyAppPassword(ctx, { ...credentials, ip: request.ip })
+    if (!check.ok) {
+      throw check.code === 'invalid_username'
+        ? unauthorized('invalid_username', 'Unknown user name or e-mail address.')
+        : unauthorized('incorrect_password', 'The provided password is an invalid application password.')
+    }
+    return { user: check.user, via: 'app_password', credential: check.credential }
+  }
+  const token = request.cookies[SESSION_COOKIE]
+  if (!token) return null
+  const userId = await findSessionUserId(ctx, token)
+  if (userId === undefined) return null
+  const nonceHeader = request.headers['x-wp-nonce']
+  const nonce = Array.isArray(nonceHeader) ? nonceHeader[0] : nonceHeader
+  // as in the CMS: a cookie without a nonce is simply not an authentication (CSRF protection)
+  if (!nonce) return null
+  if (!verifyRestNonce(ctx, token, nonce))
+    throw new HostError('rest_cookie_invalid_nonce', 'Cookie nonce is invalid', 403)
+  const user = await getUserById(ctx, userId)
+  return user ? { user, via: 'session' } : null
+}
+
+export function authenticate(request: FastifyRequest): Promise<Principal | null> {
+  let pending = principals.get(request)
+  if (!pending) {
+    pending = resolvePrincipal(request)
+    principals.set(request, pending)
+  }
+  return pending
+}
+
+export async function requirePrincipal(request: FastifyRequest): Promise<Principal> {
+  const principal = await authenticate(request)
+  if (!principal) throw unauthorized('rest_forbidden', 'Sorry, you are not allowed to do that.')
+  return principal
+}
+
+export function actorOf(principal: Principal): Actor {
+  return { type: 'user', userId: principal.user.id, login: principal.user.login, credential: principal.credential }
+}
+
+/** preHandler: 401 without valid credentials, 403 (`forbiddenCode`) without the capability. */
+export function requireCapability(capability: Capability, forbiddenCode = 'rest_forbidden') {
+  return async function checkCapability(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+    const principal = await requirePrincipal(request)
+    if (!userCan(principal.user, capability)) throw forbidden(forbiddenCode)
+  }
+}

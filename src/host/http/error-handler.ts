@@ -1,0 +1,108 @@
+/*
+ * The one place where errors become HTTP responses. Domain code throws HostError or PluginError;
+ * framework errors (schema validation, unparseable bodies, unknown routes) are mapped to the
+ * host style. Anything unexpected is logged with its stack and answered with a generic 500 that
+ * reveals nothing.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+
+import { HostError, PluginError } from '../errors.js'
+
+interface AjvIssue {
+  instancePath?: string
+  message?: string
+  keyword?: string
+  params?: Record<string, unknown>
+}
+
+function paramName(issue: AjvIssue, context: string | undefined): string {
+  const missing = issue.params?.missingProperty
+  if (typeof missing === 'string') return missing
+  const additional = issue.params?.additionalProperty
+  if (typeof additional === 'string') return additional
+  const path = (issue.instancePath ?? '').replace(/^\//, '').split('/')[0]
+  return path || context || 'body'
+}
+
+function validationError(error: FastifyError & { validation: AjvIssue[]; validationContext?: string }): HostError {
+  const params: Record<string, string> = {}
+  for (const issue of error.validation) {
+    const name = paramName(issue, error.validationContext)
+    if (params[name]) continue
+    if (issue.keyword === 'required') params[name] = `${name} is a required parameter.`
+    else if (issue.keyword === 'additionalProperties') params[name] = `${name} is not a known parameter.`
+    else params[name] = `${name} ${issue.message ?? 'is not valid'}.`
+  }
+  const names = Object.keys(params)
+  if (error.validationContext === 'body' && names.length === 0) params.body = 'The request body is not valid.'
+  const missingOnly = error.validation.every((issue) => issue.keyword === 'required')
+  return missingOnly
+    ? new HostError('rest_missing_callback_param', `Missing parameter(s): ${names.join(', ')}`, 400, { params })
+    : new HostError('rest_invalid_param', `Invalid parameter(s): ${names.join(', ')}`, 400, { params })
+}
+
+const FRAMEWORK_ERRORS: Record<string, [code: string, status: number, message: string]> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: ['rest_invalid_json', 400, 'The request body is not valid JSON.'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: ['rest_invalid_json', 400, 'The request body is empty but the content type is JSON.'],
+  FST_ERR_CTP_BODY_TOO_LARGE: ['rest_payload_too_large', 413, 'The request body is too large.'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [
+    'rest_unsupported_media_type',
+    415,
+    'The content type of the request body is not supported here.',
+  ],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [
+    'rest_invalid_content_length',
+    400,
+    'The Content-Length header does not match the body.',
+  ],
+  FST_ERR_BAD_URL: ['rest_invalid_url', 400, 'The request URL is malformed.'],
+  FST_ERR_ASYNC_CONSTRAINT: ['rest_invalid_request', 400, 'The request could not be routed.'],
+}
+
+export function toHttpError(error: unknown): HostError | PluginError | null {
+  if (error instanceof HostError || error instanceof PluginError) return error
+  const fastifyError = error as FastifyError & { validation?: AjvIssue[]; validationContext?: string }
+  if (Array.isArray(fastifyError.validation)) {
+    return validationError(fastifyError as FastifyError & { validation: AjvIssue[] })
+  }
+  const known = fastifyError.code ? FRAMEWORK_ERRORS[fastifyError.code] : undefined
+  if (known) return new HostError(known[0], known[2], known[1])
+  if (error instanceof SyntaxError && (fastifyError.statusCode === 400 || 'body' in error)) {
+    return new HostError('rest_invalid_json', 'The request body is not valid JSON.', 400)
+  }
+  const status = fastifyError.statusCode
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new HostError('rest_bad_request', 'The request is malformed.', status)
+  }
+  return null
+}
+
+export function sendError(reply: FastifyReply, error: HostError | PluginError): FastifyReply {
+  for (const [name, value] of Object.entries(error.headers)) reply.header(name, value)
+  return reply.code(error.status).type('application/json; charset=utf-8').send(error.toBody())
+}
+
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler(function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+    const mapped = toHttpError(error)
+    if (mapped) {
+      request.log.info(
+        { code: mapped instanceof HostError ? mapped.code : mapped.error, status: mapped.status },
+        'request refused',
+      )
+      return sendError(reply, mapped)
+    }
+    request.log.error({ err: error }, 'unexpected error')
+    return sendError(
+      reply,
+      new HostError('internal_error', 'The server could not complete the request. The error has been logged.', 500),
+    )
+  })
+
+  app.setNotFoundHandler(function handleNotFound(_request: FastifyRequest, reply: FastifyReply) {
+    return sendError(
+      reply,
+      new HostError('rest_no_route', 'No route was found matching the URL and request method.', 404),
+    )
+  })
+}

@@ -1,0 +1,47 @@
+import type { FastifyInstance } from 'fastify'
+import { Type } from 'typebox'
+
+import { requireCapability } from '../host/http/authenticate.js'
+import { errorResponses } from '../host/http/schemas.js'
+import { requireEntitlement } from './require-entitlement.js'
+import { getServiceStatus } from './status.js'
+
+export const StatusSchema = Type.Object(
+  {
+    version: Type.String({ description: 'Plugin version' }),
+    contract_id: Type.String({ description: 'Legal contract (official data standard) identifier' }),
+    license_status: Type.String({ description: 'active, expired, suspended or inactive' }),
+    continuity_mode: Type.Boolean({
+      description: 'True when the licence is not active: the daily publication continues, PRO features answer 403',
+    }),
+    last_publication: Type.Object(
+      {
+        date: Type.Optional(Type.String()),
+        published_at: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+        record_count: Type.Optional(Type.Union([Type.Integer(), Type.Null()])),
+        trigger: Type.Optional(Type.String()),
+        version: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+        xml_md5: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+      },
+      { description: 'Empty object when nothing has been published yet' },
+    ),
+    public_dataset_id: Type.String({ description: 'Stable extIdent of the dataset on dane.gov.pl' }),
+  },
+  { $id: 'Status' },
+)
+
+export async function licensingRoutes(app: FastifyInstance): Promise<void> {
+  app.get(
+    '/status',
+    {
+      schema: {
+        tags: ['status'],
+        summary: 'Service status (contract 2.5, 4.2)',
+        security: [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }],
+        response: { 200: Type.Ref('Status'), ...errorResponses(401, 403) },
+      },
+      preHandler: [requireCapability('manage_options'), requireEntitlement('api_webhooks')],
+    },
+    async () => getServiceStatus(app.ctx),
+  )
+}

@@ -1,0 +1,21 @@
+import type { HostContext } from '../host/context.js'
+import { getLastPublication, getPublicDatasetId } from '../publication/dataset.js'
+import { CURRENT_LEGAL_CONTRACT } from '../publication/legal-contract.js'
+import { PLUGIN_VERSION } from '../version.js'
+import { getLicenseState } from './license.js'
+
+export async function getServiceStatus(ctx: HostContext) {
+  const [license, lastPublication, datasetId] = await Promise.all([
+    getLicenseState(ctx),
+    getLastPublication(ctx),
+    getPublicDatasetId(ctx),
+  ])
+  return {
+    version: PLUGIN_VERSION,
+    contract_id: CURRENT_LEGAL_CONTRACT.id,
+    license_status: license.status,
+    continuity_mode: license.continuity_mode,
+    last_publication: lastPublication,
+    public_dataset_id: datasetId,
+  }
+}

@@ -1,0 +1,20 @@
+/*
+ * The official data standard is a versioned module (design.md section 3): its id, the date until
+ * which this service applies it, and (issue 6) its 58 columns and rules. A new ministry standard
+ * becomes a new module beside this one, never an edit of it.
+ */
+export interface LegalContract {
+  /** Stable identifier reported as `contract.id` / `contract_id`. */
+  readonly id: string
+  /** Review date of the module (YYYY-MM-DD): the standard itself has no end date. */
+  readonly validUntil: string
+  readonly title: string
+}
+
+export const OFFICIAL_PRICES_2025: LegalContract = Object.freeze({
+  id: 'pl-mrit-ceny-mieszkan-58-2025',
+  validUntil: '2027-12-31',
+  title: 'Wzorcowy zakres danych dotyczących cen mieszkań (58 kolumn), dane.gov.pl harvester 1.13',
+})
+
+export const CURRENT_LEGAL_CONTRACT: LegalContract = OFFICIAL_PRICES_2025
