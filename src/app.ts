@@ -20,6 +20,7 @@ import { registerHttpsPolicy } from './host/http/https-policy.js'
 import { loggerOptions } from './host/http/logging.js'
 import { openApiRoute, registerOpenApi } from './host/http/openapi.js'
 import { HostErrorSchema, PluginErrorSchema } from './host/http/schemas.js'
+import { schemaController } from './host/http/validation.js'
 import { healthRoutes } from './host/http/health.js'
 import { licensingRoutes, StatusSchema } from './licensing/routes.js'
 
@@ -68,7 +69,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     loggerInstance: log as FastifyBaseLogger,
     trustProxy: config.trustedProxies.length > 0 ? [...config.trustedProxies] : false,
     bodyLimit: 1024 * 1024,
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+    schemaController,
   })
   app.decorate('ctx', ctx)
   if (ownsDatabase) app.addHook('onClose', async () => database.destroy())

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import type { Logger } from 'pino'
 import { afterAll, beforeAll, describe } from 'vitest'
 
 import { buildApp } from '../../src/app.js'
@@ -34,14 +35,21 @@ export interface TestEnv {
 
 export interface TestAppOptions {
   env?: Record<string, string>
+  logger?: Logger
 }
 
 export async function startTestApp(dialect: TestDialect, options: TestAppOptions = {}): Promise<TestEnv> {
   const database = await openTestDatabase(dialect)
-  const config = loadConfig({ DG_ENV: 'test', DG_DATA_DIR: database.dataDir, ...options.env })
+  const config = loadConfig({ DG_ENV: 'test', DG_LOG_LEVEL: 'silent', DG_DATA_DIR: database.dataDir, ...options.env })
   const hooks = new HookRegistry()
   const clock = new TestClock()
-  const app = await buildApp({ config, database: database.handle, hooks, now: clock.now })
+  const app = await buildApp({
+    config,
+    database: database.handle,
+    hooks,
+    now: clock.now,
+    ...(options.logger ? { logger: options.logger } : {}),
+  })
   await app.ready()
   return { app, ctx: app.ctx, config, dialect, database, hooks, clock }
 }

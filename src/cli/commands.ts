@@ -1,0 +1,297 @@
+/*
+ * The `dg` commands. Each returns a plain object: printed as JSON with --json, or as readable
+ * text otherwise. Errors are HostError/PluginError with a stable code, shown by main.ts.
+ */
+import {
+  createAppPassword,
+  formatAppPassword,
+  listAppPasswords,
+  revokeAppPassword,
+} from '../host/auth/app-passwords.js'
+import { migrateToLatest } from '../host/db/migrate.js'
+import { openConfiguredDatabase } from '../host/db/database.js'
+import { HostError } from '../host/errors.js'
+import { createUser, listUsers, setLoginPassword } from '../host/users/users.js'
+import { getLicenseState, setLicense } from '../licensing/license.js'
+import { getWebhookSecret, rotateWebhookSecret } from '../webhook/webhook-secret.js'
+import { setUpDemo } from '../demo/demo-setup.js'
+import { type CliEnvironment, withHostContext } from './cli-context.js'
+import { baseUrl } from '../config.js'
+
+export type OptionSpec = Record<string, { type: 'string' | 'boolean'; required?: boolean; description: string }>
+
+export interface CommandResult {
+  /** Machine-readable result (--json). */
+  json: unknown
+  /** Human-readable lines. */
+  text: string
+}
+
+export interface Command {
+  name: string
+  summary: string
+  options: OptionSpec
+  run(values: Record<string, string | boolean | undefined>, env: CliEnvironment): Promise<CommandResult | 'serve'>
+}
+
+const actor = { type: 'cli' } as const
+
+function str(values: Record<string, string | boolean | undefined>, name: string): string {
+  const value = values[name]
+  return typeof value === 'string' ? value : ''
+}
+
+function optionalStr(values: Record<string, string | boolean | undefined>, name: string): string | undefined {
+  const value = values[name]
+  return typeof value === 'string' ? value : undefined
+}
+
+export const COMMANDS: Command[] = [
+  {
+    name: 'serve',
+    summary: 'Run the HTTP service (the same as npm start)',
+    options: {},
+    run: async () => 'serve',
+  },
+  {
+    name: 'migrate',
+    summary: 'Apply pending database migrations',
+    options: {},
+    run: async (_values, env) => {
+      const database = env.openDatabase ? env.openDatabase() : openConfiguredDatabase(env.config)
+      try {
+        const applied = await migrateToLatest(database.db, database.caps.name)
+        return {
+          json: { applied, database: database.caps.name },
+          text: applied.length ? `Applied: ${applied.join(', ')}` : 'The database is up to date.',
+        }
+      } finally {
+        await database.destroy()
+      }
+    },
+  },
+  {
+    name: 'user create',
+    summary: 'Create a user (roles: administrator, dg_catalog_reader)',
+    options: {
+      login: { type: 'string', required: true, description: 'login name' },
+      email: { type: 'string', required: true, description: 'e-mail address' },
+      role: { type: 'string', required: true, description: 'administrator or dg_catalog_reader' },
+      password: { type: 'string', description: 'login password (generated when omitted)' },
+      'display-name': { type: 'string', description: 'name shown in the admin panel' },
+    },
+    run: (values, env) =>
+      withHostContext(env, async (ctx) => {
+        const { user, password } = await createUser(ctx, {
+          login: str(values, 'login'),
+          email: str(values, 'email'),
+          role: str(values, 'role'),
+          password: optionalStr(values, 'password'),
+          displayName: optionalStr(values, 'display-name'),
+          actor,
+        })
+        return {
+          json: {
+            id: user.id,
+            user: user.login,
+            email: user.email,
+            role: user.role,
+            ...(password ? { password } : {}),
+          },
+          text: `Created user ${user.login} (id ${user.id}, ${user.role_label}).${password ? `\nGenerated login password (shown once): ${password}` : ''}`,
+        }
+      }),
+  },
+  {
+    name: 'user list',
+    summary: 'List users',
+    options: {},
+    run: (_values, env) =>
+      withHostContext(env, async (ctx) => {
+        const users = await listUsers(ctx)
+        return {
+          json: { items: users.map((u) => ({ id: u.id, user: u.login, email: u.email, role: u.role })) },
+          text: users.map((u) => `${u.id}\t${u.login}\t${u.email}\t${u.role}`).join('\n') || 'No users.',
+        }
+      }),
+  },
+  {
+    name: 'user set-password',
+    summary: 'Set or regenerate the login password of a user',
+    options: {
+      login: { type: 'string', required: true, description: 'login or e-mail' },
+      password: { type: 'string', description: 'new password (generated when omitted)' },
+    },
+    run: (values, env) =>
+      withHostContext(env, async (ctx) => {
+        const { user, password } = await setLoginPassword(ctx, {
+          login: str(values, 'login'),
+          password: optionalStr(values, 'password'),
+          actor,
+        })
+        return {
+          json: { id: user.id, user: user.login, ...(password ? { password } : {}) },
+          text: `Password of ${user.login} changed.${password ? `\nGenerated login password (shown once): ${password}` : ''}`,
+        }
+      }),
+  },
+  {
+    name: 'app-password create',
+    summary: 'Create an application password for HTTP Basic API access',
+    options: {
+      user: { type: 'string', required: true, description: 'login or e-mail' },
+      name: { type: 'string', required: true, description: 'what the password is for, e.g. "website"' },
+    },
+    run: (values, env) =>
+      withHostContext(env, async (ctx) => {
+        const created = await createAppPassword(ctx, { login: str(values, 'user'), name: str(values, 'name'), actor })
+        return {
+          json: {
+            user: created.user,
+            name: created.name,
+            uuid: created.uuid,
+            password: created.password,
+            created_at: created.created_at,
+          },
+          text: [
+            `Application password "${created.name}" for ${created.user} (uuid ${created.uuid}).`,
+            `Password (shown once, spaces optional): ${formatAppPassword(created.password)}`,
+          ].join('\n'),
+        }
+      }),
+  },
+  {
+    name: 'app-password list',
+    summary: 'List the application passwords of a user (never the passwords themselves)',
+    options: { user: { type: 'string', required: true, description: 'login or e-mail' } },
+    run: (values, env) =>
+      withHostContext(env, async (ctx) => {
+        const list = await listAppPasswords(ctx, str(values, 'user'))
+        return {
+          json: list,
+          text:
+            list.items
+              .map((i) => `${i.uuid}\t${i.name}\tcreated ${i.created_at}\tlast used ${i.last_used_at ?? 'never'}`)
+              .join('\n') || `${list.user} has no application passwords.`,
+        }
+      }),
+  },
+  {
+    name: 'app-password revoke',
+    summary: 'Revoke one application password',
+    options: {
+      user: { type: 'string', required: true, description: 'login or e-mail' },
+      uuid: { type: 'string', required: true, description: 'uuid from app-password list' },
+    },
+    run: (values, env) =>
+      withHostContext(env, async (ctx) => {
+        const result = await revokeAppPassword(ctx, { login: str(values, 'user'), uuid: str(values, 'uuid'), actor })
+        return { json: result, text: `Revoked application password ${result.uuid} of ${result.user}.` }
+      }),
+  },
+  {
+    name: 'webhook-secret rotate',
+    summary: 'Generate a new webhook secret; the old one stops working at once',
+    options: {},
+    run: (_values, env) =>
+      withHostContext(env, async (ctx) => {
+        const stored = await rotateWebhookSecret(ctx, actor)
+        return {
+          json: stored,
+          text: `New webhook secret (the previous one no longer verifies):\n${stored.secret}`,
+        }
+      }),
+  },
+  {
+    name: 'webhook-secret show',
+    summary: 'Show the current webhook secret',
+    options: {},
+    run: (_values, env) =>
+      withHostContext(env, async (ctx) => {
+        const stored = await getWebhookSecret(ctx)
+        if (!stored)
+          throw new HostError(
+            'webhook_secret_missing',
+            'No webhook secret yet; create one with: dg webhook-secret rotate',
+            404,
+          )
+        return { json: stored, text: stored.secret }
+      }),
+  },
+  {
+    name: 'license set',
+    summary: 'Install the licence (plan and entitlements)',
+    options: {
+      plan: { type: 'string', required: true, description: 'pro or free' },
+      entitlements: { type: 'string', description: 'comma-separated: api_webhooks,bulk_import,publishing_gov' },
+      'valid-until': { type: 'string', description: 'last valid day YYYY-MM-DD (none = no end)' },
+    },
+    run: (values, env) =>
+      withHostContext(env, async (ctx) => {
+        const entitlements = str(values, 'entitlements')
+          .split(',')
+          .map((e) => e.trim())
+          .filter(Boolean)
+        const state = await setLicense(ctx, {
+          plan: str(values, 'plan'),
+          entitlements,
+          validUntil: optionalStr(values, 'valid-until') ?? null,
+          actor,
+        })
+        return { json: state, text: describeLicense(state) }
+      }),
+  },
+  {
+    name: 'license show',
+    summary: 'Show the licence and whether the service runs in continuity mode',
+    options: {},
+    run: (_values, env) =>
+      withHostContext(env, async (ctx) => {
+        const state = await getLicenseState(ctx)
+        return { json: state, text: describeLicense(state) }
+      }),
+  },
+  {
+    name: 'demo seed',
+    summary: 'Prepare the demo: users, credentials, licence and a demo catalog',
+    options: {},
+    run: (_values, env) =>
+      withHostContext(env, async (ctx) => {
+        const demo = await setUpDemo(ctx)
+        const url = `http://${env.config.host === '0.0.0.0' ? '127.0.0.1' : env.config.host}:${env.config.port}${baseUrl(env.config)}`
+        return {
+          json: { url, ...demo },
+          text: [
+            '',
+            `Demo catalog ${demo.catalog.created ? 'created' : 'already present'}: ${demo.catalog.investments} investments, ${demo.catalog.offers} offers.`,
+            `API base URL:              ${url}`,
+            `Administrator login:       ${demo.admin.login} / ${demo.admin.password}`,
+            `Catalog reader (API):      ${demo.reader.login} / ${formatAppPassword(demo.reader.application_password)}`,
+            `Webhook secret:            ${demo.webhook_secret}`,
+            `Licence:                   ${demo.license.status}${demo.license.valid_until ? ` until ${demo.license.valid_until}` : ''}`,
+            '',
+            'Try:',
+            `  curl -u '${demo.admin.login}:<application password>' ${url}/status   (create one: npm run dg -- app-password create --user admin --name cli)`,
+            `  curl -u '${demo.reader.login}:${demo.reader.application_password}' ${url}/status   (403: a reader may not)`,
+            '',
+          ].join('\n'),
+        }
+      }),
+  },
+]
+
+function describeLicense(state: {
+  plan: string | null
+  status: string
+  entitlements: string[]
+  valid_until: string | null
+  continuity_mode: boolean
+}): string {
+  return [
+    `Plan: ${state.plan ?? 'none'}; status: ${state.status}${state.valid_until ? `; valid until ${state.valid_until}` : ''}`,
+    `Entitlements: ${state.entitlements.join(', ') || 'none'}`,
+    state.continuity_mode
+      ? 'Continuity mode: the daily publication keeps running; PRO features answer 403.'
+      : 'PRO features are available.',
+  ].join('\n')
+}

@@ -1,0 +1,128 @@
+#!/usr/bin/env node
+/*
+ * `dg`, the operator's command line. `runCli` is exported so that tests run commands in-process.
+ * Exit codes: 0 success, 1 the operation was refused or failed, 2 wrong usage or configuration.
+ */
+import { parseArgs } from 'node:util'
+
+import { ConfigError, loadConfig } from '../config.js'
+import { isEntryPoint } from '../entry-point.js'
+import { HostError, PluginError } from '../host/errors.js'
+import { startServer } from '../main.js'
+import type { CliEnvironment, CliIo } from './cli-context.js'
+import { type Command, COMMANDS } from './commands.js'
+
+function findCommand(argv: string[]): { command: Command; rest: string[] } | undefined {
+  const [first, second] = argv
+  const twoWords = COMMANDS.find((c) => c.name === `${first} ${second}`)
+  if (twoWords) return { command: twoWords, rest: argv.slice(2) }
+  const oneWord = COMMANDS.find((c) => c.name === first)
+  return oneWord ? { command: oneWord, rest: argv.slice(1) } : undefined
+}
+
+function usage(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length))
+  return [
+    'Usage: dg <command> [options] [--json]',
+    '',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Run "dg <command> --help" for the options of a command.',
+  ].join('\n')
+}
+
+function commandHelp(command: Command): string {
+  const lines = Object.entries(command.options).map(
+    ([name, spec]) =>
+      `  --${name}${spec.type === 'string' ? ' <value>' : ''}${spec.required ? ' (required)' : ''}  ${spec.description}`,
+  )
+  return [`dg ${command.name}: ${command.summary}`, ...lines, '  --json  machine-readable output'].join('\n')
+}
+
+class UsageError extends Error {}
+
+function reportError(io: CliIo, json: boolean, code: string, message: string): void {
+  io.stderr(json ? `${JSON.stringify({ error: { code, message } })}\n` : `Error (${code}): ${message}\n`)
+}
+
+export async function runCli(
+  argv: string[],
+  env: Omit<CliEnvironment, 'config'> & { config?: CliEnvironment['config'] },
+): Promise<number> {
+  const { io } = env
+  const json = argv.includes('--json')
+  const found = findCommand(argv)
+  if (!found) {
+    if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+      io.stdout(`${usage()}\n`)
+      return 0
+    }
+    reportError(
+      io,
+      json,
+      'unknown_command',
+      `Unknown command "${argv.filter((a) => !a.startsWith('-')).join(' ')}".\n${usage()}`,
+    )
+    return 2
+  }
+  const { command, rest } = found
+  try {
+    const options = Object.fromEntries(
+      Object.entries(command.options).map(([name, spec]) => [name, { type: spec.type }]),
+    )
+    const { values } = parseArgs({
+      args: rest,
+      options: { ...options, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+      allowPositionals: false,
+    })
+    if (values.help) {
+      io.stdout(`${commandHelp(command)}\n`)
+      return 0
+    }
+    const missing = Object.entries(command.options)
+      .filter(([name, spec]) => spec.required && (values as Record<string, unknown>)[name] === undefined)
+      .map(([name]) => `--${name}`)
+    if (missing.length > 0) throw new UsageError(`missing ${missing.join(', ')}\n${commandHelp(command)}`)
+
+    const config = env.config ?? loadConfig()
+    const result = await command.run(values as Record<string, string | boolean | undefined>, { ...env, config })
+    if (result === 'serve') {
+      const { url } = await startServer(config)
+      io.stderr(`Service listening at ${url}\n`)
+      return 0
+    }
+    io.stdout(json ? `${JSON.stringify(result.json, null, 2)}\n` : `${result.text}\n`)
+    return 0
+  } catch (error) {
+    if (error instanceof UsageError) {
+      reportError(io, json, 'usage', error.message)
+      return 2
+    }
+    if (error instanceof ConfigError) {
+      reportError(io, json, 'configuration', error.message)
+      return 2
+    }
+    if (error instanceof HostError) {
+      reportError(io, json, error.code, error.message)
+      return 1
+    }
+    if (error instanceof PluginError) {
+      reportError(io, json, error.error, error.message)
+      return 1
+    }
+    if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      reportError(io, json, 'usage', `${(error as Error).message}\n${commandHelp(command)}`)
+      return 2
+    }
+    reportError(io, json, 'failed', (error as Error).message)
+    return 1
+  }
+}
+
+if (isEntryPoint(import.meta.url)) {
+  const io: CliIo = { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) }
+  const code = await runCli(process.argv.slice(2), { io })
+  // `serve` keeps the process alive through its listening socket
+  if (code !== 0 || !['serve', 'demo'].includes(process.argv[2] ?? '')) process.exitCode = code
+}
