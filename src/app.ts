@@ -14,6 +14,7 @@ import type { HostContext } from './host/context.js'
 import { type DatabaseHandle, openConfiguredDatabase } from './host/db/database.js'
 import { migrateToLatest } from './host/db/migrate.js'
 import { HookRegistry } from './host/hooks/hooks.js'
+import { MetaRegistry } from './host/meta/meta-registry.js'
 import { registerErrorHandling } from './host/http/error-handler.js'
 import './host/http/fastify-augment.js'
 import { registerHttpsPolicy } from './host/http/https-policy.js'
@@ -23,6 +24,8 @@ import { HostErrorSchema, PluginErrorSchema } from './host/http/schemas.js'
 import { schemaController } from './host/http/validation.js'
 import { healthRoutes } from './host/http/health.js'
 import { licensingRoutes, StatusSchema } from './licensing/routes.js'
+import { catalogRoutes } from './catalog/routes.js'
+import { CATALOG_SCHEMAS } from './catalog/schemas.js'
 
 export interface BuildAppOptions {
   config: AppConfig
@@ -30,6 +33,8 @@ export interface BuildAppOptions {
   database?: DatabaseHandle
   /** Extension hooks registered by code before the app starts. */
   hooks?: HookRegistry
+  /** Meta keys registered for REST exposure. */
+  meta?: MetaRegistry
   logger?: Logger
   now?: () => Date
 }
@@ -45,6 +50,7 @@ export async function createHostContext(
     db: options.database.db,
     caps: options.database.caps,
     hooks: options.hooks ?? new HookRegistry(),
+    meta: options.meta ?? new MetaRegistry(),
     log: options.log,
     authKey,
     now: options.now ?? (() => new Date()),
@@ -82,6 +88,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addSchema(HostErrorSchema)
   app.addSchema(PluginErrorSchema)
   app.addSchema(StatusSchema)
+  for (const schema of CATALOG_SCHEMAS) app.addSchema(schema)
 
   await app.register(healthRoutes)
   await app.register(
@@ -89,6 +96,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v2.register(openApiRoute)
       await v2.register(sessionRoutes)
       await v2.register(licensingRoutes)
+      await v2.register(catalogRoutes)
     },
     { prefix: baseUrl(config) },
   )

@@ -23,6 +23,10 @@ export interface AppConfig {
   readonly authKey: string | undefined
   /** Lifetime of an admin-panel login session. */
   readonly sessionTtlSeconds: number
+  /** Catalog requests allowed per minute for one user–IP pair (contract 8: 120). */
+  readonly catalogRateLimit: number
+  /** Public address of the developer's website, used for offer permalinks (`url`). */
+  readonly siteUrl: string
 }
 
 export class ConfigError extends Error {}
@@ -74,10 +78,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   if (authKey !== undefined && authKey.length < 32)
     throw new ConfigError('DG_AUTH_KEY must be at least 32 characters long')
 
+  const port = parseIntegerSetting(env, 'PORT', 8080, 0, 65535)
+  const host = env.HOST ?? '127.0.0.1'
+  const siteUrl = (env.DG_SITE_URL ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`).replace(/\/+$/, '')
+  if (!/^https?:\/\/[^\s/]+/.test(siteUrl))
+    throw new ConfigError(`DG_SITE_URL must be an http(s) address, got "${siteUrl}"`)
+
   return Object.freeze({
     env: rawEnv,
-    host: env.HOST ?? '127.0.0.1',
-    port: parseIntegerSetting(env, 'PORT', 8080, 0, 65535),
+    host,
+    port,
     dataDir: path.resolve(cwd, env.DG_DATA_DIR ?? 'data'),
     databaseUrl,
     trustedProxies: Object.freeze(parseProxyList(env.DG_TRUSTED_PROXIES)),
@@ -85,6 +95,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     logLevel,
     authKey,
     sessionTtlSeconds: parseIntegerSetting(env, 'DG_SESSION_TTL_SECONDS', 12 * 3600, 300, 30 * 24 * 3600),
+    catalogRateLimit: parseIntegerSetting(env, 'DG_CATALOG_RATE_LIMIT', 120, 1, 1_000_000),
+    siteUrl,
   })
 }
 

@@ -5,6 +5,7 @@ import type { AppConfig } from '../config.js'
 import type { DialectCaps } from './db/dialect.js'
 import type { Database } from './db/schema.js'
 import type { HookRegistry } from './hooks/hooks.js'
+import type { MetaRegistry } from './meta/meta-registry.js'
 
 /**
  * What the host gives every service function: storage, settings, extension hooks, a logger and
@@ -16,6 +17,8 @@ export interface HostContext {
   readonly db: Kysely<Database>
   readonly caps: DialectCaps
   readonly hooks: HookRegistry
+  /** Meta keys code registered for REST exposure. */
+  readonly meta: MetaRegistry
   readonly log: Logger
   /** Key of keyed hashes (application passwords, nonces); see resolveAuthKey. */
   readonly authKey: string

@@ -124,3 +124,49 @@ export async function makeAppendOnly(db: Kysely<unknown>, dialect: DialectName, 
     )
     .execute(db)
 }
+
+/** Current UTC time as ISO-8601 text with milliseconds, evaluated by the database. */
+export function nowIsoSql(dialect: DialectName): string {
+  return dialect === 'sqlite'
+    ? `strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`
+    : `to_char(clock_timestamp() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`
+}
+
+/**
+ * Bumps `catalog_state.revision` on every write to `table`, inside the writing transaction. The
+ * catalog's cache validators and response cache key on that revision, so no writer (nor a manual
+ * SQL fix) can change the catalog without changing its ETag. PostgreSQL uses statement-level
+ * triggers so that a 100,000-row import bumps the counter once, not once per row.
+ */
+export async function addCatalogRevisionTriggers(
+  db: Kysely<unknown>,
+  dialect: DialectName,
+  table: string,
+): Promise<void> {
+  const bump = `UPDATE catalog_state SET revision = revision + 1, modified_at = ${nowIsoSql(dialect)} WHERE id = 1`
+  if (dialect === 'sqlite') {
+    for (const event of ['INSERT', 'UPDATE', 'DELETE']) {
+      await sql
+        .raw(`CREATE TRIGGER ${table}_catalog_rev_${event.toLowerCase()} AFTER ${event} ON ${table} BEGIN ${bump}; END`)
+        .execute(db)
+    }
+    return
+  }
+  await sql
+    .raw(
+      `CREATE OR REPLACE FUNCTION dg_bump_catalog_revision() RETURNS trigger LANGUAGE plpgsql AS $$ ` +
+        `BEGIN ${bump}; RETURN NULL; END $$`,
+    )
+    .execute(db)
+  await sql
+    .raw(
+      `CREATE TRIGGER ${table}_catalog_rev AFTER INSERT OR UPDATE OR DELETE ON ${table} ` +
+        `FOR EACH STATEMENT EXECUTE FUNCTION dg_bump_catalog_revision()`,
+    )
+    .execute(db)
+}
+
+/** The offer area (decimal text) as a number, in the one form both the index and the queries use. */
+export function areaNumericSql(dialect: DialectName): string {
+  return dialect === 'sqlite' ? 'CAST(area AS REAL)' : 'CAST(area AS numeric)'
+}

@@ -3,6 +3,7 @@ import { type Kysely, type Migration, type MigrationResultSet, Migrator } from '
 import type { DialectName } from './dialect.js'
 import type { Database } from './schema.js'
 import * as foundation from './migrations/0001-foundation.js'
+import * as catalogRead from './migrations/0002-catalog-read.js'
 
 interface MigrationModule {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>
@@ -13,7 +14,10 @@ interface MigrationModule {
  * is never edited afterwards; a schema change is a new entry. Listed here rather than read from
  * disk so that the same list runs from the TypeScript sources (tests) and the build.
  */
-const MIGRATIONS: ReadonlyArray<readonly [string, MigrationModule]> = [['0001-foundation', foundation]]
+const MIGRATIONS: ReadonlyArray<readonly [string, MigrationModule]> = [
+  ['0001-foundation', foundation],
+  ['0002-catalog-read', catalogRead],
+]
 
 export class MigrationError extends Error {}
 

@@ -214,6 +214,19 @@ export interface PublicationsTable {
   issues: string | null
 }
 
+export interface CatalogStateTable {
+  id: number
+  /** Bumped by database triggers on every catalog write; keys ETags and the response cache. */
+  revision: number
+  modified_at: string
+}
+
+export interface RateLimitCountersTable {
+  bucket: string
+  window_start: number
+  hits: number
+}
+
 export interface Database {
   users: UsersTable
   app_passwords: AppPasswordsTable
@@ -227,6 +240,8 @@ export interface Database {
   price_history: PriceHistoryTable
   attachments: AttachmentsTable
   publications: PublicationsTable
+  catalog_state: CatalogStateTable
+  rate_limit_counters: RateLimitCountersTable
 }
 
 export type UserRow = Selectable<UsersTable>

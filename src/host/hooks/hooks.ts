@@ -77,6 +77,10 @@ export class HookRegistry {
     return (this.#filters.get(name)?.length ?? 0) > 0
   }
 
+  hasAction(name: ActionName): boolean {
+    return (this.#actions.get(name)?.length ?? 0) > 0
+  }
+
   async applyFilters<N extends FilterName>(
     name: N,
     value: FilterMap[N]['value'],

@@ -1,0 +1,46 @@
+/*
+ * Access to the catalog, in this order: HTTPS policy (global), application password (401),
+ * rate limit per user–IP pair (429/503), capability `dg_read_catalog` (403 dg_catalog_forbidden),
+ * entitlement `api_webhooks` (403 pro_feature_required).
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify'
+
+import { userCan } from '../host/auth/capabilities.js'
+import { HostError } from '../host/errors.js'
+import { requirePrincipal, WWW_AUTHENTICATE } from '../host/http/authenticate.js'
+import { clientBucketIp, hitRateLimit, rateLimitHeaders, type RateLimitPolicy } from '../host/http/rate-limit.js'
+import { requires } from '../licensing/license.js'
+
+export async function guardCatalog(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const ctx = request.server.ctx
+  const principal = await requirePrincipal(request)
+  if (principal.via !== 'app_password') {
+    throw new HostError(
+      'rest_forbidden',
+      'The catalog accepts HTTP Basic with an application password only.',
+      401,
+      {},
+      { 'WWW-Authenticate': WWW_AUTHENTICATE },
+    )
+  }
+  const policy: RateLimitPolicy = { name: 'catalog', limit: ctx.config.catalogRateLimit, windowSeconds: 60 }
+  const result = await hitRateLimit(ctx, policy, `${principal.user.id}:${clientBucketIp(request.ip)}`)
+  const headers = rateLimitHeaders(policy, result)
+  reply.headers(headers)
+  if (!result.allowed) {
+    throw new HostError(
+      'rest_too_many_requests',
+      `Too many catalog requests: the limit is ${policy.limit} per minute.`,
+      429,
+      { retry_after: result.resetSeconds },
+      {
+        ...headers,
+        'Retry-After': result.resetSeconds,
+      },
+    )
+  }
+  if (!userCan(principal.user, 'dg_read_catalog')) {
+    throw new HostError('dg_catalog_forbidden', 'Sorry, you are not allowed to read the catalog.', 403)
+  }
+  await requires(ctx, 'api_webhooks')
+}

@@ -1,0 +1,270 @@
+/*
+ * The catalog's SQL. Every query joins the investment and keeps host status `publish` on both
+ * the offer and its investment, so nothing unpublished can leak through any endpoint.
+ */
+import { type SelectQueryBuilder, sql } from 'kysely'
+
+import type { Executor } from '../host/context.js'
+import { areaNumericSql, type DialectName } from '../host/db/dialect.js'
+import type { Database } from '../host/db/schema.js'
+
+export const PUBLISHED = 'publish'
+
+export interface PropertyFilters {
+  investment?: number | undefined
+  status?: string | undefined
+  offerKind?: string | undefined
+  type?: string | undefined
+  rooms?: number | undefined
+  floor?: number | undefined
+  areaMin?: string | undefined
+  areaMax?: string | undefined
+  priceMin?: number | undefined
+  priceMax?: number | undefined
+  search?: string | undefined
+  modifiedAfter?: string | undefined
+  excludeId?: number | undefined
+}
+
+export type PropertyOrder = 'modified' | 'title' | 'price' | 'area'
+
+export interface Page {
+  limit: number
+  offset: number
+}
+
+type OfferQuery = SelectQueryBuilder<Database, 'offers' | 'investments', object>
+
+function escapeLike(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`
+}
+
+/** Case-insensitive "contains" (SQLite's LIKE already ignores ASCII case; PostgreSQL needs ILIKE). */
+function containsText(dialect: DialectName, column: string, text: string) {
+  const op = dialect === 'postgres' ? sql.raw('ILIKE') : sql.raw('LIKE')
+  return sql<boolean>`${sql.ref(column)} ${op} ${escapeLike(text)} ESCAPE '\\'`
+}
+
+function publishedOffers(db: Executor): OfferQuery {
+  return db
+    .selectFrom('offers')
+    .innerJoin('investments', 'investments.id', 'offers.investment_id')
+    .where('offers.host_status', '=', PUBLISHED)
+    .where('investments.host_status', '=', PUBLISHED)
+}
+
+function applyFilters(query: OfferQuery, dialect: DialectName, filters: PropertyFilters): OfferQuery {
+  let q = query
+  const area = sql<number>`${sql.raw(areaNumericSql(dialect).replace('area', 'offers.area'))}`
+  if (filters.investment !== undefined) q = q.where('offers.investment_id', '=', filters.investment)
+  if (filters.status !== undefined) q = q.where('offers.status', '=', filters.status)
+  if (filters.offerKind !== undefined) q = q.where('offers.offer_kind', '=', filters.offerKind)
+  if (filters.type !== undefined) q = q.where('offers.property_type', '=', filters.type)
+  if (filters.rooms !== undefined) q = q.where('offers.rooms', '=', filters.rooms)
+  if (filters.floor !== undefined) q = q.where('offers.floor', '=', filters.floor)
+  if (filters.areaMin !== undefined) q = q.where(area, '>=', Number(filters.areaMin))
+  if (filters.areaMax !== undefined) q = q.where(area, '<=', Number(filters.areaMax))
+  if (filters.priceMin !== undefined) q = q.where('offers.price_total_cents', '>=', filters.priceMin)
+  if (filters.priceMax !== undefined) q = q.where('offers.price_total_cents', '<=', filters.priceMax)
+  if (filters.modifiedAfter !== undefined) q = q.where('offers.modified_at', '>', filters.modifiedAfter)
+  if (filters.excludeId !== undefined) q = q.where('offers.id', '!=', filters.excludeId)
+  if (filters.search) {
+    const term = filters.search
+    q = q.where((eb) =>
+      eb.or([containsText(dialect, 'offers.title', term), containsText(dialect, 'offers.code', term)]),
+    )
+  }
+  return q
+}
+
+export async function countProperties(db: Executor, dialect: DialectName, filters: PropertyFilters): Promise<number> {
+  const row = await applyFilters(publishedOffers(db), dialect, filters)
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow()
+  return Number(row.total)
+}
+
+const OFFER_COLUMNS = [
+  'offers.id',
+  'offers.investment_id',
+  'offers.offer_kind',
+  'offers.property_type',
+  'offers.code',
+  'offers.title',
+  'offers.status',
+  'offers.area',
+  'offers.rooms',
+  'offers.floor',
+  'offers.building',
+  'offers.price_total_cents',
+  'offers.price_total_from',
+  'offers.price_m2_cents',
+  'offers.price_m2_from',
+  'offers.variant',
+  'offers.thumbnail_id',
+  'offers.gallery',
+  'offers.custom_meta',
+  'offers.modified_at',
+  'investments.slug as investment_slug',
+  'investments.title as investment_title',
+  'investments.developer_id',
+] as const
+
+export type OfferRecord = Awaited<ReturnType<typeof selectPropertyPage>>[number]
+
+export async function selectPropertyPage(
+  db: Executor,
+  dialect: DialectName,
+  filters: PropertyFilters,
+  order: { by: PropertyOrder; direction: 'asc' | 'desc' },
+  page: Page,
+) {
+  let q = applyFilters(publishedOffers(db), dialect, filters).select(OFFER_COLUMNS)
+  const dir = order.direction
+  switch (order.by) {
+    case 'title':
+      q = q.orderBy('offers.title', dir)
+      break
+    case 'price':
+      q = q.orderBy('offers.price_total_cents', (ob) => (dir === 'asc' ? ob.asc() : ob.desc()).nullsLast())
+      break
+    case 'area':
+      q = q.orderBy(sql.raw(areaNumericSql(dialect).replace('area', 'offers.area')), (ob) =>
+        (dir === 'asc' ? ob.asc() : ob.desc()).nullsLast(),
+      )
+      break
+    default:
+      q = q.orderBy('offers.modified_at', dir)
+  }
+  return q.orderBy('offers.id', dir).limit(page.limit).offset(page.offset).execute()
+}
+
+export async function selectPublishedProperty(db: Executor, id: number) {
+  return publishedOffers(db)
+    .select([
+      ...OFFER_COLUMNS,
+      'offers.price_combined_cents',
+      'offers.price_combined_from',
+      'offers.price_combined_variant',
+    ])
+    .where('offers.id', '=', id)
+    .executeTakeFirst()
+}
+
+export async function selectComponentsOf(db: Executor, offerIds: readonly number[]) {
+  if (offerIds.length === 0) return []
+  return db
+    .selectFrom('offer_components')
+    .selectAll()
+    .where('offer_id', 'in', offerIds)
+    .orderBy('offer_id')
+    .orderBy('position')
+    .orderBy('id')
+    .execute()
+}
+
+export async function selectAttachments(db: Executor, ids: readonly number[]) {
+  if (ids.length === 0) return []
+  return db.selectFrom('attachments').selectAll().where('id', 'in', ids).execute()
+}
+
+export async function selectAttachmentsOf(
+  db: Executor,
+  owner: { offerId?: number; investmentId?: number },
+  kind: string,
+) {
+  let q = db.selectFrom('attachments').selectAll().where('kind', '=', kind)
+  if (owner.offerId !== undefined) q = q.where('offer_id', '=', owner.offerId)
+  if (owner.investmentId !== undefined) q = q.where('investment_id', '=', owner.investmentId)
+  return q.orderBy('position').orderBy('id').execute()
+}
+
+export async function selectDeveloper(db: Executor, id: number) {
+  return db.selectFrom('developers').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+export async function selectPriceHistory(db: Executor, offerId: number) {
+  return db
+    .selectFrom('price_history')
+    .leftJoin('offer_components', 'offer_components.id', 'price_history.component_id')
+    .select([
+      'price_history.id',
+      'price_history.price_type',
+      'price_history.record_type',
+      'price_history.before_cents',
+      'price_history.after_cents',
+      'price_history.valid_from',
+      'price_history.recorded_at',
+      'price_history.reason',
+      'price_history.correction',
+      'offer_components.kind_label as component_label',
+      'offer_components.designation as component_designation',
+    ])
+    .where('price_history.offer_id', '=', offerId)
+    .orderBy('price_history.valid_from')
+    .orderBy('price_history.id')
+    .execute()
+}
+
+export interface InvestmentFilters {
+  search?: string | undefined
+}
+
+function publishedInvestments(db: Executor, dialect: DialectName, filters: InvestmentFilters) {
+  let q = db.selectFrom('investments').where('investments.host_status', '=', PUBLISHED)
+  if (filters.search) q = q.where(containsText(dialect, 'investments.title', filters.search))
+  return q
+}
+
+export async function countInvestments(
+  db: Executor,
+  dialect: DialectName,
+  filters: InvestmentFilters,
+): Promise<number> {
+  const row = await publishedInvestments(db, dialect, filters)
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow()
+  return Number(row.total)
+}
+
+export async function selectInvestmentPage(db: Executor, dialect: DialectName, filters: InvestmentFilters, page: Page) {
+  return publishedInvestments(db, dialect, filters)
+    .selectAll('investments')
+    .orderBy('investments.title')
+    .orderBy('investments.id')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute()
+}
+
+export async function selectPublishedInvestment(db: Executor, id: number) {
+  return db
+    .selectFrom('investments')
+    .selectAll()
+    .where('id', '=', id)
+    .where('host_status', '=', PUBLISHED)
+    .executeTakeFirst()
+}
+
+export async function countPublishedOffersByInvestment(
+  db: Executor,
+  investmentIds: readonly number[],
+): Promise<Map<number, number>> {
+  if (investmentIds.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('offers')
+    .select(['investment_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('investment_id', 'in', investmentIds)
+    .where('host_status', '=', PUBLISHED)
+    .groupBy('investment_id')
+    .execute()
+  return new Map(rows.map((row) => [row.investment_id, Number(row.n)]))
+}
+
+export async function selectCatalogState(db: Executor): Promise<{ revision: number; modified_at: string }> {
+  return db
+    .selectFrom('catalog_state')
+    .select(['revision', 'modified_at'])
+    .where('id', '=', 1)
+    .executeTakeFirstOrThrow()
+}

@@ -1,0 +1,282 @@
+/*
+ * GET endpoints of contract 4.1. Each handler asks the service for the data, then `answer()`
+ * projects `_fields`, serializes once, computes the ETag over those bytes, caches the result by
+ * catalog revision and answers 304 when the client's copy is current.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { Type } from 'typebox'
+
+import { baseUrl } from '../config.js'
+import type { ActionName } from '../host/hooks/hooks.js'
+import { httpDate, isNotModified, strongEtag } from '../host/http/conditional.js'
+import { parseFieldList, projectFields } from '../host/http/fields-projection.js'
+import { errorResponses } from '../host/http/schemas.js'
+import { selectCatalogState } from './catalog-repository.js'
+import { guardCatalog } from './catalog-guard.js'
+import {
+  type Collection,
+  getDiscovery,
+  getInvestmentDetail,
+  getPriceHistory,
+  getPropertyDetail,
+  listInvestments,
+  listProperties,
+  listRelated,
+} from './catalog-service.js'
+import { ResponseCache } from './response-cache.js'
+import { FieldsQuery, IdParams, InvestmentListQuery, PropertyListQuery, RelatedQuery } from './schemas.js'
+
+const CATALOG_ACTIONS: ActionName[] = [
+  'dg_before_listing',
+  'dg_after_listing',
+  'dg_before_investment',
+  'dg_after_investment',
+  'dg_before_property',
+  'dg_after_property',
+  'dg_before_details',
+  'dg_after_details',
+  'dg_before_price_history',
+  'dg_after_price_history',
+  'dg_before_documents',
+  'dg_after_documents',
+  'dg_before_contact',
+  'dg_after_contact',
+  'dg_after_property_details',
+]
+
+const security = [{ applicationPassword: [] }]
+const collectionHeaders = {
+  'X-WP-Total': { type: 'integer', description: 'Number of matching items' },
+  'X-WP-TotalPages': { type: 'integer', description: 'Number of pages' },
+  Link: { type: 'string', description: 'rel="prev" and rel="next" page addresses' },
+  ETag: { type: 'string' },
+  'Last-Modified': { type: 'string' },
+}
+
+function isCollection(value: unknown): value is Collection<unknown> {
+  return typeof value === 'object' && value !== null && 'items' in value && 'totalPages' in value
+}
+
+function pageLinks(request: FastifyRequest, page: number, totalPages: number): string {
+  const url = new URL(request.url, `${request.protocol}://${request.host}`)
+  const links: string[] = []
+  const at = (n: number) => {
+    url.searchParams.set('page', String(n))
+    return url.toString()
+  }
+  if (page > 1 && page <= totalPages) links.push(`<${at(page - 1)}>; rel="prev"`)
+  if (page < totalPages) links.push(`<${at(page + 1)}>; rel="next"`)
+  return links.join(', ')
+}
+
+export async function catalogRoutes(app: FastifyInstance): Promise<void> {
+  const cache = new ResponseCache()
+  const base = baseUrl(app.ctx.config)
+
+  async function answer(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    produce: () => Promise<unknown>,
+  ): Promise<FastifyReply> {
+    const ctx = app.ctx
+    const state = await selectCatalogState(ctx.db)
+    const lastModified = new Date(state.modified_at)
+    // actions are side effects callers rely on, so their presence turns the cache off
+    const cacheable = !CATALOG_ACTIONS.some((name) => ctx.hooks.hasAction(name))
+    const key = `${state.revision}|${request.url}`
+    let entry = cacheable ? cache.get(key) : undefined
+    if (!entry) {
+      const result = await produce()
+      const fields = parseFieldList((request.query as { _fields?: string })._fields)
+      const headers: Record<string, string> = {}
+      let body: unknown = result
+      if (isCollection(result)) {
+        const { page = 1 } = request.query as { page?: number }
+        body = result.items
+        headers['X-WP-Total'] = String(result.total)
+        headers['X-WP-TotalPages'] = String(result.totalPages)
+        const link = pageLinks(request, page, result.totalPages)
+        if (link) headers.Link = link
+      }
+      const json = JSON.stringify(projectFields(body, fields))
+      entry = { json, etag: strongEtag(json), headers }
+      if (cacheable) cache.set(key, entry)
+    }
+    reply.headers(entry.headers)
+    reply.header('ETag', entry.etag)
+    reply.header('Last-Modified', httpDate(lastModified))
+    reply.header('Cache-Control', 'private, must-revalidate')
+    if (isNotModified(request, entry.etag, lastModified)) return reply.code(304).send()
+    return reply.type('application/json; charset=utf-8').send(entry.json)
+  }
+
+  const common = { preHandler: guardCatalog }
+  const refused = errorResponses(400, 401, 403, 429, 503)
+
+  app.get(
+    '/catalog',
+    {
+      ...common,
+      schema: {
+        tags: ['catalog'],
+        summary: 'Catalog discovery object (2.1)',
+        security,
+        querystring: FieldsQuery,
+        response: { 200: Type.Ref('CatalogDiscovery'), 304: Type.Null(), ...refused },
+      },
+    },
+    (request, reply) =>
+      answer(request, reply, () => getDiscovery(app.ctx, `${request.protocol}://${request.host}${base}`)),
+  )
+
+  app.get(
+    '/catalog/investments',
+    {
+      ...common,
+      schema: {
+        tags: ['catalog'],
+        summary: 'Published investments (summaries)',
+        security,
+        querystring: InvestmentListQuery,
+        response: {
+          200: { type: 'array', items: Type.Ref('CatalogInvestment'), headers: collectionHeaders },
+          304: Type.Null(),
+          ...refused,
+        },
+      },
+    },
+    (request, reply) => {
+      const q = request.query as { page: number; per_page: number; search?: string }
+      return answer(request, reply, () =>
+        listInvestments(app.ctx, { page: q.page, perPage: q.per_page, search: q.search }),
+      )
+    },
+  )
+
+  app.get(
+    '/catalog/investments/:id',
+    {
+      ...common,
+      schema: {
+        tags: ['catalog'],
+        summary: 'Investment detail',
+        security,
+        params: IdParams,
+        querystring: FieldsQuery,
+        response: {
+          200: Type.Ref('CatalogInvestment'),
+          304: Type.Null(),
+          ...errorResponses(400, 401, 403, 404, 429, 503),
+        },
+      },
+    },
+    (request, reply) =>
+      answer(request, reply, () => getInvestmentDetail(app.ctx, (request.params as { id: number }).id)),
+  )
+
+  app.get(
+    '/catalog/properties',
+    {
+      ...common,
+      schema: {
+        tags: ['catalog'],
+        summary: 'Published offers (summaries), filtered, ordered and paged',
+        security,
+        querystring: PropertyListQuery,
+        response: {
+          200: { type: 'array', items: Type.Ref('CatalogOffer'), headers: collectionHeaders },
+          304: Type.Null(),
+          ...refused,
+        },
+      },
+    },
+    (request, reply) => {
+      const q = request.query as Record<string, string | number | undefined>
+      return answer(request, reply, () =>
+        listProperties(app.ctx, {
+          page: q.page as number,
+          perPage: q.per_page as number,
+          investment: q.investment as number | undefined,
+          status: q.status as string | undefined,
+          offerKind: q.offer_kind as string | undefined,
+          type: q.type as string | undefined,
+          rooms: q.rooms as number | undefined,
+          floor: q.floor as number | undefined,
+          areaMin: typeof q.area_min === 'string' ? q.area_min.replace(',', '.') : undefined,
+          areaMax: typeof q.area_max === 'string' ? q.area_max.replace(',', '.') : undefined,
+          priceMin: q.price_min as number | undefined,
+          priceMax: q.price_max as number | undefined,
+          search: q.search as string | undefined,
+          modifiedAfter: typeof q.modified_after === 'string' ? new Date(q.modified_after).toISOString() : undefined,
+          orderBy: (q.orderby as 'modified' | 'title' | 'price' | 'area' | undefined) ?? 'modified',
+          order: String(q.order ?? 'DESC').toLowerCase() === 'asc' ? 'asc' : 'desc',
+        }),
+      )
+    },
+  )
+
+  app.get(
+    '/catalog/properties/:id',
+    {
+      ...common,
+      schema: {
+        tags: ['catalog'],
+        summary: 'Offer detail',
+        security,
+        params: IdParams,
+        querystring: FieldsQuery,
+        response: {
+          200: Type.Ref('CatalogPropertyDetail'),
+          304: Type.Null(),
+          ...errorResponses(400, 401, 403, 404, 429, 503),
+        },
+      },
+    },
+    (request, reply) => answer(request, reply, () => getPropertyDetail(app.ctx, (request.params as { id: number }).id)),
+  )
+
+  app.get(
+    '/catalog/properties/:id/price-history',
+    {
+      ...common,
+      schema: {
+        tags: ['catalog'],
+        summary: 'Price history of an offer (2.4)',
+        security,
+        params: IdParams,
+        querystring: FieldsQuery,
+        response: {
+          200: Type.Ref('CatalogPriceHistory'),
+          304: Type.Null(),
+          ...errorResponses(400, 401, 403, 404, 429, 503),
+        },
+      },
+    },
+    (request, reply) => answer(request, reply, () => getPriceHistory(app.ctx, (request.params as { id: number }).id)),
+  )
+
+  app.get(
+    '/catalog/properties/:id/related',
+    {
+      ...common,
+      schema: {
+        tags: ['catalog'],
+        summary: 'Other published offers of the same investment',
+        security,
+        params: IdParams,
+        querystring: RelatedQuery,
+        response: {
+          200: { type: 'array', items: Type.Ref('CatalogOffer'), headers: collectionHeaders },
+          304: Type.Null(),
+          ...errorResponses(400, 401, 403, 404, 429, 503),
+        },
+      },
+    },
+    (request, reply) => {
+      const q = request.query as { page: number; per_page: number }
+      return answer(request, reply, () =>
+        listRelated(app.ctx, (request.params as { id: number }).id, { page: q.page, perPage: q.per_page }),
+      )
+    },
+  )
+}
