@@ -76,7 +76,11 @@ function coerce(type: string, value: unknown): unknown {
     case 'boolean':
       return value === true || value === 'true' || value === 1 || value === '1'
     default:
-      return typeof value === 'string' ? value : typeof value === 'number' || typeof value === 'boolean' ? String(value) : null
+      return typeof value === 'string'
+        ? value
+        : typeof value === 'number' || typeof value === 'boolean'
+          ? String(value)
+          : null
   }
 }
 

@@ -304,7 +304,7 @@ describeEachDatabase(
           .sort()
         const expected = all
           .filter(predicate)
-          .map((o) => o.id)
+          .map((o: Record<string, any>) => o.id)
           .sort()
         expect(ids, query).toEqual(expected)
         expect(expected.length, `${query} should match something`).toBeGreaterThan(0)
@@ -327,11 +327,11 @@ describeEachDatabase(
       expect(future.headers['x-wp-total']).toBe('0')
 
       const byPrice = (await get('/catalog/properties?per_page=100&orderby=price&order=ASC')).json()
-      const prices = byPrice.map((o) => o.price_cents).filter((c) => c > 0)
+      const prices = byPrice.map((o: { price_cents: number }) => o.price_cents).filter((c: number) => c > 0)
       expect(prices).toEqual([...prices].sort((a, b) => a - b))
       const byArea = (await get('/catalog/properties?per_page=100&orderby=area&order=DESC')).json()
       const areas = byArea
-        .map((o) => o.area)
+        .map((o: { area: string }) => o.area)
         .filter(Boolean)
         .map(Number)
       expect(areas).toEqual([...areas].sort((a, b) => b - a))
