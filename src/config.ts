@@ -27,6 +27,8 @@ export interface AppConfig {
   readonly catalogRateLimit: number
   /** Public address of the developer's website, used for offer permalinks (`url`). */
   readonly siteUrl: string
+  /** Keep serialized catalog answers per catalog revision (on by default). */
+  readonly catalogResponseCache: boolean
 }
 
 export class ConfigError extends Error {}
@@ -40,6 +42,14 @@ function parseIntegerSetting(env: NodeJS.ProcessEnv, name: string, fallback: num
   const value = Number(raw)
   if (value < min || value > max) throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`)
   return value
+}
+
+function parseSwitch(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  if (['on', 'true', '1', 'yes'].includes(raw.toLowerCase())) return true
+  if (['off', 'false', '0', 'no'].includes(raw.toLowerCase())) return false
+  throw new ConfigError(`${name} must be on or off, got "${raw}"`)
 }
 
 function parseProxyList(raw: string | undefined): string[] {
@@ -97,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     sessionTtlSeconds: parseIntegerSetting(env, 'DG_SESSION_TTL_SECONDS', 12 * 3600, 300, 30 * 24 * 3600),
     catalogRateLimit: parseIntegerSetting(env, 'DG_CATALOG_RATE_LIMIT', 120, 1, 1_000_000),
     siteUrl,
+    catalogResponseCache: parseSwitch(env, 'DG_CATALOG_RESPONSE_CACHE', true),
   })
 }
 

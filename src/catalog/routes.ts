@@ -82,7 +82,7 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
     const state = await selectCatalogState(ctx.db)
     const lastModified = new Date(state.modified_at)
     // actions are side effects callers rely on, so their presence turns the cache off
-    const cacheable = !CATALOG_ACTIONS.some((name) => ctx.hooks.hasAction(name))
+    const cacheable = ctx.config.catalogResponseCache && !CATALOG_ACTIONS.some((name) => ctx.hooks.hasAction(name))
     const key = `${state.revision}|${request.url}`
     let entry = cacheable ? cache.get(key) : undefined
     if (!entry) {

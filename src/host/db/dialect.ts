@@ -44,8 +44,32 @@ export function createSqliteDialect(options: SqliteOptions): { dialect: SqliteDi
   database.pragma(`mmap_size = ${options.mmapSizeBytes ?? 268435456}`)
   database.pragma('temp_store = MEMORY')
   return {
-    dialect: new SqliteDialect({ database }),
+    dialect: new SqliteDialect({ database: withStatementCache(database) }),
     caps: { name: 'sqlite', concurrentWriters: false },
+  }
+}
+
+/*
+ * Kysely's SQLite driver calls prepare() for every query, and compiling the statement costs more
+ * than running it. Statements are reusable, and the driver runs one query at a time on its single
+ * connection, so the same SQL text gets the same prepared statement.
+ */
+function withStatementCache(database: SqliteDatabase.Database, maxStatements = 500) {
+  const statements = new Map<string, SqliteDatabase.Statement>()
+  return {
+    close: () => database.close(),
+    prepare(text: string): SqliteDatabase.Statement {
+      let statement = statements.get(text)
+      if (!statement) {
+        statement = database.prepare(text)
+        if (statements.size >= maxStatements) {
+          const oldest = statements.keys().next()
+          if (!oldest.done) statements.delete(oldest.value)
+        }
+        statements.set(text, statement)
+      }
+      return statement
+    },
   }
 }
 

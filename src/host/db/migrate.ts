@@ -4,6 +4,7 @@ import type { DialectName } from './dialect.js'
 import type { Database } from './schema.js'
 import * as foundation from './migrations/0001-foundation.js'
 import * as catalogRead from './migrations/0002-catalog-read.js'
+import * as catalogListIndexes from './migrations/0003-catalog-list-indexes.js'
 
 interface MigrationModule {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>
@@ -17,6 +18,7 @@ interface MigrationModule {
 const MIGRATIONS: ReadonlyArray<readonly [string, MigrationModule]> = [
   ['0001-foundation', foundation],
   ['0002-catalog-read', catalogRead],
+  ['0003-catalog-list-indexes', catalogListIndexes],
 ]
 
 export class MigrationError extends Error {}

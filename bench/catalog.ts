@@ -1,0 +1,205 @@
+/*
+ * `npm run bench:catalog`: 50,000 offers in 500 investments on SQLite, measured with autocannon
+ * (50 connections) against a server in a child process:
+ *   (a) a bare Fastify route returning the bytes of a typical list page: the ceiling;
+ *   (b) GET /catalog/properties?per_page=20 with filters and an application password;
+ *   (b-cold) the same with the response cache turned off (every request runs the queries);
+ *   (c) the same as (b) with a matching If-None-Match (304);
+ *   (d) offer details.
+ * Prints requests/s, p99 latency and each as a ratio to the ceiling measured in the same run.
+ */
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+
+import autocannon from 'autocannon'
+
+import { createHostContext } from '../src/app.js'
+import { loadConfig } from '../src/config.js'
+import { createAppPassword } from '../src/host/auth/app-passwords.js'
+import { openConfiguredDatabase } from '../src/host/db/database.js'
+import { createUser } from '../src/host/users/users.js'
+import { setLicense } from '../src/licensing/license.js'
+import { pino } from 'pino'
+
+const OFFERS = Number(process.env.BENCH_OFFERS ?? 50_000)
+const INVESTMENTS = 500
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10)
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dg-bench-catalog-'))
+const env = {
+  ...process.env,
+  DG_DATA_DIR: dataDir,
+  DG_LOG_LEVEL: 'silent',
+  DG_CATALOG_RATE_LIMIT: '1000000',
+  DG_ENV: 'development',
+}
+
+async function seed(): Promise<{ authorization: string; offerIds: number[] }> {
+  const config = loadConfig(env)
+  const database = openConfiguredDatabase(config)
+  const ctx = await createHostContext({ config, database, log: pino({ level: 'silent' }) })
+  const actor = { type: 'cli' } as const
+  await setLicense(ctx, { plan: 'pro', entitlements: ['api_webhooks'], actor })
+  await createUser(ctx, {
+    login: 'bench',
+    email: 'bench@example.test',
+    role: 'dg_catalog_reader',
+    password: 'bench-password-123',
+    actor,
+  })
+  const { password } = await createAppPassword(ctx, { login: 'bench', name: 'bench', actor })
+  const now = new Date().toISOString()
+  const statuses = ['available', 'available', 'reserved', 'sold']
+  await ctx.db.transaction().execute(async (trx) => {
+    for (let i = 0; i < INVESTMENTS; i++) {
+      const inv = await trx
+        .insertInto('investments')
+        .values({
+          title: `Inwestycja ${i}`,
+          slug: `inwestycja-${i}`,
+          content: 'Opis',
+          excerpt: 'Skrót',
+          loc_city: 'Warszawa',
+          host_status: 'publish',
+          visibility: 'public',
+          custom_meta: '{}',
+          gallery: '[]',
+          documents: '[]',
+          created_at: now,
+          modified_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      const rows = []
+      for (let j = 0; j < OFFERS / INVESTMENTS; j++) {
+        const area = 30 + ((i * 7 + j * 13) % 90)
+        const m2 = 1_200_000 + ((i * 31 + j * 17) % 1_000_000)
+        rows.push({
+          investment_id: inv.id,
+          source_property_id: `P${j}`,
+          offer_kind: 'property',
+          property_type: j % 10 === 0 ? 'dom' : 'mieszkanie',
+          code: `${String.fromCharCode(65 + (j % 4))}/${j}`,
+          title: `Mieszkanie ${i}-${j}`,
+          status: statuses[j % 4] as string,
+          area: `${area}.50`,
+          rooms: 1 + (j % 5),
+          floor: j % 8,
+          building: 'A',
+          price_total_cents: Math.round(m2 * (area + 0.5)),
+          price_total_from: '2026-03-01',
+          price_m2_cents: m2,
+          price_m2_from: '2026-03-01',
+          host_status: 'publish',
+          custom_meta: '{}',
+          gallery: '[]',
+          created_at: now,
+          modified_at: new Date(Date.parse(now) - (i * 100 + j) * 1000).toISOString(),
+        })
+      }
+      await trx.insertInto('offers').values(rows).execute()
+    }
+  })
+  const offerIds = (await ctx.db.selectFrom('offers').select('id').limit(200).execute()).map((r) => r.id)
+  await database.destroy()
+  return { authorization: `Basic ${Buffer.from(`bench:${password}`).toString('base64')}`, offerIds }
+}
+
+async function startServer(port: number, barePort: number, bodyFile: string, extraEnv: Record<string, string> = {}) {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/catalog-server.ts'], {
+    env: { ...env, ...extraEnv, PORT: String(port), BARE_PORT: String(barePort), BARE_BODY_FILE: bodyFile },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('ready') && resolve())
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)))
+  })
+  return child
+}
+
+interface Measured {
+  rps: number
+  p99: number
+  non2xx: number
+}
+
+async function measure(url: string, requests: autocannon.Request[]): Promise<Measured> {
+  const result = await autocannon({ url, connections: 50, duration: DURATION, requests })
+  return { rps: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx }
+}
+
+const { authorization, offerIds } = await seed()
+const port = 18_900
+const barePort = 18_901
+const listPaths = Array.from(
+  { length: 25 },
+  (_, i) =>
+    `/wp-json/dg/v2/catalog/properties?per_page=20&status=available&orderby=price&order=ASC&rooms=${1 + (i % 5)}&page=${1 + Math.floor(i / 5)}`,
+)
+const bodyFile = path.join(dataDir, 'page.json')
+fs.writeFileSync(bodyFile, '[]')
+let server = await startServer(port, barePort, bodyFile)
+const firstPage = await fetch(`http://127.0.0.1:${port}${listPaths[0]}`, { headers: { authorization } })
+fs.writeFileSync(bodyFile, Buffer.from(await firstPage.arrayBuffer()))
+server.kill()
+server = await startServer(port, barePort, bodyFile)
+
+const etags = new Map<string, string>()
+for (const p of listPaths) {
+  const response = await fetch(`http://127.0.0.1:${port}${p}`, { headers: { authorization } })
+  etags.set(p, response.headers.get('etag') ?? '')
+}
+
+const results: Record<string, Measured> = {}
+results['(a) bare route, same bytes (ceiling)'] = await measure(`http://127.0.0.1:${barePort}`, [
+  { method: 'GET', path: '/bare' },
+])
+results['(b) list, filters, app password'] = await measure(
+  `http://127.0.0.1:${port}`,
+  listPaths.map((p) => ({ method: 'GET', path: p, headers: { authorization } })),
+)
+results['(c) list with If-None-Match (304)'] = await measure(
+  `http://127.0.0.1:${port}`,
+  listPaths.map((p) => ({ method: 'GET', path: p, headers: { authorization, 'if-none-match': etags.get(p) ?? '' } })),
+)
+results['(d) offer detail'] = await measure(
+  `http://127.0.0.1:${port}`,
+  offerIds.map((id) => ({
+    method: 'GET',
+    path: `/wp-json/dg/v2/catalog/properties/${id}`,
+    headers: { authorization },
+  })),
+)
+server.kill()
+server = await startServer(port, barePort, bodyFile, { DG_CATALOG_RESPONSE_CACHE: 'off' })
+results['(b-cold) list, response cache off'] = await measure(
+  `http://127.0.0.1:${port}`,
+  listPaths.map((p) => ({ method: 'GET', path: p, headers: { authorization } })),
+)
+results['(d-cold) offer detail, response cache off'] = await measure(
+  `http://127.0.0.1:${port}`,
+  offerIds.map((id) => ({
+    method: 'GET',
+    path: `/wp-json/dg/v2/catalog/properties/${id}`,
+    headers: { authorization },
+  })),
+)
+server.kill()
+
+const ceiling = results['(a) bare route, same bytes (ceiling)']?.rps ?? 1
+process.stdout.write(
+  `\nCatalog benchmark: ${OFFERS} offers in ${INVESTMENTS} investments, SQLite, 50 connections, ${DURATION} s each, ${os.cpus().length} CPUs\n\n`,
+)
+process.stdout.write(
+  `${'scenario'.padEnd(44)}${'req/s'.padStart(10)}${'p99 ms'.padStart(9)}${'ratio'.padStart(8)}${'non-2xx'.padStart(9)}\n`,
+)
+for (const [name, m] of Object.entries(results)) {
+  process.stdout.write(
+    `${name.padEnd(44)}${m.rps.toFixed(0).padStart(10)}${m.p99.toFixed(0).padStart(9)}${(m.rps / ceiling).toFixed(2).padStart(8)}${String(m.non2xx).padStart(9)}\n`,
+  )
+}
+process.stdout.write(
+  '\nGoals: (b) >= 0.40 of the ceiling with p99 <= 25 ms; (c) >= 0.70. (c) answers 304, counted as non-2xx by autocannon.\n',
+)
+fs.rmSync(dataDir, { recursive: true, force: true })
