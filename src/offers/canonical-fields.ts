@@ -1,0 +1,240 @@
+/*
+ * The vocabulary of canonical offer rows (contract 2.7, design.md section 3), shared by the file
+ * import, the webhook and the admin editor so that all three accept exactly the same words.
+ */
+
+export const CANONICAL_FIELDS = [
+  'source_investment_id',
+  'source_property_id',
+  'prop_no',
+  'prop_type',
+  'property_status',
+  'prop_area',
+  'prop_rooms',
+  'prop_floor',
+  'price_m2',
+  'price_m2_from',
+  'price_total',
+  'price_total_from',
+  'price_combined',
+  'price_combined_from',
+  'price_combined_variant',
+  'price_combined_status',
+  'proj_voivod',
+  'proj_powiat',
+  'proj_gmina',
+  'proj_city',
+  'proj_street',
+  'proj_build_no',
+  'proj_local_no',
+  'proj_zip',
+] as const
+
+export type CanonicalField = (typeof CANONICAL_FIELDS)[number]
+
+const CANONICAL_FIELD_SET: ReadonlySet<string> = new Set(CANONICAL_FIELDS)
+
+export function isCanonicalField(name: string): name is CanonicalField {
+  return CANONICAL_FIELD_SET.has(name)
+}
+
+/**
+ * What kind of value each field holds. File readers need it to turn typed spreadsheet cells
+ * (Excel dates, numeric cells) into the canonical text before validation.
+ */
+export type FieldFormat =
+  | 'identifier'
+  | 'text'
+  | 'property_type'
+  | 'status'
+  | 'area'
+  | 'integer'
+  | 'amount'
+  | 'date'
+  | 'voivodeship'
+  | 'postal_code'
+
+export const FIELD_FORMATS: Readonly<Record<CanonicalField, FieldFormat>> = {
+  source_investment_id: 'identifier',
+  source_property_id: 'identifier',
+  prop_no: 'text',
+  prop_type: 'property_type',
+  property_status: 'status',
+  prop_area: 'area',
+  prop_rooms: 'integer',
+  prop_floor: 'integer',
+  price_m2: 'amount',
+  price_m2_from: 'date',
+  price_total: 'amount',
+  price_total_from: 'date',
+  price_combined: 'amount',
+  price_combined_from: 'date',
+  price_combined_variant: 'text',
+  price_combined_status: 'text',
+  proj_voivod: 'voivodeship',
+  proj_powiat: 'text',
+  proj_gmina: 'text',
+  proj_city: 'text',
+  proj_street: 'text',
+  proj_build_no: 'text',
+  proj_local_no: 'text',
+  proj_zip: 'postal_code',
+}
+
+export const OFFER_STATUSES = ['available', 'reserved', 'sold', 'unavailable', 'archived'] as const
+export type OfferStatus = (typeof OFFER_STATUSES)[number]
+
+export const OFFER_KINDS = ['property', 'standalone_part'] as const
+export type OfferKind = (typeof OFFER_KINDS)[number]
+
+export const PROPERTY_TYPES = ['mieszkanie', 'dom'] as const
+export const STANDALONE_PART_TYPES = ['parking_space', 'garage', 'storage_room', 'other'] as const
+export type PropertyType = (typeof PROPERTY_TYPES)[number] | (typeof STANDALONE_PART_TYPES)[number]
+
+export interface OfferTypeCode {
+  offerKind: OfferKind
+  propertyType: PropertyType
+}
+
+/**
+ * Words as operators and CRMs write them. Matching ignores case, diacritics, `_`/`-` and repeated
+ * spaces (see `normalizeWord`), so each entry covers `Wolne`, `WOLNE` and `wolne` alike.
+ * Words whose meaning is not certain are left out on purpose: an unknown word is a row error the
+ * operator fixes once, a wrong guess is a wrong public offer.
+ */
+export const STATUS_SYNONYMS: Readonly<Record<OfferStatus, readonly string[]>> = {
+  available: [
+    'available',
+    'free',
+    'for sale',
+    'wolne',
+    'wolny',
+    'wolna',
+    'dostępne',
+    'dostępny',
+    'dostępna',
+    'w sprzedaży',
+    'na sprzedaż',
+  ],
+  reserved: ['reserved', 'rezerwacja', 'w rezerwacji', 'zarezerwowane', 'zarezerwowany', 'zarezerwowana'],
+  sold: ['sold', 'sprzedane', 'sprzedany', 'sprzedana'],
+  unavailable: [
+    'unavailable',
+    'not available',
+    'withdrawn',
+    'niedostępne',
+    'niedostępny',
+    'niedostępna',
+    'wycofane',
+    'wycofany',
+    'wycofana',
+  ],
+  archived: ['archived', 'archiwalne', 'archiwalny', 'archiwalna', 'zarchiwizowane', 'zarchiwizowany'],
+}
+
+/*
+ * Only unambiguous names: "apartament" is left out because in Polish sales it also names
+ * non-residential units (lokal użytkowy), and contract 4.7 rule 6 says legal qualification is
+ * never guessed.
+ */
+export const PROPERTY_TYPE_SYNONYMS: Readonly<Record<PropertyType, readonly string[]>> = {
+  mieszkanie: ['mieszkanie', 'lokal mieszkalny', 'flat'],
+  dom: ['dom', 'dom jednorodzinny', 'house'],
+  parking_space: ['parking_space', 'parking space', 'miejsce postojowe', 'miejsce parkingowe'],
+  garage: ['garage', 'garaż'],
+  storage_room: ['storage_room', 'storage room', 'komórka lokatorska', 'komórka'],
+  other: ['other', 'inne', 'inny', 'inna'],
+}
+
+/** The 16 voivodeships, in the lowercase form the official dataset uses. */
+export const VOIVODESHIPS = [
+  'dolnośląskie',
+  'kujawsko-pomorskie',
+  'lubelskie',
+  'lubuskie',
+  'łódzkie',
+  'małopolskie',
+  'mazowieckie',
+  'opolskie',
+  'podkarpackie',
+  'podlaskie',
+  'pomorskie',
+  'śląskie',
+  'świętokrzyskie',
+  'warmińsko-mazurskie',
+  'wielkopolskie',
+  'zachodniopomorskie',
+] as const
+export type Voivodeship = (typeof VOIVODESHIPS)[number]
+
+/**
+ * Folds a word to the form synonym tables are keyed by: lowercase, no diacritics (`ł` has no
+ * decomposition, so it is mapped by hand), `_` and `-` read as spaces, whitespace collapsed.
+ */
+export function normalizeWord(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[łŁ]/g, 'l')
+    .toLowerCase()
+    .replace(/[_-]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+}
+
+function indexSynonyms<T extends string>(table: Readonly<Record<T, readonly string[]>>): ReadonlyMap<string, T> {
+  const index = new Map<string, T>()
+  for (const [code, words] of Object.entries(table) as [T, readonly string[]][]) {
+    for (const word of [code, ...words]) {
+      const key = normalizeWord(word)
+      const existing = index.get(key)
+      // a word that meant two things would make the result depend on table order
+      if (existing !== undefined && existing !== code) throw new Error(`synonym "${word}" is ambiguous`)
+      index.set(key, code)
+    }
+  }
+  return index
+}
+
+const STATUS_INDEX = indexSynonyms(STATUS_SYNONYMS)
+const PROPERTY_TYPE_INDEX = indexSynonyms(PROPERTY_TYPE_SYNONYMS)
+const VOIVODESHIP_INDEX: ReadonlyMap<string, Voivodeship> = new Map(
+  VOIVODESHIPS.map((name) => [normalizeWord(name), name]),
+)
+const STANDALONE_PART_TYPE_SET: ReadonlySet<string> = new Set(STANDALONE_PART_TYPES)
+
+/*
+ * Files repeat the same few words in every row, and folding a word (NFD, several regexes) costs
+ * more than the rest of a cell's validation, so results are remembered per raw text. The cache is
+ * dropped when full so that a file of random words cannot grow it without bound.
+ */
+function memoize<T>(lookup: (text: string) => T): (text: string) => T {
+  const cache = new Map<string, T>()
+  return (text) => {
+    const cached = cache.get(text)
+    if (cached !== undefined || cache.has(text)) return cached as T
+    const result = lookup(text)
+    if (cache.size >= 1024) cache.clear()
+    cache.set(text, result)
+    return result
+  }
+}
+
+export const lookupStatus: (text: string) => OfferStatus | undefined = memoize((text) =>
+  STATUS_INDEX.get(normalizeWord(text)),
+)
+
+export const lookupPropertyType: (text: string) => OfferTypeCode | undefined = memoize((text) => {
+  const propertyType = PROPERTY_TYPE_INDEX.get(normalizeWord(text))
+  if (propertyType === undefined) return undefined
+  // frozen because every caller receives the same cached object
+  return Object.freeze({
+    offerKind: STANDALONE_PART_TYPE_SET.has(propertyType) ? 'standalone_part' : 'property',
+    propertyType,
+  })
+})
+
+/** Accepts any case, with or without diacritics, optionally prefixed by `województwo` or `woj.`. */
+export const lookupVoivodeship: (text: string) => Voivodeship | undefined = memoize((text) =>
+  VOIVODESHIP_INDEX.get(normalizeWord(text).replace(/^(?:wojewodztwo|woj\.)\s*/, '')),
+)

@@ -1,0 +1,326 @@
+/*
+ * The one validator of canonical offer rows (contract 2.7), used by the file import, the webhook
+ * and the admin editor before the planner. It is pure: it knows nothing of the catalog, so rules
+ * that need the stored offer (e.g. a new offer must have a type) belong to the planner.
+ *
+ * Decisions where the contract is silent:
+ * - Blank values (undefined, null, whitespace) mean "not sent" in both modes and never produce an
+ *   error other than `required` for the two ids. Whether "not sent" clears anything is the
+ *   planner's decision (it never does in patch mode).
+ * - A price without its date is valid: the planner dates it today in Europe/Warsaw, which is what
+ *   an operator typing a new price means. A date without its price is valid too (a patch may
+ *   correct only the date).
+ * - Every problem of a row is reported, not only the first, so a file is fixed in one pass.
+ */
+import {
+  CANONICAL_FIELDS,
+  type CanonicalField,
+  isCanonicalField,
+  type OfferKind,
+  type OfferStatus,
+  type PropertyType,
+  type Voivodeship,
+} from './canonical-fields.js'
+import {
+  describeValue,
+  isBlank,
+  parseArea,
+  parseCalendarDate,
+  parseInteger,
+  parseMoney,
+  parsePostalCode,
+  parsePropertyType,
+  parseStatus,
+  parseText,
+  parseVoivodeship,
+  type ParseFailure,
+  type ParseResult,
+  VALUE_ERROR_CODES,
+} from './parse-values.js'
+
+export const ROW_ERROR_CODES = [
+  ...VALUE_ERROR_CODES,
+  'required',
+  'unknown_field',
+  'inconsistent_price',
+  'duplicate_key',
+] as const
+export type RowErrorCode = (typeof ROW_ERROR_CODES)[number]
+
+/** `code` is typed as string so that file readers can add their own codes to the same list. */
+export interface RowError {
+  /** 1-based data row, as numbered by the caller. */
+  row: number
+  /** A canonical field name, or the unknown key for `unknown_field`. */
+  field: string
+  code: string
+  message: string
+}
+
+export type ImportMode = 'patch' | 'snapshot'
+
+export interface OfferRowOptions {
+  row: number
+  /** Both modes validate alike today; the mode is passed so that a rule can depend on it without changing callers. */
+  mode: ImportMode
+}
+
+export interface NormalizedLocation {
+  voivodeship?: Voivodeship
+  powiat?: string
+  gmina?: string
+  city?: string
+  street?: string
+  buildingNo?: string
+  localNo?: string
+  postalCode?: string
+}
+
+/** Only fields that were sent and valid are present; an absent key means "not sent" (or invalid, see errors). */
+export interface NormalizedOfferValues {
+  sourceInvestmentId?: string
+  sourcePropertyId?: string
+  code?: string
+  offerKind?: OfferKind
+  propertyType?: PropertyType
+  status?: OfferStatus
+  /** Decimal text with exactly 2 decimals, e.g. `54.30`. */
+  area?: string
+  rooms?: number
+  floor?: number
+  priceM2Cents?: number
+  priceM2From?: string
+  priceTotalCents?: number
+  priceTotalFrom?: string
+  priceCombinedCents?: number
+  priceCombinedFrom?: string
+  priceCombinedVariant?: string
+  priceCombinedStatus?: string
+  location?: NormalizedLocation
+}
+
+export interface OfferRowResult {
+  /** `offerKey(source_investment_id, source_property_id)`, or null when either id is missing or invalid. */
+  key: string | null
+  values: NormalizedOfferValues
+  errors: RowError[]
+}
+
+export const ID_MAX_LENGTH = 100
+export const TEXT_MAX_LENGTH = 255
+/*
+ * Sanity bounds rather than storage bounds: a 450000 in the rooms column means the mapping points
+ * at the price column, and catching that here beats publishing it.
+ */
+export const ROOMS_BOUNDS = { min: 0, max: 100 }
+export const FLOOR_BOUNDS = { min: -20, max: 200 }
+
+/**
+ * The offer key: both ids joined by `/`, with `%` and `/` inside each id percent-encoded
+ * (`%25`, `%2F`). Ids keep their readable form in the common case, yet the key is unambiguous for
+ * any ids: `a/b` + `c` gives `a%2Fb/c`, never the same key as `a` + `b/c` (`a/b%2Fc`). Ids
+ * containing `/` are real (`INV/2024/01`), so refusing them was not an option.
+ */
+export function offerKey(sourceInvestmentId: string, sourcePropertyId: string): string {
+  return `${escapeKeyPart(sourceInvestmentId)}/${escapeKeyPart(sourcePropertyId)}`
+}
+
+/** The inverse of `offerKey`; undefined for text that no `offerKey` call can produce. */
+export function splitOfferKey(key: string): { sourceInvestmentId: string; sourcePropertyId: string } | undefined {
+  const parts = key.split('/')
+  if (parts.length !== 2) return undefined
+  const [investment, property] = parts as [string, string]
+  if (/%(?!25|2F)/.test(key)) return undefined
+  return { sourceInvestmentId: unescapeKeyPart(investment), sourcePropertyId: unescapeKeyPart(property) }
+}
+
+const escapeKeyPart = (part: string): string =>
+  part.includes('%') || part.includes('/') ? part.replace(/%/g, '%25').replace(/\//g, '%2F') : part
+const unescapeKeyPart = (part: string): string => part.replace(/%(25|2F)/g, (_match, hex) => (hex === '25' ? '%' : '/'))
+
+type FieldHandler = (value: unknown, values: NormalizedOfferValues) => ParseFailure | undefined
+
+/*
+ * One handler per field, each storing under a fixed property name: rows are validated in a loop
+ * over the keys that were sent, and 100 000-row files must validate in a fraction of the time it
+ * takes to parse them, so the hot path avoids generic keyed reads and writes.
+ */
+function handler<T>(
+  parse: (value: unknown) => ParseResult<T | null>,
+  store: (values: NormalizedOfferValues, value: T) => void,
+): FieldHandler {
+  return (value, values) => {
+    const result = parse(value)
+    if (!result.ok) return result
+    if (result.value !== null) store(values, result.value)
+    return undefined
+  }
+}
+
+const identifierText = (value: unknown): ParseResult<string | null> => parseText(value, { maxLength: ID_MAX_LENGTH })
+const text = (value: unknown): ParseResult<string | null> => parseText(value, { maxLength: TEXT_MAX_LENGTH })
+const location = (values: NormalizedOfferValues): NormalizedLocation => (values.location ??= {})
+
+const FIELD_HANDLERS: Readonly<Record<CanonicalField, FieldHandler>> = {
+  source_investment_id: handler(identifierText, (v, x) => (v.sourceInvestmentId = x)),
+  source_property_id: handler(identifierText, (v, x) => (v.sourcePropertyId = x)),
+  prop_no: handler(text, (v, x) => (v.code = x)),
+  prop_type: handler(parsePropertyType, (v, x) => {
+    v.offerKind = x.offerKind
+    v.propertyType = x.propertyType
+  }),
+  property_status: handler(parseStatus, (v, x) => (v.status = x)),
+  prop_area: handler(parseArea, (v, x) => (v.area = x)),
+  prop_rooms: handler(
+    (value) => parseInteger(value, ROOMS_BOUNDS),
+    (v, x) => (v.rooms = x),
+  ),
+  prop_floor: handler(
+    (value) => parseInteger(value, FLOOR_BOUNDS),
+    (v, x) => (v.floor = x),
+  ),
+  price_m2: handler(parseMoney, (v, x) => (v.priceM2Cents = x)),
+  price_m2_from: handler(parseCalendarDate, (v, x) => (v.priceM2From = x)),
+  price_total: handler(parseMoney, (v, x) => (v.priceTotalCents = x)),
+  price_total_from: handler(parseCalendarDate, (v, x) => (v.priceTotalFrom = x)),
+  price_combined: handler(parseMoney, (v, x) => (v.priceCombinedCents = x)),
+  price_combined_from: handler(parseCalendarDate, (v, x) => (v.priceCombinedFrom = x)),
+  price_combined_variant: handler(text, (v, x) => (v.priceCombinedVariant = x)),
+  price_combined_status: handler(text, (v, x) => (v.priceCombinedStatus = x)),
+  proj_voivod: handler(parseVoivodeship, (v, x) => (location(v).voivodeship = x)),
+  proj_powiat: handler(text, (v, x) => (location(v).powiat = x)),
+  proj_gmina: handler(text, (v, x) => (location(v).gmina = x)),
+  proj_city: handler(text, (v, x) => (location(v).city = x)),
+  proj_street: handler(text, (v, x) => (location(v).street = x)),
+  proj_build_no: handler(text, (v, x) => (location(v).buildingNo = x)),
+  proj_local_no: handler(text, (v, x) => (location(v).localNo = x)),
+  proj_zip: handler(parsePostalCode, (v, x) => (location(v).postalCode = x)),
+}
+const HANDLERS: ReadonlyMap<string, FieldHandler> = new Map(Object.entries(FIELD_HANDLERS))
+
+/** Errors are listed in canonical field order whatever the key order of the input, unknown fields last. */
+const FIELD_RANK: ReadonlyMap<string, number> = new Map(CANONICAL_FIELDS.map((field, index) => [field, index]))
+const byFieldRank = (a: RowError, b: RowError): number =>
+  (FIELD_RANK.get(a.field) ?? CANONICAL_FIELDS.length) - (FIELD_RANK.get(b.field) ?? CANONICAL_FIELDS.length)
+
+export function validateOfferRow(input: Record<string, unknown>, options: OfferRowOptions): OfferRowResult {
+  const { row } = options
+  const errors: RowError[] = []
+  const values: NormalizedOfferValues = {}
+
+  for (const name of Object.keys(input)) {
+    const fieldHandler = HANDLERS.get(name)
+    if (fieldHandler === undefined) {
+      errors.push({ row, field: name, code: 'unknown_field', message: unknownField(name) })
+      continue
+    }
+    const value = input[name]
+    if (isBlank(value)) continue
+    const failure = fieldHandler(value, values)
+    if (failure !== undefined) {
+      errors.push({ row, field: name, code: failure.code, message: `${name}: ${failure.message}` })
+    }
+  }
+  for (const field of ['source_investment_id', 'source_property_id'] as const) {
+    if (isBlank(Object.hasOwn(input, field) ? input[field] : undefined)) {
+      errors.push({ row, field, code: 'required', message: `${field}: is required and was not sent or is empty` })
+    }
+  }
+
+  const inconsistency = checkPriceConsistency(values)
+  if (inconsistency !== undefined) {
+    errors.push({ row, field: 'price_total', code: 'inconsistent_price', message: inconsistency })
+  }
+  if (errors.length > 1) errors.sort(byFieldRank)
+
+  const { sourceInvestmentId, sourcePropertyId } = values
+  const key =
+    sourceInvestmentId !== undefined && sourcePropertyId !== undefined
+      ? offerKey(sourceInvestmentId, sourcePropertyId)
+      : null
+  return { key, values, errors }
+}
+
+function unknownField(name: string): string {
+  const folded = name
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_')
+  const hint = isCanonicalField(folded)
+    ? `did you mean ${folded}?`
+    : `canonical fields are ${CANONICAL_FIELDS.slice(0, 4).join(', ')}, … (contract 2.7)`
+  return `${describeValue(name)} is not a canonical offer field; ${hint}`
+}
+
+/**
+ * `price_total` must agree with `price_m2 × prop_area` (the official column 40 is defined as that
+ * product, see shared/reference/official-dataset.md) within 1% of the total. The tolerance
+ * absorbs rounding of either price by the source (whole złoty per m², a rounded total) while still
+ * catching a wrong column or a price per m² typed into the total. Checked only when all three are
+ * in the row; in patch mode the planner may compare with stored values. Integer arithmetic on
+ * hundredths of a grosz, so no float rounding decides the outcome.
+ */
+function checkPriceConsistency(values: NormalizedOfferValues): string | undefined {
+  const { priceM2Cents, area, priceTotalCents } = values
+  if (priceM2Cents === undefined || area === undefined || priceTotalCents === undefined) return undefined
+  const areaHundredths = BigInt(area.replace('.', ''))
+  const total = BigInt(priceTotalCents)
+  const expectedHundredths = BigInt(priceM2Cents) * areaHundredths
+  const difference = total * 100n - expectedHundredths
+  if ((difference < 0n ? -difference : difference) <= total) return undefined
+  const expectedCents = (expectedHundredths + 50n) / 100n
+  return (
+    `price_total: ${formatCents(total)} does not match price_m2 × prop_area = ` +
+    `${formatCents(BigInt(priceM2Cents))} × ${area} = ${formatCents(expectedCents)} ` +
+    '(differs by more than 1%)'
+  )
+}
+
+function formatCents(cents: bigint): string {
+  return `${cents / 100n}.${(cents % 100n).toString().padStart(2, '0')}`
+}
+
+export interface OfferRowsOptions {
+  mode: ImportMode
+  /** Number given to the first row; rows are numbered consecutively from it. Default 1. */
+  firstRow?: number
+}
+
+/**
+ * A stateful validator for streamed rows: validates each row and reports `duplicate_key` on the
+ * second and later occurrences of a key, naming the row where it was first seen. The first
+ * occurrence stays valid because, without the rest of the file, it is indistinguishable from a
+ * correct row.
+ */
+export function createOfferRowsValidator(
+  mode: ImportMode,
+): (input: Record<string, unknown>, row: number) => OfferRowResult {
+  const firstRows = new Map<string, number>()
+  return (input, row) => {
+    const result = validateOfferRow(input, { row, mode })
+    if (result.key === null) return result
+    const first = firstRows.get(result.key)
+    if (first === undefined) {
+      firstRows.set(result.key, row)
+    } else {
+      result.errors.push({
+        row,
+        field: 'source_property_id',
+        code: 'duplicate_key',
+        message: `source_property_id: offer ${describeValue(result.key)} already appears in row ${first}`,
+      })
+    }
+    return result
+  }
+}
+
+export function validateRows(rows: Iterable<Record<string, unknown>>, options: OfferRowsOptions): OfferRowResult[] {
+  const validate = createOfferRowsValidator(options.mode)
+  const results: OfferRowResult[] = []
+  let row = options.firstRow ?? 1
+  for (const input of rows) {
+    results.push(validate(input, row))
+    row += 1
+  }
+  return results
+}
