@@ -4,6 +4,7 @@
  */
 import cookie from '@fastify/cookie'
 import formbody from '@fastify/formbody'
+import multipart from '@fastify/multipart'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { pino, type Logger } from 'pino'
 
@@ -25,6 +26,8 @@ import { schemaController } from './host/http/validation.js'
 import { healthRoutes } from './host/http/health.js'
 import { licensingRoutes, StatusSchema } from './licensing/routes.js'
 import { catalogRoutes } from './catalog/routes.js'
+import { importRoutes } from './imports/routes.js'
+import { recoverInterruptedImports } from './imports/offer-import-service.js'
 import { CATALOG_SCHEMAS } from './catalog/schemas.js'
 
 export interface BuildAppOptions {
@@ -78,12 +81,16 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     schemaController,
   })
   app.decorate('ctx', ctx)
+  await recoverInterruptedImports(ctx)
   if (ownsDatabase) app.addHook('onClose', async () => database.destroy())
 
   registerErrorHandling(app)
   registerHttpsPolicy(app, config.env === 'production')
   await app.register(cookie)
   await app.register(formbody)
+  await app.register(multipart, {
+    limits: { fileSize: config.importMaxBytes, files: 1, fields: 10, fieldSize: 256 * 1024 },
+  })
   await registerOpenApi(app)
   app.addSchema(HostErrorSchema)
   app.addSchema(PluginErrorSchema)
@@ -97,6 +104,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v2.register(sessionRoutes)
       await v2.register(licensingRoutes)
       await v2.register(catalogRoutes)
+      await v2.register(importRoutes)
     },
     { prefix: baseUrl(config) },
   )

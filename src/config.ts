@@ -29,6 +29,12 @@ export interface AppConfig {
   readonly siteUrl: string
   /** Keep serialized catalog answers per catalog revision (on by default). */
   readonly catalogResponseCache: boolean
+  /** Largest accepted import file in bytes. */
+  readonly importMaxBytes: number
+  /** Most data rows accepted in one import file. */
+  readonly importMaxRows: number
+  /** Row errors kept and shown for an invalid preview (the total is always reported). */
+  readonly importMaxErrors: number
 }
 
 export class ConfigError extends Error {}
@@ -108,6 +114,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     catalogRateLimit: parseIntegerSetting(env, 'DG_CATALOG_RATE_LIMIT', 120, 1, 1_000_000),
     siteUrl,
     catalogResponseCache: parseSwitch(env, 'DG_CATALOG_RESPONSE_CACHE', true),
+    importMaxBytes: parseIntegerSetting(env, 'DG_IMPORT_MAX_BYTES', 50 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    importMaxRows: parseIntegerSetting(env, 'DG_IMPORT_MAX_ROWS', 200_000, 1, 5_000_000),
+    importMaxErrors: parseIntegerSetting(env, 'DG_IMPORT_MAX_ERRORS', 1000, 1, 100_000),
   })
 }
 

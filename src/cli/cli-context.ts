@@ -9,6 +9,10 @@ import { loggerOptions } from '../host/http/logging.js'
 export interface CliIo {
   stdout(text: string): void
   stderr(text: string): void
+  /** Asks the operator a yes/no question; undefined when nobody can answer (no terminal). */
+  confirm?(question: string): Promise<boolean>
+  /** Whether stderr is a terminal, so progress can be redrawn in place. */
+  interactive?: boolean
 }
 
 export interface CliEnvironment {

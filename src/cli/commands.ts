@@ -14,6 +14,7 @@ import { HostError } from '../host/errors.js'
 import { createUser, listUsers, setLoginPassword } from '../host/users/users.js'
 import { getLicenseState, setLicense } from '../licensing/license.js'
 import { getWebhookSecret, rotateWebhookSecret } from '../webhook/webhook-secret.js'
+import { runImportCommand } from './import-command.js'
 import { setUpDemo } from '../demo/demo-setup.js'
 import { type CliEnvironment, withHostContext } from './cli-context.js'
 import { baseUrl } from '../config.js'
@@ -31,7 +32,13 @@ export interface Command {
   name: string
   summary: string
   options: OptionSpec
-  run(values: Record<string, string | boolean | undefined>, env: CliEnvironment): Promise<CommandResult | 'serve'>
+  /** Names of positional arguments, in order (all required). */
+  positionals?: string[]
+  run(
+    values: Record<string, string | boolean | undefined>,
+    env: CliEnvironment,
+    positionals: string[],
+  ): Promise<CommandResult | 'serve'>
 }
 
 const actor = { type: 'cli' } as const
@@ -250,6 +257,18 @@ export const COMMANDS: Command[] = [
         const state = await getLicenseState(ctx)
         return { json: state, text: describeLicense(state) }
       }),
+  },
+  {
+    name: 'import',
+    summary: 'Import offers from a CSV or XLSX file: preview, confirm, execute',
+    positionals: ['FILE'],
+    options: {
+      mapping: { type: 'string', required: true, description: 'JSON file: canonical field name → column header' },
+      mode: { type: 'string', description: 'patch (default) or snapshot (archives offers missing from the file)' },
+      sheet: { type: 'string', description: 'XLSX sheet name (default: the first sheet)' },
+      yes: { type: 'boolean', description: 'execute without asking (also confirms archiving)' },
+    },
+    run: (values, env, positionals) => runImportCommand(values, env, positionals[0] ?? ''),
   },
   {
     name: 'demo seed',

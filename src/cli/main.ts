@@ -3,6 +3,7 @@
  * `dg`, the operator's command line. `runCli` is exported so that tests run commands in-process.
  * Exit codes: 0 success, 1 the operation was refused or failed, 2 wrong usage or configuration.
  */
+import readline from 'node:readline/promises'
 import { parseArgs } from 'node:util'
 
 import { ConfigError, loadConfig } from '../config.js'
@@ -36,7 +37,8 @@ function commandHelp(command: Command): string {
     ([name, spec]) =>
       `  --${name}${spec.type === 'string' ? ' <value>' : ''}${spec.required ? ' (required)' : ''}  ${spec.description}`,
   )
-  return [`dg ${command.name}: ${command.summary}`, ...lines, '  --json  machine-readable output'].join('\n')
+  const args = (command.positionals ?? []).map((p) => ` ${p}`).join('')
+  return [`dg ${command.name}${args}: ${command.summary}`, ...lines, '  --json  machine-readable output'].join('\n')
 }
 
 class UsageError extends Error {}
@@ -70,11 +72,11 @@ export async function runCli(
     const options = Object.fromEntries(
       Object.entries(command.options).map(([name, spec]) => [name, { type: spec.type }]),
     )
-    const { values } = parseArgs({
+    const { values, positionals } = parseArgs({
       args: rest,
       options: { ...options, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
       strict: true,
-      allowPositionals: false,
+      allowPositionals: (command.positionals?.length ?? 0) > 0,
     })
     if (values.help) {
       io.stdout(`${commandHelp(command)}\n`)
@@ -84,9 +86,19 @@ export async function runCli(
       .filter(([name, spec]) => spec.required && (values as Record<string, unknown>)[name] === undefined)
       .map(([name]) => `--${name}`)
     if (missing.length > 0) throw new UsageError(`missing ${missing.join(', ')}\n${commandHelp(command)}`)
+    const expected = command.positionals ?? []
+    if (positionals.length !== expected.length) {
+      throw new UsageError(
+        `expected ${expected.length ? expected.join(' ') : 'no positional arguments'}\n${commandHelp(command)}`,
+      )
+    }
 
     const config = env.config ?? loadConfig()
-    const result = await command.run(values as Record<string, string | boolean | undefined>, { ...env, config })
+    const result = await command.run(
+      values as Record<string, string | boolean | undefined>,
+      { ...env, config },
+      positionals,
+    )
     if (result === 'serve') {
       const { url } = await startServer(config)
       io.stderr(`Service listening at ${url}\n`)
@@ -108,7 +120,8 @@ export async function runCli(
       return 1
     }
     if (error instanceof PluginError) {
-      reportError(io, json, error.error, error.message)
+      const message = typeof error.extra.message === 'string' ? error.extra.message : error.error
+      reportError(io, json, error.error, message)
       return 1
     }
     if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
@@ -121,7 +134,21 @@ export async function runCli(
 }
 
 if (isEntryPoint(import.meta.url)) {
-  const io: CliIo = { stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) }
+  const io: CliIo = {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    interactive: process.stderr.isTTY,
+    ...(process.stdin.isTTY
+      ? {
+          confirm: async (question: string) => {
+            const rl = readline.createInterface({ input: process.stdin, output: process.stderr })
+            const answer = await rl.question(question)
+            rl.close()
+            return /^(y|yes|t|tak)$/i.test(answer.trim())
+          },
+        }
+      : {}),
+  }
   const code = await runCli(process.argv.slice(2), { io })
   // `serve` keeps the process alive through its listening socket
   if (code !== 0 || !['serve', 'demo'].includes(process.argv[2] ?? '')) process.exitCode = code

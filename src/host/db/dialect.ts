@@ -194,3 +194,12 @@ export async function addCatalogRevisionTriggers(
 export function areaNumericSql(dialect: DialectName): string {
   return dialect === 'sqlite' ? 'CAST(area AS REAL)' : 'CAST(area AS numeric)'
 }
+
+/**
+ * Serialises catalog writers for the rest of the transaction. PostgreSQL: a table lock that lets
+ * readers through but makes concurrent writers (another import, a webhook) wait, so a plan checked
+ * inside the transaction stays true until commit. SQLite: the single connection already does it.
+ */
+export async function lockOffersForWrite(db: Kysely<never>, dialect: DialectName): Promise<void> {
+  if (dialect === 'postgres') await sql`LOCK TABLE offers IN SHARE ROW EXCLUSIVE MODE`.execute(db)
+}

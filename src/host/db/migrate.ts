@@ -1,10 +1,11 @@
-import { type Kysely, type Migration, type MigrationResultSet, Migrator } from 'kysely'
+import { type Kysely, type Migration, type MigrationResultSet, Migrator, sql } from 'kysely'
 
 import type { DialectName } from './dialect.js'
 import type { Database } from './schema.js'
 import * as foundation from './migrations/0001-foundation.js'
 import * as catalogRead from './migrations/0002-catalog-read.js'
 import * as catalogListIndexes from './migrations/0003-catalog-list-indexes.js'
+import * as imports from './migrations/0004-imports.js'
 
 interface MigrationModule {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>
@@ -19,12 +20,20 @@ const MIGRATIONS: ReadonlyArray<readonly [string, MigrationModule]> = [
   ['0001-foundation', foundation],
   ['0002-catalog-read', catalogRead],
   ['0003-catalog-list-indexes', catalogListIndexes],
+  ['0004-imports', imports],
 ]
 
 export class MigrationError extends Error {}
 
 export async function migrateToLatest(db: Kysely<Database>, dialect: DialectName): Promise<string[]> {
+  // Kysely looks for its bookkeeping tables in every schema unless told which one: with several
+  // schemas in one database (tests, or tenants) another schema's table would be mistaken for ours
+  const schema =
+    dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
+      : undefined
   const migrator = new Migrator({
+    ...(schema ? { migrationTableSchema: schema } : {}),
     // migrations see the schema as it was when they were written, not today's Database type
     db: db as unknown as Kysely<unknown>,
     migrationTableName: 'dg_migration',

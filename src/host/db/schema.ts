@@ -227,6 +227,51 @@ export interface RateLimitCountersTable {
   hits: number
 }
 
+export interface ImportJobsTable {
+  /** 32 hex characters. */
+  id: string
+  type: string
+  mode: string
+  status: string
+  operator_user_id: number | null
+  operator_name: string
+  file_name: string
+  file_sha256: string
+  file_format: string
+  mapping: string
+  counters: string
+  errors: string
+  archive_scope: string
+  /** SHA-256 of the previewed plan; execution re-plans and must arrive at the same digest. */
+  plan_digest: string
+  idempotency_key: string | null
+  run_token: string | null
+  run_id: number | null
+  result: string | null
+  failure: string | null
+  created_at: string
+  updated_at: string
+  started_at: string | null
+  finished_at: string | null
+  expires_at: string
+}
+
+export interface ImportJobItemsTable {
+  job_id: string
+  seq: number
+  row: number | null
+  action: string
+  offer_key: string
+  payload: string
+}
+
+export interface LocksTable {
+  name: string
+  owner: string
+  acquired_at: string
+  expires_at: string
+}
+
 export interface Database {
   users: UsersTable
   app_passwords: AppPasswordsTable
@@ -242,6 +287,9 @@ export interface Database {
   publications: PublicationsTable
   catalog_state: CatalogStateTable
   rate_limit_counters: RateLimitCountersTable
+  import_jobs: ImportJobsTable
+  import_job_items: ImportJobItemsTable
+  locks: LocksTable
 }
 
 export type UserRow = Selectable<UsersTable>

@@ -79,7 +79,8 @@ export function toHttpError(error: unknown): HostError | PluginError | null {
 
 export function sendError(reply: FastifyReply, error: HostError | PluginError): FastifyReply {
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value)
-  return reply.code(error.status).type('application/json; charset=utf-8').send(error.toBody())
+  // serialized here, not by the route's response schema: either error shape may answer any status
+  return reply.code(error.status).type('application/json; charset=utf-8').send(JSON.stringify(error.toBody()))
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

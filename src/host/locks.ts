@@ -1,0 +1,65 @@
+/*
+ * Named locks shared by every instance through the database: a row per lock with an owner and an
+ * expiry (a lease). A holder that dies stops renewing, and the lock can be taken over once its
+ * lease has run out. Acquisition is one INSERT under the primary key, so two instances can never
+ * both win.
+ */
+import type { Executor, HostContext } from './context.js'
+
+export interface LockLease {
+  name: string
+  owner: string
+  /** Keeps the lease alive while the work runs; stop() before releasing. */
+  stop(): void
+}
+
+export async function tryAcquireLock(
+  ctx: HostContext,
+  name: string,
+  owner: string,
+  leaseMs: number,
+): Promise<{ acquired: true; staleOwner?: string } | { acquired: false }> {
+  const now = ctx.now()
+  const expiresAt = new Date(now.getTime() + leaseMs).toISOString()
+  const inserted = await ctx.db
+    .insertInto('locks')
+    .values({ name, owner, acquired_at: now.toISOString(), expires_at: expiresAt })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .executeTakeFirst()
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) return { acquired: true }
+  const current = await ctx.db.selectFrom('locks').selectAll().where('name', '=', name).executeTakeFirst()
+  if (current && current.expires_at < now.toISOString()) {
+    // take over an expired lease, conditionally on it still being the same expired holder
+    const taken = await ctx.db
+      .updateTable('locks')
+      .set({ owner, acquired_at: now.toISOString(), expires_at: expiresAt })
+      .where('name', '=', name)
+      .where('owner', '=', current.owner)
+      .where('expires_at', '=', current.expires_at)
+      .executeTakeFirst()
+    if (Number(taken.numUpdatedRows) > 0) return { acquired: true, staleOwner: current.owner }
+  }
+  return { acquired: false }
+}
+
+export function keepLockAlive(ctx: HostContext, name: string, owner: string, leaseMs: number): LockLease {
+  const timer = setInterval(
+    () => {
+      const expiresAt = new Date(ctx.now().getTime() + leaseMs).toISOString()
+      ctx.db
+        .updateTable('locks')
+        .set({ expires_at: expiresAt })
+        .where('name', '=', name)
+        .where('owner', '=', owner)
+        .execute()
+        .catch((error: unknown) => ctx.log.warn({ err: error, lock: name }, 'lock lease renewal failed'))
+    },
+    Math.max(1000, Math.floor(leaseMs / 3)),
+  )
+  timer.unref()
+  return { name, owner, stop: () => clearInterval(timer) }
+}
+
+export async function releaseLock(db: Executor, name: string, owner: string): Promise<void> {
+  await db.deleteFrom('locks').where('name', '=', name).where('owner', '=', owner).execute()
+}

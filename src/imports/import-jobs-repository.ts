@@ -1,0 +1,84 @@
+import type { Insertable, Selectable, Updateable } from 'kysely'
+
+import type { Executor } from '../host/context.js'
+import type { ImportJobsTable } from '../host/db/schema.js'
+
+export type ImportJobRow = Selectable<ImportJobsTable>
+
+/** Operations are stored in chunks of this many, so a 100,000-row preview writes 1,000 rows. */
+export const ITEMS_PER_CHUNK = 100
+
+export async function insertImportJob(db: Executor, job: Insertable<ImportJobsTable>): Promise<void> {
+  await db.insertInto('import_jobs').values(job).execute()
+}
+
+export async function insertJobItemChunks(
+  db: Executor,
+  jobId: string,
+  chunks: ReadonlyArray<{ seq: number; payload: string }>,
+): Promise<void> {
+  for (let i = 0; i < chunks.length; i += 200) {
+    const part = chunks
+      .slice(i, i + 200)
+      .map((c) => ({ job_id: jobId, seq: c.seq, row: null, action: 'chunk', offer_key: '', payload: c.payload }))
+    if (part.length > 0) await db.insertInto('import_job_items').values(part).execute()
+  }
+}
+
+export async function findImportJob(db: Executor, id: string): Promise<ImportJobRow | undefined> {
+  return db.selectFrom('import_jobs').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+export async function findJobByIdempotencyKey(db: Executor, key: string): Promise<ImportJobRow | undefined> {
+  return db.selectFrom('import_jobs').selectAll().where('idempotency_key', '=', key).executeTakeFirst()
+}
+
+export async function selectJobItemChunks(
+  db: Executor,
+  jobId: string,
+  fromSeq = 0,
+  toSeq = 2_147_483_647,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('import_job_items')
+    .select('payload')
+    .where('job_id', '=', jobId)
+    .where('seq', '>=', fromSeq)
+    .where('seq', '<=', toSeq)
+    .orderBy('seq')
+    .execute()
+  return rows.map((r) => r.payload)
+}
+
+/** Conditional transition: only applies when the job is still in `fromStatus`; returns whether it did. */
+export async function transitionJob(
+  db: Executor,
+  id: string,
+  fromStatus: string,
+  set: Updateable<ImportJobsTable>,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('import_jobs')
+    .set(set)
+    .where('id', '=', id)
+    .where('status', '=', fromStatus)
+    .executeTakeFirst()
+  return Number(result.numUpdatedRows) > 0
+}
+
+export async function updateImportJob(db: Executor, id: string, set: Updateable<ImportJobsTable>): Promise<void> {
+  await db.updateTable('import_jobs').set(set).where('id', '=', id).execute()
+}
+
+export async function deleteExpiredJobs(db: Executor, nowIso: string): Promise<number> {
+  const result = await db
+    .deleteFrom('import_jobs')
+    .where('expires_at', '<', nowIso)
+    .where('status', 'not in', ['running', 'recovery_required'])
+    .executeTakeFirst()
+  return Number(result.numDeletedRows)
+}
+
+export async function selectRunningJobs(db: Executor): Promise<ImportJobRow[]> {
+  return db.selectFrom('import_jobs').selectAll().where('status', '=', 'running').execute()
+}

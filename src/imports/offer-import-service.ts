@@ -1,0 +1,686 @@
+/*
+ * Offer import in two steps (contract 4.3, 4.5, 2.6). Preview reads the file, validates every row
+ * with the shared validator and plans against the catalog, writing only the job (never offers).
+ * Execution, under an Idempotency-Key, re-plans from the previewed values inside one transaction
+ * and commits only when the plan is unchanged; offers, price history, the audit entry, the job's
+ * result and the lock release commit together, so a crash leaves either all of it or none.
+ */
+import { randomBytes } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+import { createHash } from 'node:crypto'
+
+import type { Kysely } from 'kysely'
+
+import { type Actor, recordAudit } from '../host/audit/audit.js'
+import type { HostContext } from '../host/context.js'
+import { lockOffersForWrite } from '../host/db/dialect.js'
+import type { Database } from '../host/db/schema.js'
+import { HostError, PluginError } from '../host/errors.js'
+import { keepLockAlive, releaseLock, tryAcquireLock } from '../host/locks.js'
+import { warsawDate } from '../licensing/license.js'
+import { CANONICAL_FIELDS, isCanonicalField } from '../offers/canonical-fields.js'
+import { type OfferPlan, type PlannedOperation, type PlanInput, planOffers } from '../offers/offer-planner.js'
+import { applyOfferPlan } from '../offers/offer-writer.js'
+import {
+  createOfferRowsValidator,
+  type ImportMode,
+  type NormalizedOfferValues,
+  type RowError,
+} from '../offers/validate-offer-row.js'
+import { FileReadError } from './file-errors.js'
+import {
+  deleteExpiredJobs,
+  findImportJob,
+  findJobByIdempotencyKey,
+  type ImportJobRow,
+  insertImportJob,
+  insertJobItemChunks,
+  ITEMS_PER_CHUNK,
+  selectJobItemChunks,
+  selectRunningJobs,
+  transitionJob,
+  updateImportJob,
+} from './import-jobs-repository.js'
+import { readOfferFile } from './read-offer-file.js'
+
+export const PREVIEW_RETENTION_MS = 24 * 3600 * 1000
+export const RESULT_RETENTION_MS = 7 * 24 * 3600 * 1000
+/** Operations returned inline by a preview; all of them are pageable through GET /imports/{id}. */
+export const PREVIEW_OPERATIONS_SHOWN = 500
+const IMPORT_LOCK = 'offer_import'
+const LEASE_MS = 120_000
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{8,128}$/
+
+export type JobStatus =
+  | 'previewed'
+  | 'invalid'
+  | 'running'
+  | 'completed'
+  | 'failed'
+  | 'stale'
+  | 'recovery_required'
+  | 'expired'
+
+export interface ImportResult {
+  status: 'completed'
+  processed: number
+  created: number
+  updated: number
+  archived: number
+  run_id: number
+}
+
+interface StoredOperation {
+  r: number | null
+  k: string
+  a: PlannedOperation['action']
+  v: NormalizedOfferValues
+  c: string[]
+  b: Record<string, string | number | null>
+  o: number | null
+  i: number | null
+  s: string
+  p: string
+}
+
+function newJobId(): string {
+  return randomBytes(16).toString('hex')
+}
+
+function centsToDecimal(cents: number): string {
+  const abs = Math.abs(cents)
+  return `${cents < 0 ? '-' : ''}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`
+}
+
+/** Normalized values back in canonical field names, as shown to the operator. */
+export function canonicalValues(values: NormalizedOfferValues): Record<string, string | number> {
+  const out: Record<string, string | number> = {}
+  const put = (field: string, value: string | number | undefined) => {
+    if (value !== undefined) out[field] = value
+  }
+  put('source_investment_id', values.sourceInvestmentId)
+  put('source_property_id', values.sourcePropertyId)
+  put('prop_no', values.code)
+  put('prop_type', values.propertyType)
+  put('property_status', values.status)
+  put('prop_area', values.area)
+  put('prop_rooms', values.rooms)
+  put('prop_floor', values.floor)
+  put('price_m2', values.priceM2Cents === undefined ? undefined : centsToDecimal(values.priceM2Cents))
+  put('price_m2_from', values.priceM2From)
+  put('price_total', values.priceTotalCents === undefined ? undefined : centsToDecimal(values.priceTotalCents))
+  put('price_total_from', values.priceTotalFrom)
+  put('price_combined', values.priceCombinedCents === undefined ? undefined : centsToDecimal(values.priceCombinedCents))
+  put('price_combined_from', values.priceCombinedFrom)
+  put('price_combined_variant', values.priceCombinedVariant)
+  put('price_combined_status', values.priceCombinedStatus)
+  const loc = values.location ?? {}
+  put('proj_voivod', loc.voivodeship)
+  put('proj_powiat', loc.powiat)
+  put('proj_gmina', loc.gmina)
+  put('proj_city', loc.city)
+  put('proj_street', loc.street)
+  put('proj_build_no', loc.buildingNo)
+  put('proj_local_no', loc.localNo)
+  put('proj_zip', loc.postalCode)
+  return out
+}
+
+function beforeView(before: Record<string, string | number | null>): Record<string, string | number | null> {
+  const out: Record<string, string | number | null> = {}
+  for (const [field, value] of Object.entries(before)) {
+    out[field] =
+      typeof value === 'number' && (field === 'price_m2' || field === 'price_total' || field === 'price_combined')
+        ? centsToDecimal(value)
+        : value
+  }
+  return out
+}
+
+function operationView(op: StoredOperation) {
+  return {
+    row: op.r,
+    action: op.a,
+    key: op.k,
+    values: canonicalValues(op.v),
+    changes: op.c,
+    before: beforeView(op.b ?? {}),
+  }
+}
+
+function toStored(op: PlannedOperation): StoredOperation {
+  return {
+    r: op.row,
+    k: op.key,
+    a: op.action,
+    v: op.values,
+    c: op.changes,
+    b: op.before,
+    o: op.offerId,
+    i: op.investmentId,
+    s: op.sourceInvestmentId,
+    p: op.sourcePropertyId,
+  }
+}
+
+export function parseMapping(raw: unknown): Record<string, string> {
+  let value = raw
+  if (typeof raw === 'string') {
+    try {
+      value = JSON.parse(raw)
+    } catch {
+      throw new PluginError('invalid_mapping', 400, {
+        message: 'mapping must be a JSON object: canonical field name → column header',
+      })
+    }
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new PluginError('invalid_mapping', 400, {
+      message: 'mapping must be a JSON object: canonical field name → column header',
+    })
+  }
+  const mapping: Record<string, string> = {}
+  const problems: string[] = []
+  for (const [field, header] of Object.entries(value)) {
+    if (!isCanonicalField(field))
+      problems.push(`"${field}" is not a canonical field (known: ${CANONICAL_FIELDS.join(', ')})`)
+    else if (typeof header !== 'string' || header.trim() === '') problems.push(`"${field}" must name a column header`)
+    else mapping[field] = header
+  }
+  for (const required of ['source_investment_id', 'source_property_id']) {
+    if (!(required in mapping)) problems.push(`"${required}" must be mapped`)
+  }
+  if (problems.length > 0) throw new PluginError('invalid_mapping', 400, { message: problems.join('; '), problems })
+  return mapping
+}
+
+export function parseMode(raw: unknown): ImportMode {
+  if (raw === undefined || raw === '' || raw === 'patch') return 'patch'
+  if (raw === 'snapshot') return 'snapshot'
+  throw new PluginError('invalid_mode', 400, { message: 'mode must be patch or snapshot' })
+}
+
+async function sha256File(path: string): Promise<string> {
+  const hash = createHash('sha256')
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer)
+  return hash.digest('hex')
+}
+
+export interface PreviewArgs {
+  actor: Actor
+  operator: { userId: number | null; name: string }
+  filePath: string
+  fileName: string
+  mode: ImportMode
+  mapping: Record<string, string>
+  sheet?: string | undefined
+  onProgress?: (rowsRead: number) => void
+}
+
+export interface PreviewBody {
+  valid: boolean
+  mode: ImportMode
+  operations: Array<ReturnType<typeof operationView>>
+  operations_total: number
+  counts: OfferPlan['counts']
+  archive_scope: OfferPlan['archiveScope']
+  errors: RowError[]
+  errors_total: number
+  rows: number
+}
+
+export async function previewOfferImport(
+  ctx: HostContext,
+  args: PreviewArgs,
+): Promise<{ id: string; preview: PreviewBody }> {
+  const id = newJobId()
+  const now = ctx.now()
+  const base = {
+    id,
+    type: 'offer',
+    mode: args.mode,
+    operator_user_id: args.operator.userId,
+    operator_name: args.operator.name,
+    file_name: args.fileName.slice(0, 255),
+    mapping: JSON.stringify(args.mapping),
+    created_at: now.toISOString(),
+    updated_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + PREVIEW_RETENTION_MS).toISOString(),
+  }
+  const maxErrors = ctx.config.importMaxErrors
+  const errors: RowError[] = []
+  let errorsTotal = 0
+  const addError = (error: RowError) => {
+    errorsTotal++
+    if (errors.length < maxErrors) errors.push(error)
+  }
+  const inputs: PlanInput[] = []
+  let rows = 0
+  let format = 'unknown'
+  const fileSha = await sha256File(args.filePath)
+
+  try {
+    const reader = await readOfferFile({
+      path: args.filePath,
+      fileName: args.fileName,
+      ...(args.sheet ? { sheet: args.sheet } : {}),
+      limits: { maxBytes: ctx.config.importMaxBytes, maxRows: ctx.config.importMaxRows },
+    })
+    format = reader.format
+    const missing = Object.entries(args.mapping).filter(([, header]) => !reader.headers.includes(header))
+    for (const [field, header] of missing) {
+      addError({
+        row: 1,
+        field,
+        code: 'missing_column',
+        message: `${field}: the file has no column "${header}" (columns: ${reader.headers.slice(0, 30).join(', ')})`,
+      })
+    }
+    if (missing.length === 0) {
+      const validate = createOfferRowsValidator(args.mode)
+      const entries = Object.entries(args.mapping)
+      for await (const { row, values } of reader.rows) {
+        rows++
+        if (args.onProgress && rows % 1000 === 0) args.onProgress(rows)
+        const record: Record<string, unknown> = {}
+        for (const [field, header] of entries) record[field] = values[header]
+        const result = validate(record, row)
+        if (result.errors.length > 0) for (const error of result.errors) addError(error)
+        else inputs.push({ row, values: result.values })
+      }
+      if (rows === 0)
+        addError({ row: 1, field: 'file', code: 'file_empty', message: 'The file has a header row but no data rows.' })
+    }
+  } catch (error) {
+    if (!(error instanceof FileReadError)) throw error
+    addError({ row: 0, field: 'file', code: error.code, message: error.message })
+  }
+  args.onProgress?.(rows)
+
+  const plan =
+    errorsTotal === 0 ? await planOffers(ctx.db, inputs, { mode: args.mode, today: warsawDate(now) }) : undefined
+  for (const error of plan?.errors ?? []) addError(error)
+  const valid = errorsTotal === 0 && plan !== undefined
+  const counts = plan?.counts ?? { create: 0, update: 0, unchanged: 0, archive: 0 }
+  const scope = plan?.archiveScope ?? { investments: [], total: 0 }
+  const operations = valid ? plan.operations.map(toStored) : []
+  const counters = { rows, valid_rows: inputs.length, errors: errorsTotal, ...counts }
+
+  await ctx.db.transaction().execute(async (trx) => {
+    await insertImportJob(trx, {
+      ...base,
+      status: valid ? 'previewed' : 'invalid',
+      file_sha256: fileSha,
+      file_format: format,
+      counters: JSON.stringify(counters),
+      errors: JSON.stringify(errors),
+      archive_scope: JSON.stringify(scope),
+      plan_digest: plan?.digest ?? '',
+    })
+    const chunks: Array<{ seq: number; payload: string }> = []
+    for (let i = 0; i < operations.length; i += ITEMS_PER_CHUNK) {
+      chunks.push({ seq: i / ITEMS_PER_CHUNK, payload: JSON.stringify(operations.slice(i, i + ITEMS_PER_CHUNK)) })
+    }
+    await insertJobItemChunks(trx, id, chunks)
+    await recordAudit(
+      ctx,
+      {
+        actor: args.actor,
+        action: 'import.preview',
+        objectType: 'import_job',
+        objectId: id,
+        outcome: valid ? 'success' : 'refused',
+        details: { file: base.file_name, mode: args.mode, ...counters },
+      },
+      trx,
+    )
+  })
+
+  return {
+    id,
+    preview: {
+      valid,
+      mode: args.mode,
+      operations: operations.slice(0, PREVIEW_OPERATIONS_SHOWN).map(operationView),
+      operations_total: operations.length,
+      counts,
+      archive_scope: scope,
+      errors,
+      errors_total: errorsTotal,
+      rows,
+    },
+  }
+}
+
+async function loadStoredOperations(db: Kysely<Database>, jobId: string): Promise<StoredOperation[]> {
+  const out: StoredOperation[] = []
+  for (const payload of await selectJobItemChunks(db, jobId)) out.push(...(JSON.parse(payload) as StoredOperation[]))
+  return out
+}
+
+function storedResult(job: ImportJobRow): ImportResult {
+  return JSON.parse(job.result ?? '{}') as ImportResult
+}
+
+const pending = () =>
+  new PluginError(
+    'import_pending',
+    409,
+    { message: 'An import is being executed; retry in a few seconds.' },
+    { 'Retry-After': 5 },
+  )
+
+/**
+ * A job left `running` by a process that died has not committed (completion commits with the
+ * writes), so it goes back to `previewed` and can be executed again. On PostgreSQL only once its
+ * lease has run out, since another instance may still be working on it.
+ */
+export async function recoverInterruptedImports(ctx: HostContext): Promise<number> {
+  let recovered = 0
+  for (const job of await selectRunningJobs(ctx.db)) {
+    const lock = await ctx.db.selectFrom('locks').selectAll().where('name', '=', IMPORT_LOCK).executeTakeFirst()
+    const alive =
+      ctx.caps.concurrentWriters &&
+      lock !== undefined &&
+      lock.owner === job.run_token &&
+      lock.expires_at >= ctx.now().toISOString()
+    if (alive) continue
+    await ctx.db.transaction().execute(async (trx) => {
+      const reset = await transitionJob(trx, job.id, 'running', {
+        status: 'previewed',
+        idempotency_key: null,
+        run_token: null,
+        started_at: null,
+        updated_at: ctx.now().toISOString(),
+      })
+      if (!reset) return
+      if (job.run_token) await releaseLock(trx, IMPORT_LOCK, job.run_token)
+      await recordAudit(
+        ctx,
+        {
+          actor: { type: 'system' },
+          action: 'import.recovered',
+          objectType: 'import_job',
+          objectId: job.id,
+          outcome: 'success',
+          details: { reason: 'execution interrupted before commit; nothing was written' },
+        },
+        trx,
+      )
+      recovered++
+    })
+  }
+  if (!ctx.caps.concurrentWriters) await ctx.db.deleteFrom('locks').where('name', '=', IMPORT_LOCK).execute()
+  return recovered
+}
+
+export interface ExecuteArgs {
+  actor: Actor
+  jobId: string
+  idempotencyKey: string | undefined
+  confirmArchiving: boolean
+}
+
+export async function executeOfferImport(
+  ctx: HostContext,
+  args: ExecuteArgs,
+): Promise<{ id: string; result: ImportResult; replayed: boolean }> {
+  const key = args.idempotencyKey
+  if (!key || !IDEMPOTENCY_KEY.test(key)) {
+    throw new PluginError('invalid_idempotency_key', 400, {
+      message: 'Send an Idempotency-Key header of 8–128 characters from A-Za-z0-9._:-',
+    })
+  }
+  let job = await findImportJob(ctx.db, args.jobId)
+  if (!job || job.expires_at < ctx.now().toISOString())
+    throw new PluginError('import_not_found', 404, { message: `No import job ${args.jobId} (unknown or expired).` })
+
+  if (job.status === 'running') {
+    await recoverInterruptedImports(ctx)
+    job = (await findImportJob(ctx.db, args.jobId)) ?? job
+  }
+  if (job.idempotency_key === key) {
+    if (job.status === 'completed') return { id: job.id, result: storedResult(job), replayed: true }
+    if (job.status === 'running') throw pending()
+    if (job.status === 'recovery_required')
+      throw new PluginError('import_recovery_required', 409, {
+        message: 'The outcome of this execution could not be confirmed; check the job before retrying.',
+      })
+  }
+  if (job.idempotency_key !== null && job.idempotency_key !== key) {
+    throw new PluginError('import_conflict', 409, {
+      message: 'This job was already executed under another Idempotency-Key.',
+    })
+  }
+  const other = await findJobByIdempotencyKey(ctx.db, key)
+  if (other && other.id !== job.id)
+    throw new PluginError('import_conflict', 409, { message: 'This Idempotency-Key belongs to another import job.' })
+  if (job.status === 'invalid')
+    throw new PluginError('import_invalid', 422, {
+      message: 'The preview of this job found errors; it cannot be executed.',
+      id: job.id,
+    })
+  if (job.status === 'stale')
+    throw new PluginError('import_conflict', 409, {
+      message: 'The catalog changed since this preview; preview the file again.',
+    })
+  if (job.status === 'running') throw pending()
+  if (job.status !== 'previewed' && job.status !== 'failed')
+    throw new PluginError('import_conflict', 409, { message: `The job is ${job.status} and cannot be executed.` })
+  const scope = JSON.parse(job.archive_scope) as OfferPlan['archiveScope']
+  if (scope.total > 0 && !args.confirmArchiving) {
+    throw new PluginError('archiving_confirmation_required', 422, {
+      message: `This snapshot archives ${scope.total} offer(s) missing from the file; send confirm_archiving=true after showing the scope to an operator.`,
+      archive_scope: scope,
+    })
+  }
+
+  const runToken = randomBytes(12).toString('hex')
+  const lock = await tryAcquireLock(ctx, IMPORT_LOCK, runToken, LEASE_MS)
+  if (!lock.acquired) throw pending()
+  const lease = keepLockAlive(ctx, IMPORT_LOCK, runToken, LEASE_MS)
+  try {
+    if (lock.staleOwner) await recoverInterruptedImports(ctx)
+    const started = await transitionJob(ctx.db, job.id, job.status, {
+      status: 'running',
+      idempotency_key: key,
+      run_token: runToken,
+      started_at: ctx.now().toISOString(),
+      updated_at: ctx.now().toISOString(),
+    }).catch((error: unknown) => {
+      // the unique index on idempotency_key: a concurrent request bound this key to another job
+      ctx.log.info({ err: error }, 'idempotency key race')
+      return false
+    })
+    if (!started) {
+      await releaseLock(ctx.db, IMPORT_LOCK, runToken)
+      const now = await findImportJob(ctx.db, job.id)
+      if (now?.status === 'completed' && now.idempotency_key === key)
+        return { id: job.id, result: storedResult(now), replayed: true }
+      throw now?.idempotency_key === key || now?.status === 'running'
+        ? pending()
+        : new PluginError('import_conflict', 409, { message: 'This job or key is being used by another execution.' })
+    }
+    return await commitJob(ctx, job, args.actor, runToken)
+  } finally {
+    lease.stop()
+  }
+}
+
+class PlanChanged extends Error {}
+
+async function commitJob(
+  ctx: HostContext,
+  job: ImportJobRow,
+  actor: Actor,
+  runToken: string,
+): Promise<{ id: string; result: ImportResult; replayed: boolean }> {
+  const now = ctx.now()
+  const today = warsawDate(now)
+  try {
+    const result = await ctx.db.transaction().execute(async (trx) => {
+      await lockOffersForWrite(trx as unknown as Kysely<never>, ctx.caps.name)
+      const stored = await loadStoredOperations(trx, job.id)
+      const inputs: PlanInput[] = stored.filter((op) => op.a !== 'archive').map((op) => ({ row: op.r, values: op.v }))
+      const plan = await planOffers(trx, inputs, { mode: job.mode as ImportMode, today })
+      if (plan.digest !== job.plan_digest || plan.errors.length > 0) throw new PlanChanged()
+      let runId = 0
+      const counts = await applyOfferPlan(trx, plan, {
+        now,
+        today,
+        recordRun: async (c) => {
+          runId = await recordAudit(
+            ctx,
+            {
+              actor,
+              action: 'import.execute',
+              objectType: 'import_job',
+              objectId: job.id,
+              outcome: 'success',
+              details: { mode: job.mode, file: job.file_name, ...c },
+            },
+            trx,
+          )
+          return runId
+        },
+      })
+      const importResult: ImportResult = {
+        status: 'completed',
+        processed: counts.processed,
+        created: counts.created,
+        updated: counts.updated,
+        archived: counts.archived,
+        run_id: runId,
+      }
+      const finished = await transitionJob(trx, job.id, 'running', {
+        status: 'completed',
+        run_id: runId,
+        result: JSON.stringify(importResult),
+        finished_at: now.toISOString(),
+        updated_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + RESULT_RETENTION_MS).toISOString(),
+      })
+      if (!finished) throw new Error('job left the running state during its own execution')
+      await releaseLock(trx, IMPORT_LOCK, runToken)
+      return importResult
+    })
+    return { id: job.id, result, replayed: false }
+  } catch (error) {
+    const conflict = error instanceof PlanChanged
+    try {
+      await ctx.db.transaction().execute(async (trx) => {
+        await updateImportJob(trx, job.id, {
+          status: conflict ? 'stale' : 'failed',
+          idempotency_key: null,
+          run_token: null,
+          failure: conflict ? 'The catalog changed since the preview.' : (error as Error).message.slice(0, 500),
+          updated_at: ctx.now().toISOString(),
+        })
+        await releaseLock(trx, IMPORT_LOCK, runToken)
+        await recordAudit(
+          ctx,
+          {
+            actor,
+            action: 'import.execute',
+            objectType: 'import_job',
+            objectId: job.id,
+            outcome: 'failure',
+            details: { reason: conflict ? 'import_conflict' : 'import_failed' },
+          },
+          trx,
+        )
+      })
+    } catch (bookkeeping) {
+      // the database is unreachable: whether the commit happened cannot be confirmed from here
+      ctx.log.error({ err: bookkeeping, job: job.id }, 'import outcome cannot be confirmed')
+      throw new PluginError('import_recovery_required', 409, {
+        message:
+          'The outcome of this execution could not be confirmed; the job will show it once the database answers.',
+        id: job.id,
+      })
+    }
+    if (conflict)
+      throw new PluginError('import_conflict', 409, {
+        message: 'The catalog changed since the preview in a way that touches this plan; preview the file again.',
+        id: job.id,
+      })
+    ctx.log.error({ err: error, job: job.id }, 'import execution failed')
+    throw new PluginError('import_failed', 422, {
+      message: 'The import was rolled back; nothing was written.',
+      id: job.id,
+    })
+  }
+}
+
+export interface JobView {
+  id: string
+  type: string
+  mode: string
+  status: string
+  operator: { id: number | null; name: string }
+  file: { name: string; format: string; sha256: string }
+  counters: Record<string, number>
+  created_at: string
+  started_at: string | null
+  finished_at: string | null
+  expires_at: string
+  result: ImportResult | null
+  failure: string | null
+  errors: RowError[]
+  archive_scope: OfferPlan['archiveScope']
+  items: Array<ReturnType<typeof operationView>>
+  page: number
+  per_page: number
+  total_items: number
+}
+
+export async function getImportJob(ctx: HostContext, id: string, page: number, perPage: number): Promise<JobView> {
+  const job = await findImportJob(ctx.db, id)
+  if (!job || job.expires_at < ctx.now().toISOString())
+    throw new PluginError('import_not_found', 404, { message: `No import job ${id} (unknown or expired).` })
+  const counters = JSON.parse(job.counters) as Record<string, number>
+  const total =
+    job.status === 'invalid'
+      ? 0
+      : (counters.create ?? 0) + (counters.update ?? 0) + (counters.unchanged ?? 0) + (counters.archive ?? 0)
+  const totalPages = Math.max(1, Math.ceil(total / perPage))
+  if (page > totalPages)
+    throw new HostError(
+      'rest_post_invalid_page_number',
+      'The page number requested is larger than the number of pages available.',
+      400,
+    )
+  const first = (page - 1) * perPage
+  const fromChunk = Math.floor(first / ITEMS_PER_CHUNK)
+  const toChunk = Math.floor((first + perPage - 1) / ITEMS_PER_CHUNK)
+  const ops: StoredOperation[] = []
+  for (const payload of await selectJobItemChunks(ctx.db, id, fromChunk, toChunk))
+    ops.push(...(JSON.parse(payload) as StoredOperation[]))
+  const offset = first - fromChunk * ITEMS_PER_CHUNK
+  return {
+    id: job.id,
+    type: job.type,
+    mode: job.mode,
+    status: job.status,
+    operator: { id: job.operator_user_id, name: job.operator_name },
+    file: { name: job.file_name, format: job.file_format, sha256: job.file_sha256 },
+    counters,
+    created_at: job.created_at,
+    started_at: job.started_at,
+    finished_at: job.finished_at,
+    expires_at: job.expires_at,
+    result: job.result ? storedResult(job) : null,
+    failure: job.failure,
+    errors: JSON.parse(job.errors) as RowError[],
+    archive_scope: JSON.parse(job.archive_scope) as OfferPlan['archiveScope'],
+    items: ops.slice(offset, offset + perPage).map(operationView),
+    page,
+    per_page: perPage,
+    total_items: total,
+  }
+}
+
+/** Retention (contract 3): previews after 24 hours, results after 7 days; history and audit stay. */
+export async function removeExpiredImportJobs(ctx: HostContext): Promise<number> {
+  return deleteExpiredJobs(ctx.db, ctx.now().toISOString())
+}

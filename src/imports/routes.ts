@@ -1,0 +1,173 @@
+/*
+ * POST /imports/offer: multipart (file, mode, mapping) previews; form-encoded (job_id,
+ * confirm_archiving) with an Idempotency-Key executes. GET /imports/{id} returns the job record.
+ * Both need `manage_options` and the `bulk_import` entitlement.
+ */
+import { randomBytes } from 'node:crypto'
+import { createWriteStream } from 'node:fs'
+import fs from 'node:fs/promises'
+import path from 'node:path'
+import { pipeline } from 'node:stream/promises'
+
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { Type } from 'typebox'
+
+import { actorOf, requireCapability, requirePrincipal } from '../host/http/authenticate.js'
+import { errorResponses } from '../host/http/schemas.js'
+import { PluginError } from '../host/errors.js'
+import { requireEntitlement } from '../licensing/require-entitlement.js'
+import {
+  executeOfferImport,
+  getImportJob,
+  parseMapping,
+  parseMode,
+  previewOfferImport,
+} from './offer-import-service.js'
+
+const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
+
+interface UploadedPreview {
+  filePath: string
+  fileName: string
+  fields: Record<string, string>
+}
+
+async function receiveUpload(request: FastifyRequest, uploadDir: string): Promise<UploadedPreview> {
+  await fs.mkdir(uploadDir, { recursive: true })
+  const fields: Record<string, string> = {}
+  let filePath: string | undefined
+  let fileName = ''
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        if (part.fieldname !== 'file' || filePath) {
+          await part.toBuffer().catch(() => undefined)
+          throw new PluginError('invalid_upload', 400, { message: 'Send exactly one file, in the field "file".' })
+        }
+        filePath = path.join(uploadDir, `${randomBytes(12).toString('hex')}.upload`)
+        fileName = part.filename || 'upload'
+        await pipeline(part.file, createWriteStream(filePath))
+        if (part.file.truncated) {
+          throw new PluginError('file_too_large', 413, {
+            message: `The file is larger than the limit of ${request.server.ctx.config.importMaxBytes} bytes (DG_IMPORT_MAX_BYTES).`,
+          })
+        }
+      } else if (typeof part.value === 'string') {
+        fields[part.fieldname] = part.value
+      }
+    }
+  } catch (error) {
+    if (filePath) await fs.rm(filePath, { force: true })
+    if (error instanceof PluginError) throw error
+    const code = (error as { code?: string }).code
+    if (code === 'FST_REQ_FILE_TOO_LARGE')
+      throw new PluginError('file_too_large', 413, {
+        message: 'The file is larger than the configured limit (DG_IMPORT_MAX_BYTES).',
+      })
+    throw new PluginError('invalid_upload', 400, { message: 'The multipart body could not be read.' })
+  }
+  if (!filePath) throw new PluginError('invalid_upload', 400, { message: 'The multipart body has no "file" field.' })
+  return { filePath, fileName, fields }
+}
+
+function parseBoolean(value: unknown): boolean {
+  return value === true || value === 'true' || value === '1' || value === 'yes' || value === 'on'
+}
+
+export async function importRoutes(app: FastifyInstance): Promise<void> {
+  const guard = [requireCapability('manage_options'), requireEntitlement('bulk_import')]
+  const uploadDir = path.join(app.ctx.config.dataDir, 'uploads')
+
+  app.post(
+    '/imports/offer',
+    {
+      preHandler: guard,
+      schema: {
+        tags: ['imports'],
+        summary:
+          'Offer import: multipart preview (file, mode, mapping) or form-encoded execution (job_id, confirm_archiving, Idempotency-Key)',
+        security,
+        consumes: ['multipart/form-data', 'application/x-www-form-urlencoded'],
+        headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ maxLength: 200 })) }),
+        response: {
+          200: Type.Object(
+            {
+              id: Type.String(),
+              preview: Type.Optional(Type.Unknown()),
+              result: Type.Optional(Type.Unknown()),
+              replayed: Type.Optional(Type.Boolean()),
+            },
+            { additionalProperties: true },
+          ),
+          ...errorResponses(400, 401, 403, 404, 409, 413, 422),
+        },
+      },
+    },
+    async (request, reply) => {
+      const ctx = app.ctx
+      const principal = await requirePrincipal(request)
+      if (request.isMultipart()) {
+        const upload = await receiveUpload(request, uploadDir)
+        try {
+          const mode = parseMode(upload.fields.mode)
+          const mapping = parseMapping(upload.fields.mapping)
+          const outcome = await previewOfferImport(ctx, {
+            actor: actorOf(principal),
+            operator: { userId: principal.user.id, name: principal.user.login },
+            filePath: upload.filePath,
+            fileName: upload.fileName,
+            mode,
+            mapping,
+            sheet: upload.fields.sheet,
+          })
+          if (!outcome.preview.valid)
+            throw new PluginError('import_invalid', 422, { id: outcome.id, preview: outcome.preview })
+          return outcome
+        } finally {
+          await fs.rm(upload.filePath, { force: true })
+        }
+      }
+      const body = (request.body ?? {}) as Record<string, unknown>
+      if (typeof body !== 'object' || typeof body.job_id !== 'string' || !/^[0-9a-f]{32}$/.test(body.job_id)) {
+        throw new PluginError('invalid_job_id', 400, {
+          message: 'Send job_id (32 hex characters) form-encoded, or a multipart preview with a file.',
+        })
+      }
+      const header = request.headers['idempotency-key']
+      const outcome = await executeOfferImport(ctx, {
+        actor: actorOf(principal),
+        jobId: body.job_id,
+        idempotencyKey: Array.isArray(header) ? header[0] : header,
+        confirmArchiving: parseBoolean(body.confirm_archiving),
+      })
+      if (outcome.replayed) reply.header('Idempotent-Replayed', 'true')
+      return { id: outcome.id, result: outcome.result, ...(outcome.replayed ? { replayed: true } : {}) }
+    },
+  )
+
+  app.get(
+    '/imports/:id',
+    {
+      preHandler: guard,
+      schema: {
+        tags: ['imports'],
+        summary: 'Import job record with its planned operations, paged',
+        security,
+        params: Type.Object({ id: Type.String({ pattern: '^[0-9a-f]{32}$' }) }),
+        querystring: Type.Object({
+          page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+          per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 100 })),
+        }),
+        response: {
+          200: Type.Object({ id: Type.String(), status: Type.String() }, { additionalProperties: true }),
+          ...errorResponses(400, 401, 403, 404),
+        },
+      },
+    },
+    async (request) => {
+      const { id } = request.params as { id: string }
+      const { page, per_page } = request.query as { page: number; per_page: number }
+      return getImportJob(app.ctx, id, page, per_page)
+    },
+  )
+}

@@ -1,0 +1,326 @@
+/*
+ * The transactional writer of the shared write path. It applies a plan inside the caller's
+ * transaction: investments found or created by source id, offers created, updated or archived,
+ * and the append-only price history (design.md section 3):
+ * - `first`: no earlier record of that price (before = null);
+ * - `withdrawal`: the price goes away, e.g. the offer is archived (after = null);
+ * - `correction`: a new amount with the same valid-from date as the last record (correction = true);
+ * - `change`: anything else.
+ * A change of a price's date alone rewrites the offer but adds no history record.
+ */
+import type { Executor } from '../host/context.js'
+import type { NewOffer, NewPriceHistory, OfferRow, OfferUpdate } from '../host/db/schema.js'
+import { OFFER_TYPE_LABELS, slugify } from '../catalog/presentation.js'
+import { isStandalonePart, type OfferPlan, type PlannedOperation } from './offer-planner.js'
+import {
+  type InvestmentKeyRow,
+  insertInvestment,
+  insertOffers,
+  insertPriceHistory,
+  type LastPrice,
+  selectLastPrices,
+  updateInvestmentLocation,
+  updateOffer,
+} from './offers-repository.js'
+import type { NormalizedOfferValues } from './validate-offer-row.js'
+
+export interface ApplyCounts {
+  processed: number
+  created: number
+  updated: number
+  archived: number
+  unchanged: number
+}
+
+export interface ApplyOptions {
+  now: Date
+  /** Today in Europe/Warsaw, the valid-from date of withdrawals. */
+  today: string
+  /**
+   * Called after the offers are written and before the price history, inside the transaction;
+   * returns the run id the history records carry (the audit entry of the run).
+   */
+  recordRun(counts: ApplyCounts): Promise<number>
+}
+
+type PriceType = 'total' | 'm2' | 'combined'
+
+const PRICE_COLUMNS: Array<{
+  type: PriceType
+  cents: 'price_total_cents' | 'price_m2_cents' | 'price_combined_cents'
+  from: 'price_total_from' | 'price_m2_from' | 'price_combined_from'
+  value: 'priceTotalCents' | 'priceM2Cents' | 'priceCombinedCents'
+  date: 'priceTotalFrom' | 'priceM2From' | 'priceCombinedFrom'
+  field: string
+}> = [
+  {
+    type: 'total',
+    cents: 'price_total_cents',
+    from: 'price_total_from',
+    value: 'priceTotalCents',
+    date: 'priceTotalFrom',
+    field: 'price_total',
+  },
+  {
+    type: 'm2',
+    cents: 'price_m2_cents',
+    from: 'price_m2_from',
+    value: 'priceM2Cents',
+    date: 'priceM2From',
+    field: 'price_m2',
+  },
+  {
+    type: 'combined',
+    cents: 'price_combined_cents',
+    from: 'price_combined_from',
+    value: 'priceCombinedCents',
+    date: 'priceCombinedFrom',
+    field: 'price_combined',
+  },
+]
+
+function offerTitle(propertyType: string, code: string): string {
+  return `${OFFER_TYPE_LABELS[propertyType] ?? 'Oferta'} ${code}`
+}
+
+function offerColumns(values: NormalizedOfferValues): OfferUpdate {
+  const set: OfferUpdate = {}
+  if (values.code !== undefined) set.code = values.code
+  if (values.propertyType !== undefined) {
+    set.property_type = values.propertyType
+    set.offer_kind = isStandalonePart(values.propertyType) ? 'standalone_part' : 'property'
+  }
+  if (values.status !== undefined) set.status = values.status
+  if (values.area !== undefined) set.area = values.area
+  if (values.rooms !== undefined) set.rooms = values.rooms
+  if (values.floor !== undefined) set.floor = values.floor
+  if (values.priceM2Cents !== undefined) set.price_m2_cents = values.priceM2Cents
+  if (values.priceM2From !== undefined) set.price_m2_from = values.priceM2From
+  if (values.priceTotalCents !== undefined) set.price_total_cents = values.priceTotalCents
+  if (values.priceTotalFrom !== undefined) set.price_total_from = values.priceTotalFrom
+  if (values.priceCombinedCents !== undefined) set.price_combined_cents = values.priceCombinedCents
+  if (values.priceCombinedFrom !== undefined) set.price_combined_from = values.priceCombinedFrom
+  if (values.priceCombinedVariant !== undefined) set.price_combined_variant = values.priceCombinedVariant
+  if (values.priceCombinedStatus !== undefined) set.price_combined_status = values.priceCombinedStatus
+  return set
+}
+
+function locationColumns(values: NormalizedOfferValues): Partial<InvestmentKeyRow> {
+  const loc = values.location ?? {}
+  const set: Partial<InvestmentKeyRow> = {}
+  if (loc.voivodeship !== undefined) set.loc_voivodeship = loc.voivodeship
+  if (loc.powiat !== undefined) set.loc_powiat = loc.powiat
+  if (loc.gmina !== undefined) set.loc_gmina = loc.gmina
+  if (loc.city !== undefined) set.loc_city = loc.city
+  if (loc.street !== undefined) set.loc_street = loc.street
+  if (loc.buildingNo !== undefined) set.loc_building_no = loc.buildingNo
+  if (loc.postalCode !== undefined) set.loc_postal_code = loc.postalCode
+  return set
+}
+
+function historyRecord(args: {
+  offerId: number
+  type: PriceType
+  before: number | null
+  after: number | null
+  validFrom: string
+  last: LastPrice | undefined
+  recordedAt: string
+}): NewPriceHistory {
+  let recordType = 'change'
+  if (args.after === null) recordType = 'withdrawal'
+  else if (!args.last && args.before === null) recordType = 'first'
+  else if (args.last?.valid_from === args.validFrom) recordType = 'correction'
+  return {
+    offer_id: args.offerId,
+    component_id: null,
+    price_type: args.type,
+    record_type: recordType,
+    before_cents: args.before,
+    after_cents: args.after,
+    valid_from: args.validFrom,
+    recorded_at: args.recordedAt,
+    reason: '',
+    correction: recordType === 'correction' ? 1 : 0,
+  }
+}
+
+async function selectOffersById(db: Executor, ids: number[]): Promise<Map<number, OfferRow>> {
+  const out = new Map<number, OfferRow>()
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await db
+      .selectFrom('offers')
+      .selectAll()
+      .where('id', 'in', ids.slice(i, i + 500))
+      .execute()
+    for (const row of rows) out.set(row.id, row)
+  }
+  return out
+}
+
+export async function applyOfferPlan(db: Executor, plan: OfferPlan, options: ApplyOptions): Promise<ApplyCounts> {
+  const nowIso = options.now.toISOString()
+  const counts: ApplyCounts = { processed: 0, created: 0, updated: 0, archived: 0, unchanged: 0 }
+
+  const investmentIds = new Map<string, number>()
+  for (const op of plan.operations)
+    if (op.investmentId !== null) investmentIds.set(op.sourceInvestmentId, op.investmentId)
+  const locationUpdates = new Map<string, Partial<InvestmentKeyRow>>()
+  for (const op of plan.operations) {
+    if (op.action === 'archive') continue
+    if (op.changes.some((c) => c.startsWith('proj_'))) {
+      locationUpdates.set(op.sourceInvestmentId, {
+        ...locationUpdates.get(op.sourceInvestmentId),
+        ...locationColumns(op.values),
+      })
+    }
+    if (!investmentIds.has(op.sourceInvestmentId)) {
+      const id = await insertInvestment(db, {
+        source_id: op.sourceInvestmentId,
+        title: op.sourceInvestmentId,
+        slug: slugify(op.sourceInvestmentId) || 'inwestycja',
+        content: '',
+        excerpt: '',
+        host_status: 'publish',
+        visibility: 'public',
+        custom_meta: '{}',
+        gallery: '[]',
+        documents: '[]',
+        created_at: nowIso,
+        modified_at: nowIso,
+        ...locationColumns(op.values),
+      })
+      investmentIds.set(op.sourceInvestmentId, id)
+      locationUpdates.delete(op.sourceInvestmentId)
+    }
+  }
+  for (const [source, location] of locationUpdates) {
+    const id = investmentIds.get(source)
+    if (id !== undefined && Object.keys(location).length > 0) await updateInvestmentLocation(db, id, location, nowIso)
+  }
+
+  const existingIds = plan.operations
+    .filter((op) => op.offerId !== null && op.action !== 'unchanged')
+    .map((op) => op.offerId as number)
+  const current = await selectOffersById(db, existingIds)
+  const lastPrices = new Map((await selectLastPrices(db, existingIds)).map((p) => [`${p.offer_id}:${p.price_type}`, p]))
+  const history: NewPriceHistory[] = []
+
+  const creates: Array<{ op: PlannedOperation; row: NewOffer }> = []
+  for (const op of plan.operations) {
+    counts.processed += op.action === 'archive' ? 0 : 1
+    if (op.action === 'unchanged') {
+      counts.unchanged++
+      continue
+    }
+    if (op.action === 'create') {
+      const type = op.values.propertyType ?? 'mieszkanie'
+      const code = op.values.code ?? op.sourcePropertyId
+      creates.push({
+        op,
+        row: {
+          investment_id: investmentIds.get(op.sourceInvestmentId) as number,
+          source_property_id: op.sourcePropertyId,
+          offer_kind: isStandalonePart(type) ? 'standalone_part' : 'property',
+          property_type: type,
+          code,
+          title: offerTitle(type, code),
+          status: op.values.status ?? 'available',
+          host_status: 'publish',
+          custom_meta: '{}',
+          gallery: '[]',
+          created_at: nowIso,
+          modified_at: nowIso,
+          ...offerColumns(op.values),
+        } as NewOffer,
+      })
+      continue
+    }
+    const offer = current.get(op.offerId as number)
+    if (!offer) throw new Error(`offer ${op.offerId} disappeared during the transaction`)
+    if (op.action === 'archive') {
+      counts.archived++
+      await updateOffer(db, offer.id, { status: 'archived', host_status: 'private', modified_at: nowIso })
+      for (const price of PRICE_COLUMNS) {
+        if (offer[price.cents] === null) continue
+        history.push(
+          historyRecord({
+            offerId: offer.id,
+            type: price.type,
+            before: offer[price.cents],
+            after: null,
+            validFrom: options.today,
+            last: lastPrices.get(`${offer.id}:${price.type}`),
+            recordedAt: nowIso,
+          }),
+        )
+      }
+      continue
+    }
+    counts.updated++
+    const set = offerColumns(op.values)
+    if (set.code !== undefined && offer.title === offerTitle(offer.property_type, offer.code)) {
+      set.title = offerTitle(set.property_type ?? offer.property_type, set.code)
+    }
+    // an archived offer that a file lists again with a live status is back on sale
+    if (
+      offer.status === 'archived' &&
+      set.status !== undefined &&
+      set.status !== 'archived' &&
+      offer.host_status === 'private'
+    )
+      set.host_status = 'publish'
+    if (set.status === 'archived') set.host_status = 'private'
+    await updateOffer(db, offer.id, { ...set, modified_at: nowIso })
+    for (const price of PRICE_COLUMNS) {
+      const after = op.values[price.value]
+      if (after === undefined || !op.changes.includes(price.field)) continue
+      history.push(
+        historyRecord({
+          offerId: offer.id,
+          type: price.type,
+          before: offer[price.cents],
+          after,
+          validFrom: op.values[price.date] ?? options.today,
+          last: lastPrices.get(`${offer.id}:${price.type}`),
+          recordedAt: nowIso,
+        }),
+      )
+    }
+  }
+
+  if (creates.length > 0) {
+    const inserted = await insertOffers(
+      db,
+      creates.map((c) => c.row),
+    )
+    const idByKey = new Map(inserted.map((r) => [`${r.investment_id}:${r.source_property_id}`, r.id]))
+    for (const { op, row } of creates) {
+      counts.created++
+      const id = idByKey.get(`${row.investment_id}:${op.sourcePropertyId}`)
+      if (id === undefined) throw new Error(`created offer ${op.key} was not returned`)
+      for (const price of PRICE_COLUMNS) {
+        const after = op.values[price.value]
+        if (after === undefined) continue
+        history.push(
+          historyRecord({
+            offerId: id,
+            type: price.type,
+            before: null,
+            after,
+            validFrom: op.values[price.date] ?? options.today,
+            last: undefined,
+            recordedAt: nowIso,
+          }),
+        )
+      }
+    }
+  }
+
+  const runId = await options.recordRun(counts)
+  await insertPriceHistory(
+    db,
+    history.map((h) => ({ ...h, run_id: runId })),
+  )
+  return counts
+}

@@ -1,0 +1,411 @@
+import iconv from 'iconv-lite'
+import { beforeAll, expect, it } from 'vitest'
+
+import { removeExpiredImportJobs } from '../../src/imports/offer-import-service.js'
+import { setLicense } from '../../src/licensing/license.js'
+import { createTestUser, grantProLicense, type TestUser } from '../helpers/factories.js'
+import { multipart } from '../helpers/multipart.js'
+import { describeEachDatabase, type TestEnv } from '../helpers/test-app.js'
+
+const URL_IMPORT = '/wp-json/dg/v2/imports/offer'
+const MAPPING = {
+  source_investment_id: 'Inwestycja',
+  source_property_id: 'ID lokalu',
+  prop_no: 'Numer',
+  prop_type: 'Rodzaj',
+  property_status: 'Status',
+  prop_area: 'Powierzchnia',
+  prop_rooms: 'Pokoje',
+  prop_floor: 'Piętro',
+  price_m2: 'Cena m2',
+  price_m2_from: 'Cena m2 od',
+  price_total: 'Cena',
+  price_total_from: 'Cena od',
+  proj_city: 'Miasto',
+}
+const HEADER =
+  'Inwestycja;ID lokalu;Numer;Rodzaj;Status;Powierzchnia;Pokoje;Piętro;Cena m2;Cena m2 od;Cena;Cena od;Miasto'
+
+function csv(rows: string[]): string {
+  return `${HEADER}\n${rows.join('\n')}\n`
+}
+
+const BASE_ROWS = [
+  'INV-A;1;A/1;mieszkanie;wolne;50,00;2;1;12 000,00;2026-05-01;600 000,00;2026-05-01;Poznań',
+  'INV-A;2;A/2;mieszkanie;rezerwacja;60,50;3;2;12000;2026-05-01;726000;2026-05-01;Poznań',
+  'INV-A;3;MP1;miejsce postojowe;wolne;;;-1;;;45 000;2026-05-01;Poznań',
+]
+
+describeEachDatabase('offer import over HTTP', (getEnv) => {
+  let env: TestEnv
+  let admin: TestUser
+  const previewFile = (content: Buffer | string, options: { mode?: string; mapping?: object; name?: string } = {}) => {
+    const body = multipart(
+      { mode: options.mode ?? 'patch', mapping: JSON.stringify(options.mapping ?? MAPPING) },
+      { name: options.name ?? 'oferty.csv', content },
+    )
+    return env.app.inject({
+      method: 'POST',
+      url: URL_IMPORT,
+      payload: body.payload,
+      headers: { ...body.headers, authorization: admin.authorization },
+    })
+  }
+  const execute = (jobId: string, key: string, confirmArchiving = false) =>
+    env.app.inject({
+      method: 'POST',
+      url: URL_IMPORT,
+      payload: `job_id=${jobId}&confirm_archiving=${confirmArchiving}`,
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'idempotency-key': key,
+        authorization: admin.authorization,
+      },
+    })
+  const count = async (table: 'offers' | 'price_history' | 'audit_log') =>
+    Number(
+      (
+        await env.ctx.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    )
+
+  beforeAll(async () => {
+    env = getEnv()
+    await grantProLicense(env.ctx)
+    admin = await createTestUser(env.ctx, 'administrator')
+  })
+
+  it('previews without writing offers, then executes atomically with price history and one audit entry', async () => {
+    const offersBefore = await count('offers')
+    const preview = await previewFile(csv(BASE_ROWS))
+    expect(preview.statusCode).toBe(200)
+    const body = preview.json()
+    expect(body.id).toMatch(/^[0-9a-f]{32}$/)
+    expect(body.preview).toMatchObject({
+      valid: true,
+      mode: 'patch',
+      errors: [],
+      counts: { create: 3, update: 0, unchanged: 0, archive: 0 },
+    })
+    expect(body.preview.operations[0]).toMatchObject({
+      action: 'create',
+      key: 'INV-A/1',
+      values: { price_total: '600000.00', prop_area: '50.00', property_status: 'available', proj_city: 'Poznań' },
+    })
+    expect(await count('offers')).toBe(offersBefore)
+
+    const job = await env.app.inject({
+      url: `/wp-json/dg/v2/imports/${body.id}`,
+      headers: { authorization: admin.authorization },
+    })
+    expect(job.json()).toMatchObject({ id: body.id, status: 'previewed', mode: 'patch', total_items: 3, page: 1 })
+
+    const auditBefore = await count('audit_log')
+    const run = await execute(body.id, 'key-first-import-1')
+    expect(run.statusCode).toBe(200)
+    const result = run.json().result
+    expect(result).toEqual({
+      status: 'completed',
+      processed: 3,
+      created: 3,
+      updated: 0,
+      archived: 0,
+      run_id: expect.any(Number),
+    })
+    expect(await count('offers')).toBe(offersBefore + 3)
+    const history = await env.ctx.db
+      .selectFrom('price_history')
+      .selectAll()
+      .where('run_id', '=', result.run_id)
+      .execute()
+    expect(history.filter((h) => h.price_type === 'total')).toHaveLength(3)
+    expect(history.every((h) => h.record_type === 'first' && h.before_cents === null)).toBe(true)
+    const offer = await env.ctx.db
+      .selectFrom('offers')
+      .selectAll()
+      .where('source_property_id', '=', '2')
+      .executeTakeFirstOrThrow()
+    expect(offer).toMatchObject({
+      status: 'reserved',
+      area: '60.50',
+      price_total_cents: 72_600_000,
+      price_m2_cents: 1_200_000,
+      rooms: 3,
+      floor: 2,
+    })
+    const parking = await env.ctx.db
+      .selectFrom('offers')
+      .selectAll()
+      .where('source_property_id', '=', '3')
+      .executeTakeFirstOrThrow()
+    expect(parking).toMatchObject({
+      offer_kind: 'standalone_part',
+      property_type: 'parking_space',
+      floor: -1,
+      area: null,
+    })
+    const executeAudits = await env.ctx.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'import.execute')
+      .where('object_id', '=', body.id)
+      .execute()
+    expect(executeAudits).toHaveLength(1)
+    expect(await count('audit_log')).toBe(auditBefore + 1)
+
+    const completed = await env.app.inject({
+      url: `/wp-json/dg/v2/imports/${body.id}`,
+      headers: { authorization: admin.authorization },
+    })
+    expect(completed.json()).toMatchObject({ status: 'completed', result })
+
+    // the same key again: the stored result, nothing written
+    const historyBefore = await count('price_history')
+    const again = await execute(body.id, 'key-first-import-1')
+    expect(again.statusCode).toBe(200)
+    expect(again.json()).toMatchObject({ result, replayed: true })
+    expect(await count('price_history')).toBe(historyBefore)
+
+    // the same key with another job
+    const other = await previewFile(csv(BASE_ROWS))
+    const conflict = await execute(other.json().id, 'key-first-import-1')
+    expect(conflict.statusCode).toBe(409)
+    expect(conflict.json().error).toBe('import_conflict')
+  })
+
+  it('plans updates with the changed fields and records price changes; a second identical import is all unchanged', async () => {
+    const rows = [...BASE_ROWS]
+    rows[0] = 'INV-A;1;A/1;mieszkanie;wolne;50,00;2;1;12 500,00;2026-06-01;625 000,00;2026-06-01;Poznań'
+    const preview = (await previewFile(csv(rows))).json()
+    expect(preview.preview.counts).toEqual({ create: 0, update: 1, unchanged: 2, archive: 0 })
+    const update = preview.preview.operations.find((o: { action: string }) => o.action === 'update')
+    expect(update.changes.sort()).toEqual(['price_m2', 'price_m2_from', 'price_total', 'price_total_from'])
+    const run = await execute(preview.id, 'key-price-change-1')
+    expect(run.json().result).toMatchObject({ processed: 3, created: 0, updated: 1 })
+    const offer = await env.ctx.db
+      .selectFrom('offers')
+      .select('id')
+      .where('source_property_id', '=', '1')
+      .executeTakeFirstOrThrow()
+    const change = await env.ctx.db
+      .selectFrom('price_history')
+      .selectAll()
+      .where('offer_id', '=', offer.id)
+      .where('price_type', '=', 'total')
+      .orderBy('id', 'desc')
+      .executeTakeFirstOrThrow()
+    expect(change).toMatchObject({
+      record_type: 'change',
+      before_cents: 60_000_000,
+      after_cents: 62_500_000,
+      valid_from: '2026-06-01',
+      correction: 0,
+    })
+
+    const same = (await previewFile(csv(rows))).json()
+    expect(same.preview.counts).toEqual({ create: 0, update: 0, unchanged: 3, archive: 0 })
+  })
+
+  it('reports every bad row, refuses to execute an invalid job, and writes nothing', async () => {
+    const offersBefore = await count('offers')
+    const response = await previewFile(
+      csv([
+        'INV-B;1;B1;zamek;wolne;abc;2;1;1.5e5;2026-02-30;100;2026-01-01;Poznań',
+        'INV-B;;B2;mieszkanie;wolne;40;1;0;10000;;400000;;Poznań',
+        'INV-B;3;B3;mieszkanie;wolne;40;1;0;10000;;400000;;Poznań',
+        'INV-B;3;B3;mieszkanie;wolne;40;1;0;10000;;400000;;Poznań',
+      ]),
+    )
+    expect(response.statusCode).toBe(422)
+    const body = response.json()
+    expect(body.error).toBe('import_invalid')
+    expect(body.id).toMatch(/^[0-9a-f]{32}$/)
+    expect(body.preview.valid).toBe(false)
+    const codes = body.preview.errors.map(
+      (e: { row: number; field: string; code: string }) => `${e.row}:${e.field}:${e.code}`,
+    )
+    expect(codes).toEqual(
+      expect.arrayContaining([
+        '2:prop_type:invalid_enum',
+        '2:prop_area:invalid_decimal',
+        '2:price_m2:invalid_decimal',
+        '2:price_m2_from:invalid_date',
+        '3:source_property_id:required',
+        '5:source_property_id:duplicate_key',
+      ]),
+    )
+    expect(body.preview.errors_total).toBe(body.preview.errors.length)
+    const run = await execute(body.id, 'key-invalid-job-1')
+    expect(run.statusCode).toBe(422)
+    expect(run.json().error).toBe('import_invalid')
+    expect(await count('offers')).toBe(offersBefore)
+  })
+
+  it('refuses a file without the mapped columns, an empty file and a broken spreadsheet with a 4xx', async () => {
+    const missing = await previewFile('Inwestycja;ID lokalu\nX;1\n', { mapping: { ...MAPPING } })
+    expect(missing.statusCode).toBe(422)
+    expect(missing.json().preview.errors.map((e: { code: string }) => e.code)).toContain('missing_column')
+    const empty = await previewFile('')
+    expect(empty.statusCode).toBe(422)
+    expect(empty.json().preview.errors[0].code).toBe('file_empty')
+    const broken = await previewFile(Buffer.from('PK\u0003\u0004garbage'), { name: 'oferty.xlsx' })
+    expect(broken.statusCode).toBe(422)
+    expect(broken.json().preview.errors[0].code).toBe('xlsx_corrupt')
+    const badMapping = await previewFile(csv(BASE_ROWS), { mapping: { prop_no: 'Numer' } })
+    expect(badMapping.statusCode).toBe(400)
+    expect(badMapping.json().error).toBe('invalid_mapping')
+  })
+
+  it('imports a Windows-1250 CSV with Polish letters', async () => {
+    const content = iconv.encode(`${HEADER}\r\nINV-Ł;1;Ł/1;mieszkanie;sprzedane;33,30;1;0;;;;;Łódź\r\n`, 'win1250')
+    const preview = await previewFile(content)
+    expect(preview.statusCode).toBe(200)
+    expect(preview.json().preview.operations[0].values).toMatchObject({
+      source_investment_id: 'INV-Ł',
+      prop_no: 'Ł/1',
+      property_status: 'sold',
+      proj_city: 'Łódź',
+    })
+  })
+
+  it('archives offers missing from a snapshot only with confirm_archiving, recording withdrawals', async () => {
+    const preview = (
+      await previewFile(csv([BASE_ROWS[1] as string, BASE_ROWS[2] as string]), { mode: 'snapshot' })
+    ).json()
+    expect(preview.preview.counts.archive).toBe(1)
+    expect(preview.preview.archive_scope).toEqual({
+      investments: [{ source_investment_id: 'INV-A', archived: 1 }],
+      total: 1,
+    })
+    const refused = await execute(preview.id, 'key-snapshot-1')
+    expect(refused.statusCode).toBe(422)
+    expect(refused.json()).toMatchObject({ error: 'archiving_confirmation_required', archive_scope: { total: 1 } })
+    const run = await execute(preview.id, 'key-snapshot-1', true)
+    expect(run.statusCode).toBe(200)
+    expect(run.json().result).toMatchObject({ archived: 1 })
+    const archived = await env.ctx.db
+      .selectFrom('offers')
+      .selectAll()
+      .where('source_property_id', '=', '1')
+      .executeTakeFirstOrThrow()
+    expect(archived).toMatchObject({ status: 'archived', host_status: 'private' })
+    const withdrawal = await env.ctx.db
+      .selectFrom('price_history')
+      .selectAll()
+      .where('offer_id', '=', archived.id)
+      .where('record_type', '=', 'withdrawal')
+      .execute()
+    expect(withdrawal.map((w) => w.price_type).sort()).toEqual(['m2', 'total'])
+    expect(withdrawal.every((w) => w.after_cents === null && w.before_cents !== null)).toBe(true)
+  })
+
+  it('refuses with 409 import_conflict when the catalog changed since the preview', async () => {
+    const rows = ['INV-C;1;C1;mieszkanie;wolne;40,00;1;0;10 000;2026-05-01;400 000;2026-05-01;Kraków']
+    await execute((await previewFile(csv(rows))).json().id, 'key-conflict-setup')
+    const changed = ['INV-C;1;C1;mieszkanie;wolne;40,00;1;0;11 000;2026-07-01;440 000;2026-07-01;Kraków']
+    const preview = (await previewFile(csv(changed))).json()
+    await env.ctx.db
+      .updateTable('offers')
+      .set({ price_total_cents: 1 })
+      .where('source_property_id', '=', '1')
+      .where('code', '=', 'C1')
+      .execute()
+    const run = await execute(preview.id, 'key-conflict-run')
+    expect(run.statusCode).toBe(409)
+    expect(run.json().error).toBe('import_conflict')
+    const offer = await env.ctx.db.selectFrom('offers').selectAll().where('code', '=', 'C1').executeTakeFirstOrThrow()
+    expect(offer.price_total_cents).toBe(1)
+  })
+
+  it('runs one of two concurrent executions of a job and answers the other 409', async () => {
+    const rows = Array.from(
+      { length: 300 },
+      (_, i) => `INV-D;${i};D${i};mieszkanie;wolne;40,00;1;0;10 000;2026-05-01;400 000;2026-05-01;Gdańsk`,
+    )
+    const preview = (await previewFile(csv(rows))).json()
+    const [a, b] = await Promise.all([execute(preview.id, 'key-concurrent-a'), execute(preview.id, 'key-concurrent-b')])
+    const statuses = [a.statusCode, b.statusCode].sort()
+    expect(statuses).toEqual([200, 409])
+    const refused = a.statusCode === 409 ? a : b
+    expect(['import_pending', 'import_conflict']).toContain(refused.json().error)
+    if (refused.json().error === 'import_pending') expect(refused.headers['retry-after']).toBe('5')
+    const created = await env.ctx.db.selectFrom('offers').select('id').where('code', 'like', 'D%').execute()
+    expect(created).toHaveLength(300)
+  })
+
+  it('checks capability, entitlement, job id and Idempotency-Key', async () => {
+    const reader = await createTestUser(env.ctx, 'dg_catalog_reader')
+    const body = multipart(
+      { mode: 'patch', mapping: JSON.stringify(MAPPING) },
+      { name: 'o.csv', content: csv(BASE_ROWS) },
+    )
+    const asReader = await env.app.inject({
+      method: 'POST',
+      url: URL_IMPORT,
+      payload: body.payload,
+      headers: { ...body.headers, authorization: reader.authorization },
+    })
+    expect(asReader.statusCode).toBe(403)
+    await setLicense(env.ctx, { plan: 'pro', entitlements: ['api_webhooks'], actor: { type: 'system' } })
+    const noEntitlement = await previewFile(csv(BASE_ROWS))
+    expect(noEntitlement.statusCode).toBe(403)
+    expect(noEntitlement.json()).toEqual({ error: 'pro_feature_required', feature: 'bulk_import' })
+    await grantProLicense(env.ctx)
+    expect(
+      (
+        await env.app.inject({
+          url: `/wp-json/dg/v2/imports/${'0'.repeat(32)}`,
+          headers: { authorization: admin.authorization },
+        })
+      ).json().error,
+    ).toBe('import_not_found')
+    expect(
+      (await env.app.inject({ url: '/wp-json/dg/v2/imports/nothex', headers: { authorization: admin.authorization } }))
+        .statusCode,
+    ).toBe(400)
+    const job = (await previewFile(csv(BASE_ROWS))).json()
+    const noKey = await env.app.inject({
+      method: 'POST',
+      url: URL_IMPORT,
+      payload: `job_id=${job.id}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: admin.authorization },
+    })
+    expect(noKey.statusCode).toBe(400)
+    expect(noKey.json().error).toBe('invalid_idempotency_key')
+    expect((await execute('f'.repeat(32), 'key-unknown-job')).json().error).toBe('import_not_found')
+  })
+
+  it('pages the operations of a job and removes previews after 24 hours', async () => {
+    const rows = Array.from(
+      { length: 250 },
+      (_, i) => `INV-E;${i};E${i};mieszkanie;wolne;40,00;1;0;10 000;2026-05-01;400 000;2026-05-01;Gdańsk`,
+    )
+    const preview = (await previewFile(csv(rows))).json()
+    expect(preview.preview.operations_total).toBe(250)
+    const page = await env.app.inject({
+      url: `/wp-json/dg/v2/imports/${preview.id}?page=2&per_page=200`,
+      headers: { authorization: admin.authorization },
+    })
+    expect(page.json()).toMatchObject({ page: 2, per_page: 200, total_items: 250 })
+    expect(page.json().items).toHaveLength(50)
+    expect(page.json().items[0].key).toBe('INV-E/200')
+    expect(
+      (
+        await env.app.inject({
+          url: `/wp-json/dg/v2/imports/${preview.id}?per_page=201`,
+          headers: { authorization: admin.authorization },
+        })
+      ).statusCode,
+    ).toBe(400)
+    env.clock.advance(25 * 3600 * 1000)
+    expect(await removeExpiredImportJobs(env.ctx)).toBeGreaterThan(0)
+    const gone = await env.app.inject({
+      url: `/wp-json/dg/v2/imports/${preview.id}`,
+      headers: { authorization: admin.authorization },
+    })
+    expect(gone.statusCode).toBe(404)
+  })
+})
