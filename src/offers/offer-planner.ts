@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
 
 import type { Executor } from '../host/context.js'
 import type { OfferRow } from '../host/db/schema.js'
-import { type OfferStatus, type PropertyType, STANDALONE_PART_TYPES } from './canonical-fields.js'
+import { type OfferStatus, STANDALONE_PART_TYPES } from './canonical-fields.js'
 import { type InvestmentKeyRow, selectInvestmentsBySourceIds, selectOffersOfInvestments } from './offers-repository.js'
 import { type ImportMode, type NormalizedOfferValues, offerKey, type RowError } from './validate-offer-row.js'
 
