@@ -8,6 +8,8 @@ import type { FastifyInstance } from 'fastify'
 import { buildApp } from './app.js'
 import { type AppConfig, baseUrl, ConfigError, loadConfig } from './config.js'
 import { isEntryPoint } from './entry-point.js'
+import { startScheduler } from './host/scheduler.js'
+import { MAINTENANCE_JOBS } from './maintenance-jobs.js'
 
 export interface RunningServer {
   app: FastifyInstance
@@ -17,6 +19,7 @@ export interface RunningServer {
 export async function startServer(config: AppConfig): Promise<RunningServer> {
   const app = await buildApp({ config })
   const address = await app.listen({ host: config.host, port: config.port })
+  const scheduler = startScheduler(app.ctx, MAINTENANCE_JOBS)
   const url = `${address}${baseUrl(config)}`
   app.log.info(
     { url, database: config.databaseUrl ? 'postgresql' : 'sqlite', dataDir: config.dataDir },
@@ -27,6 +30,7 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
   const close = (signal: string) => {
     if (closing) return
     closing = true
+    scheduler.stop()
     app.log.info({ signal }, 'shutting down')
     app.close().then(
       () => process.exit(0),

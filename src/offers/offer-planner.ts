@@ -221,7 +221,8 @@ export async function planOffers(
       sourceInvestmentId,
       sourcePropertyId,
       values,
-      changes,
+      // sorted: re-planning sees planner-added dates as sent fields, in another order
+      changes: changes.sort(),
       before,
       offerId: existing?.id ?? null,
       investmentId: investment?.id ?? null,
