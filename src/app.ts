@@ -27,6 +27,7 @@ import { healthRoutes } from './host/http/health.js'
 import { licensingRoutes, StatusSchema } from './licensing/routes.js'
 import { catalogRoutes } from './catalog/routes.js'
 import { importRoutes } from './imports/routes.js'
+import { webhookRoutes } from './webhook/routes.js'
 import { recoverInterruptedImports } from './imports/offer-import-service.js'
 import { CATALOG_SCHEMAS } from './catalog/schemas.js'
 
@@ -105,6 +106,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v2.register(licensingRoutes)
       await v2.register(catalogRoutes)
       await v2.register(importRoutes)
+      await v2.register(webhookRoutes)
     },
     { prefix: baseUrl(config) },
   )

@@ -5,6 +5,7 @@
 import { deleteExpiredSessions } from './host/auth/sessions-repository.js'
 import type { ScheduledJob } from './host/scheduler.js'
 import { removeExpiredImportJobs } from './imports/offer-import-service.js'
+import { removeExpiredWebhookRecords } from './webhook/webhook-service.js'
 
 export const MAINTENANCE_JOBS: readonly ScheduledJob[] = [
   {
@@ -13,6 +14,7 @@ export const MAINTENANCE_JOBS: readonly ScheduledJob[] = [
     run: async (ctx) => ({
       importJobsRemoved: await removeExpiredImportJobs(ctx),
       sessionsRemoved: await deleteExpiredSessions(ctx.db, ctx.now().toISOString()),
+      webhook: await removeExpiredWebhookRecords(ctx),
     }),
   },
 ]

@@ -6,6 +6,7 @@ import * as foundation from './migrations/0001-foundation.js'
 import * as catalogRead from './migrations/0002-catalog-read.js'
 import * as catalogListIndexes from './migrations/0003-catalog-list-indexes.js'
 import * as imports from './migrations/0004-imports.js'
+import * as webhook from './migrations/0005-webhook.js'
 
 interface MigrationModule {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>
@@ -21,6 +22,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, MigrationModule]> = [
   ['0002-catalog-read', catalogRead],
   ['0003-catalog-list-indexes', catalogListIndexes],
   ['0004-imports', imports],
+  ['0005-webhook', webhook],
 ]
 
 export class MigrationError extends Error {}

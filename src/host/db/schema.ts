@@ -272,6 +272,26 @@ export interface LocksTable {
   expires_at: string
 }
 
+export interface WebhookReplayGuardTable {
+  /** `n:<nonce>` or `s:<sha256 of the signing string>`. */
+  fingerprint: string
+  expires_at: string
+}
+
+export interface WebhookExecutionsTable {
+  idempotency_key: string
+  body_sha256: string
+  /** `running` (lease held by `owner`) or `completed`. */
+  status: string
+  owner: string
+  lease_expires_at: string
+  result: string | null
+  run_id: number | null
+  created_at: string
+  updated_at: string
+  expires_at: string
+}
+
 export interface Database {
   users: UsersTable
   app_passwords: AppPasswordsTable
@@ -290,6 +310,8 @@ export interface Database {
   import_jobs: ImportJobsTable
   import_job_items: ImportJobItemsTable
   locks: LocksTable
+  webhook_replay_guard: WebhookReplayGuardTable
+  webhook_executions: WebhookExecutionsTable
 }
 
 export type UserRow = Selectable<UsersTable>

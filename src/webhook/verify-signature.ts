@@ -1,0 +1,95 @@
+/*
+ * Verification of a signed property webhook (contract 5.2), on the raw bytes exactly as received,
+ * in the contract's order: header formats (invalid_auth), clock skew (expired_timestamp),
+ * HMAC-SHA256 in constant time (invalid_signature). Replay checks need the database and follow in
+ * the service. Pure, so it is fuzzed without a server.
+ */
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
+
+export const MAX_SKEW_SECONDS = 300
+export const TOKEN = /^[A-Za-z0-9._:-]+$/
+
+export interface SignedHeaders {
+  timestamp: string
+  nonce: string
+  idempotencyKey: string
+  signature: string
+}
+
+export type VerifyFailure = {
+  ok: false
+  error: 'invalid_auth' | 'expired_timestamp' | 'invalid_signature'
+  detail: string
+}
+export type VerifyResult = { ok: true; headers: SignedHeaders; signingStringSha256: string } | VerifyFailure
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? (value.length === 1 ? value[0] : undefined) : value
+}
+
+export function readSignedHeaders(
+  headers: Record<string, string | string[] | undefined>,
+): SignedHeaders | VerifyFailure {
+  const contentType = single(headers['content-type'])
+  const timestamp = single(headers['x-dg-timestamp'])
+  const nonce = single(headers['x-dg-nonce'])
+  const idempotencyKey = single(headers['idempotency-key'])
+  const signature = single(headers['x-dg-signature'])
+  const fail = (detail: string): VerifyFailure => ({ ok: false, error: 'invalid_auth', detail })
+  if (!contentType || !/^application\/json\s*(;\s*charset=utf-8\s*)?$/i.test(contentType.trim()))
+    return fail('Content-Type must be application/json')
+  if (!timestamp || !/^\d{10}$/.test(timestamp)) return fail('X-DG-Timestamp must be exactly 10 digits (Unix seconds)')
+  if (!nonce || nonce.length < 16 || nonce.length > 128 || !TOKEN.test(nonce))
+    return fail('X-DG-Nonce must be 16–128 characters of A-Za-z0-9._:-')
+  if (!idempotencyKey || idempotencyKey.length < 8 || idempotencyKey.length > 128 || !TOKEN.test(idempotencyKey)) {
+    return fail('Idempotency-Key must be 8–128 characters of A-Za-z0-9._:-')
+  }
+  if (!signature || !/^[0-9a-fA-F]{64}$/.test(signature))
+    return fail('X-DG-Signature must be 64 hexadecimal characters')
+  return { timestamp, nonce, idempotencyKey, signature: signature.toLowerCase() }
+}
+
+export function signingString(
+  headers: Pick<SignedHeaders, 'timestamp' | 'nonce' | 'idempotencyKey'>,
+  rawBody: Buffer,
+): Buffer {
+  return Buffer.concat([Buffer.from(`${headers.timestamp}.${headers.nonce}.${headers.idempotencyKey}.`), rawBody])
+}
+
+/** Lowercase hex HMAC-SHA256 of the signing string, keyed with the secret's UTF-8 bytes as shown. */
+export function sign(
+  secret: string,
+  headers: Pick<SignedHeaders, 'timestamp' | 'nonce' | 'idempotencyKey'>,
+  rawBody: Buffer,
+): string {
+  return createHmac('sha256', Buffer.from(secret, 'utf8')).update(signingString(headers, rawBody)).digest('hex')
+}
+
+export function verifySignedRequest(args: {
+  headers: Record<string, string | string[] | undefined>
+  rawBody: Buffer
+  secret: string | undefined
+  nowSeconds: number
+}): VerifyResult {
+  const headers = readSignedHeaders(args.headers)
+  if ('ok' in headers) return headers
+  const skew = args.nowSeconds - Number(headers.timestamp)
+  if (Math.abs(skew) > MAX_SKEW_SECONDS) {
+    return {
+      ok: false,
+      error: 'expired_timestamp',
+      detail: `timestamp is ${Math.abs(skew)} s ${skew > 0 ? 'in the past' : 'in the future'}; at most ${MAX_SKEW_SECONDS} s are accepted`,
+    }
+  }
+  if (!args.secret) return { ok: false, error: 'invalid_signature', detail: 'no webhook secret is configured' }
+  const expected = Buffer.from(sign(args.secret, headers, args.rawBody), 'hex')
+  const given = Buffer.from(headers.signature, 'hex')
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    return { ok: false, error: 'invalid_signature', detail: 'the signature does not match the body and the secret' }
+  }
+  return {
+    ok: true,
+    headers,
+    signingStringSha256: createHash('sha256').update(signingString(headers, args.rawBody)).digest('hex'),
+  }
+}
