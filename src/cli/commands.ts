@@ -15,6 +15,7 @@ import { createUser, listUsers, setLoginPassword } from '../host/users/users.js'
 import { getLicenseState, setLicense } from '../licensing/license.js'
 import { getWebhookSecret, rotateWebhookSecret } from '../webhook/webhook-secret.js'
 import { runImportCommand } from './import-command.js'
+import { runWebhookSendCommand } from './webhook-send-command.js'
 import { setUpDemo } from '../demo/demo-setup.js'
 import { type CliEnvironment, withHostContext } from './cli-context.js'
 import { baseUrl } from '../config.js'
@@ -269,6 +270,17 @@ export const COMMANDS: Command[] = [
       yes: { type: 'boolean', description: 'execute without asking (also confirms archiving)' },
     },
     run: (values, env, positionals) => runImportCommand(values, env, positionals[0] ?? ''),
+  },
+  {
+    name: 'webhook send',
+    summary: 'Send a signed property event (reference sender: retries, Retry-After, stops on conflicts)',
+    positionals: ['PAYLOAD_JSON_FILE'],
+    options: {
+      url: { type: 'string', required: true, description: 'full URL of POST /webhooks/properties' },
+      'secret-file': { type: 'string', required: true, description: 'file holding the webhook secret' },
+      key: { type: 'string', required: true, description: 'Idempotency-Key: stable id of this event' },
+    },
+    run: (values, env, positionals) => runWebhookSendCommand(values, env, positionals[0] ?? ''),
   },
   {
     name: 'demo seed',
