@@ -28,6 +28,7 @@ import { licensingRoutes, StatusSchema } from './licensing/routes.js'
 import { catalogRoutes } from './catalog/routes.js'
 import { importRoutes } from './imports/routes.js'
 import { webhookRoutes } from './webhook/routes.js'
+import { publicationRoutes, publicFileRoutes } from './publication/routes.js'
 import { recoverInterruptedImports } from './imports/offer-import-service.js'
 import { CATALOG_SCHEMAS } from './catalog/schemas.js'
 
@@ -99,6 +100,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   for (const schema of CATALOG_SCHEMAS) app.addSchema(schema)
 
   await app.register(healthRoutes)
+  await app.register(publicFileRoutes)
   await app.register(
     async (v2) => {
       await v2.register(openApiRoute)
@@ -107,6 +109,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v2.register(catalogRoutes)
       await v2.register(importRoutes)
       await v2.register(webhookRoutes)
+      await v2.register(publicationRoutes)
     },
     { prefix: baseUrl(config) },
   )

@@ -10,6 +10,7 @@ import { type AppConfig, baseUrl, ConfigError, loadConfig } from './config.js'
 import { isEntryPoint } from './entry-point.js'
 import { startScheduler } from './host/scheduler.js'
 import { MAINTENANCE_JOBS } from './maintenance-jobs.js'
+import { startPublicationSchedule } from './publication/publication-schedule.js'
 
 export interface RunningServer {
   app: FastifyInstance
@@ -20,6 +21,7 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
   const app = await buildApp({ config })
   const address = await app.listen({ host: config.host, port: config.port })
   const scheduler = startScheduler(app.ctx, MAINTENANCE_JOBS)
+  const publicationSchedule = await startPublicationSchedule(app.ctx)
   const url = `${address}${baseUrl(config)}`
   app.log.info(
     { url, database: config.databaseUrl ? 'postgresql' : 'sqlite', dataDir: config.dataDir },
@@ -31,6 +33,7 @@ export async function startServer(config: AppConfig): Promise<RunningServer> {
     if (closing) return
     closing = true
     scheduler.stop()
+    publicationSchedule.stop()
     app.log.info({ signal }, 'shutting down')
     app.close().then(
       () => process.exit(0),

@@ -22,10 +22,26 @@ export const StatusSchema = Type.Object(
         trigger: Type.Optional(Type.String()),
         version: Type.Optional(Type.Union([Type.String(), Type.Null()])),
         xml_md5: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+        csv_md5: Type.Optional(Type.Union([Type.String(), Type.Null()])),
+        files: Type.Optional(
+          Type.Union([Type.Object({ csv: Type.String(), xml: Type.String(), md5: Type.String() }), Type.Null()]),
+        ),
       },
       { description: 'Empty object when nothing has been published yet' },
     ),
     public_dataset_id: Type.String({ description: 'Stable extIdent of the dataset on dane.gov.pl' }),
+    last_publication_failure: Type.Union(
+      [
+        Type.Object({
+          date: Type.String(),
+          failed_at: Type.Union([Type.String(), Type.Null()]),
+          trigger: Type.String(),
+          issues: Type.Array(Type.Object({ code: Type.String() }, { additionalProperties: true })),
+        }),
+        Type.Null(),
+      ],
+      { description: 'The latest failed publication when no success came after it (additive to contract 2.5)' },
+    ),
   },
   { $id: 'Status' },
 )

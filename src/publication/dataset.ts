@@ -21,6 +21,8 @@ export interface LastPublication {
   trigger: string
   version: string | null
   xml_md5: string | null
+  csv_md5: string | null
+  files: { csv: string; xml: string; md5: string } | null
 }
 
 export async function getLastPublication(
@@ -28,6 +30,10 @@ export async function getLastPublication(
 ): Promise<LastPublication | Record<string, never>> {
   const row = await findLastPublished(ctx.db)
   if (!row) return {}
+  const stored = row.issues
+    ? (JSON.parse(row.issues) as { outcome?: { csv?: { url: string }; xml?: { url: string; md5_url: string } } })
+    : {}
+  const outcome = stored.outcome
   return {
     date: row.publication_date,
     published_at: row.finished_at,
@@ -35,5 +41,35 @@ export async function getLastPublication(
     trigger: row.trigger,
     version: row.version,
     xml_md5: row.xml_md5,
+    csv_md5: row.csv_md5,
+    files:
+      outcome?.csv && outcome.xml ? { csv: outcome.csv.url, xml: outcome.xml.url, md5: outcome.xml.md5_url } : null,
+  }
+}
+
+export interface PublicationFailure {
+  date: string
+  failed_at: string | null
+  trigger: string
+  issues: Array<{ code: string; message_en?: string }>
+}
+
+/** The latest failed publication, when it is newer than the latest success. */
+export async function getLastPublicationFailure(ctx: Pick<HostContext, 'db'>): Promise<PublicationFailure | null> {
+  const failed = await ctx.db
+    .selectFrom('publications')
+    .selectAll()
+    .where('status', '=', 'failed')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+  if (!failed) return null
+  const success = await findLastPublished(ctx.db)
+  if (success && success.id > failed.id) return null
+  return {
+    date: failed.publication_date,
+    failed_at: failed.finished_at,
+    trigger: failed.trigger,
+    issues: JSON.parse(failed.issues ?? '[]') as PublicationFailure['issues'],
   }
 }

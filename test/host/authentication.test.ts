@@ -20,6 +20,7 @@ describeEachDatabase('application passwords and GET /status', (env) => {
       'continuity_mode',
       'contract_id',
       'last_publication',
+      'last_publication_failure',
       'license_status',
       'public_dataset_id',
       'version',

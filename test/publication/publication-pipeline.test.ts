@@ -1,0 +1,186 @@
+import { createHash } from 'node:crypto'
+
+import { beforeAll, expect, it } from 'vitest'
+
+import { setUpDemo } from '../../src/demo/demo-setup.js'
+import { updatePublicationSettings } from '../../src/publication/publication-settings.js'
+import { OFFICIAL_HEADER_LINE } from '../../src/publication/official-columns.js'
+import { validateHarvesterXml } from '../../src/publication/validate-xml.js'
+import { createTestUser, type TestUser } from '../helpers/factories.js'
+import { describeEachDatabase, type TestEnv } from '../helpers/test-app.js'
+
+describeEachDatabase('official publication pipeline', (getEnv) => {
+  let env: TestEnv
+  let admin: TestUser
+  const publishDay = (date?: string) =>
+    env.app.inject({
+      method: 'POST',
+      url: '/wp-json/dg/v2/publications',
+      payload: date ? { date } : {},
+      headers: { authorization: admin.authorization },
+    })
+  const fetchPublic = (name: string, method: 'GET' | 'HEAD' = 'GET') =>
+    env.app.inject({ method, url: `/dane-gov/${name}` })
+
+  beforeAll(async () => {
+    env = getEnv()
+    await setUpDemo(env.ctx)
+    admin = await createTestUser(env.ctx, 'administrator')
+  })
+
+  it('refuses to publish without the public https address, naming the issue in Polish and English', async () => {
+    const response = await publishDay('2026-11-20')
+    expect(response.statusCode).toBe(422)
+    const body = response.json()
+    expect(body.error).toBe('publication_failed')
+    expect(body.issues).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          code: 'public_base_url_missing',
+          message_pl: expect.any(String),
+          message_en: expect.any(String),
+        }),
+      ]),
+    )
+    expect((await fetchPublic('dataset.xml')).statusCode).toBe(404)
+  })
+
+  it('publishes the day: CSV, XML and .md5 served with the right types, checksums and XSD-valid XML', async () => {
+    await updatePublicationSettings(env.ctx, { public_base_url: 'https://ceny.example.pl/dane-gov' }, { type: 'cli' })
+    const response = await publishDay('2026-11-20')
+    expect(response.statusCode).toBe(200)
+    const outcome = response.json()
+    expect(outcome).toMatchObject({
+      status: 'published',
+      date: '2026-11-20',
+      trigger: 'api',
+      xml: {
+        url: 'https://ceny.example.pl/dane-gov/dataset.xml',
+        md5_url: 'https://ceny.example.pl/dane-gov/dataset.md5',
+        resources: 1,
+      },
+    })
+    expect(outcome.csv.file_name).toMatch(/^ceny-ofertowe-mieszkan-dewelopera-[a-z0-9-]+-2026-11-20\.csv$/)
+
+    const xml = await fetchPublic('dataset.xml')
+    expect(xml.statusCode).toBe(200)
+    expect(xml.headers['content-type']).toMatch(/^application\/xml/)
+    const head = await fetchPublic('dataset.xml', 'HEAD')
+    expect(head.statusCode).toBe(200)
+    expect(head.headers['content-type']).toMatch(/xml/)
+    const md5 = await fetchPublic('dataset.md5')
+    expect(md5.headers['content-type']).toMatch(/^text\/plain/)
+    expect(md5.body).toMatch(/^[0-9a-f]{32}$/)
+    expect(md5.body).toBe(createHash('md5').update(xml.rawPayload).digest('hex'))
+    expect((await validateHarvesterXml(xml.body)).valid).toBe(true)
+    expect(xml.body).toContain(`<url>https://ceny.example.pl/dane-gov/${outcome.csv.file_name}</url>`)
+
+    const csv = await fetchPublic(outcome.csv.file_name)
+    expect(csv.statusCode).toBe(200)
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8')
+    expect(csv.headers.etag).toBe(`"${outcome.csv.md5}"`)
+    expect(csv.rawPayload.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf]))).toBe(false)
+    const lines = csv.body.trimEnd().split('\n')
+    expect(lines[0]).toBe(OFFICIAL_HEADER_LINE)
+    expect(lines.length - 1).toBe(outcome.record_count)
+    const published = await env.ctx.db
+      .selectFrom('offers')
+      .innerJoin('investments', 'investments.id', 'offers.investment_id')
+      .select(['offers.code', 'offers.price_total_cents'])
+      .where('offers.host_status', '=', 'publish')
+      .where('investments.host_status', '=', 'publish')
+      .where('offers.status', 'in', ['available', 'reserved'])
+      .execute()
+    for (const offer of published.filter((o) => o.price_total_cents !== null)) {
+      const amount = `${Math.floor(offer.price_total_cents! / 100)}.${String(offer.price_total_cents! % 100).padStart(2, '0')}`
+      expect(csv.body, offer.code).toContain(amount)
+    }
+    expect(
+      (await env.app.inject({ url: '/dane-gov/dataset.xml', headers: { 'if-none-match': String(xml.headers.etag) } }))
+        .statusCode,
+    ).toBe(304)
+
+    const status = await env.app.inject({
+      url: '/wp-json/dg/v2/status',
+      headers: { authorization: admin.authorization },
+    })
+    expect(status.json().last_publication).toMatchObject({
+      date: '2026-11-20',
+      record_count: outcome.record_count,
+      trigger: 'api',
+      xml_md5: md5.body,
+      files: { xml: outcome.xml.url, md5: outcome.xml.md5_url, csv: outcome.csv.url },
+    })
+  })
+
+  it('keeps every past day listed and reachable, and republishing a day replaces only that day', async () => {
+    const first = (await publishDay('2026-11-20')).json()
+    const second = (await publishDay('2026-11-21')).json()
+    expect(second.xml.resources).toBe(2)
+    expect((await fetchPublic(first.csv.file_name)).statusCode).toBe(200)
+    expect((await fetchPublic(second.csv.file_name)).statusCode).toBe(200)
+    const xml = (await fetchPublic('dataset.xml')).body
+    expect(xml).toContain('<dataDate>2026-11-20</dataDate>')
+    expect(xml).toContain('<dataDate>2026-11-21</dataDate>')
+  })
+
+  it('leaves the previous version served byte for byte when a publication fails', async () => {
+    const before = { xml: (await fetchPublic('dataset.xml')).rawPayload, md5: (await fetchPublic('dataset.md5')).body }
+    const offer = await env.ctx.db
+      .selectFrom('offers')
+      .select('id')
+      .where('status', '=', 'available')
+      .where('price_m2_cents', 'is not', null)
+      .executeTakeFirstOrThrow()
+    await env.ctx.db.updateTable('offers').set({ price_total_cents: 1 }).where('id', '=', offer.id).execute()
+    const failed = await publishDay('2026-11-22')
+    expect(failed.statusCode).toBe(422)
+    expect(failed.json().issues.map((i: { code: string }) => i.code)).toContain('price_inconsistent')
+    expect((await fetchPublic('dataset.xml')).rawPayload.equals(before.xml)).toBe(true)
+    expect((await fetchPublic('dataset.md5')).body).toBe(before.md5)
+    const status = await env.app.inject({
+      url: '/wp-json/dg/v2/status',
+      headers: { authorization: admin.authorization },
+    })
+    expect(status.json().last_publication_failure).toMatchObject({
+      date: '2026-11-22',
+      issues: expect.arrayContaining([expect.objectContaining({ code: 'price_inconsistent' })]),
+    })
+    await env.ctx.db
+      .updateTable('offers')
+      .set({ price_total_cents: null, price_m2_cents: null, price_total_from: null, price_m2_from: null })
+      .where('id', '=', offer.id)
+      .execute()
+  })
+
+  it('runs one of two concurrent publications and answers the other 409', async () => {
+    const [a, b] = await Promise.all([publishDay('2026-11-23'), publishDay('2026-11-23')])
+    expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409])
+    const refused = a.statusCode === 409 ? a : b
+    expect(refused.json().error).toBe('publication_in_progress')
+  })
+
+  it('requires an administrator and the api_webhooks entitlement for POST /publications', async () => {
+    const reader = await createTestUser(env.ctx, 'dg_catalog_reader')
+    expect(
+      (
+        await env.app.inject({
+          method: 'POST',
+          url: '/wp-json/dg/v2/publications',
+          payload: {},
+          headers: { authorization: reader.authorization },
+        })
+      ).statusCode,
+    ).toBe(403)
+    expect(
+      (
+        await env.app.inject({
+          method: 'POST',
+          url: '/wp-json/dg/v2/publications',
+          payload: { date: '2026-02-30' },
+          headers: { authorization: admin.authorization },
+        })
+      ).statusCode,
+    ).toBe(400)
+  })
+})
