@@ -325,6 +325,36 @@ async function* entryContent(path: string, entry: ZipEntry): AsyncGenerator<Buff
   }
 }
 
+/*
+ * exceljs decodes every chunk of XML to text on its own (parse-sax.js, TextDecoder without
+ * `stream: true`), so a Polish letter split between two chunks came out as two U+FFFD characters:
+ * silently corrupted streets and cities, refused statuses and types. Every part is therefore fed
+ * as pure ASCII: non-ASCII characters become XML character references (`&#322;`), which the XML
+ * parser turns back into the same letters, and no chunk boundary can split a character. OOXML
+ * puts non-ASCII only in text and attribute values, where references are allowed.
+ */
+function escapeText(text: string): string {
+  return text.replace(/[^\u0000-\u007f]/gu, (ch) => `&#${ch.codePointAt(0)};`)
+}
+
+async function* escapeNonAscii(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
+  const decoder = new TextDecoder('utf-8')
+  for await (const chunk of chunks) yield Buffer.from(escapeText(decoder.decode(chunk, { stream: true })), 'ascii')
+  const rest = decoder.decode()
+  if (rest) yield Buffer.from(escapeText(rest), 'ascii')
+}
+
+/** The escaped part's length, for the stored entry header written before its bytes. */
+async function escapedLength(chunks: AsyncIterable<Buffer>): Promise<number> {
+  let length = 0
+  for await (const chunk of escapeNonAscii(chunks)) length += chunk.length
+  return length
+}
+
+function asciiOnly(content: Buffer): Buffer {
+  return Buffer.from(escapeText(content.toString('utf8')), 'ascii')
+}
+
 function describeError(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
 }
@@ -378,9 +408,14 @@ class ZipFeed {
   private async *generate(path: string, parts: readonly FeedPart[]): AsyncGenerator<Buffer> {
     try {
       for (const part of parts) {
-        yield storedEntryHeader(part.name, part.entry?.uncompressedSize ?? part.content?.length ?? 0)
-        if (part.entry !== undefined) yield* entryContent(path, part.entry)
-        else if (part.content !== undefined) yield part.content
+        if (part.entry !== undefined) {
+          yield storedEntryHeader(part.name, await escapedLength(entryContent(path, part.entry)))
+          yield* escapeNonAscii(entryContent(path, part.entry))
+        } else {
+          const content = asciiOnly(part.content ?? Buffer.alloc(0))
+          yield storedEntryHeader(part.name, content.length)
+          yield content
+        }
       }
       yield END_OF_DIRECTORY_RECORD
     } catch (error) {
