@@ -334,7 +334,7 @@ async function* entryContent(path: string, entry: ZipEntry): AsyncGenerator<Buff
  * puts non-ASCII only in text and attribute values, where references are allowed.
  */
 function escapeText(text: string): string {
-  return text.replace(/[^\u0000-\u007f]/gu, (ch) => `&#${ch.codePointAt(0)};`)
+  return text.replace(/[^\p{ASCII}]/gu, (ch) => `&#${ch.codePointAt(0)};`)
 }
 
 async function* escapeNonAscii(chunks: AsyncIterable<Buffer>): AsyncGenerator<Buffer> {
