@@ -19,7 +19,7 @@ describe('XLSX reading of Polish text in large sheets', () => {
         const rows = 100_000
         for (let i = 0; i < rows; i++)
           sheet.addRow([`Łąkowa żółć gęślą jaźń ${i}`, i % 2 ? 'garaż' : 'małopolskie']).commit()
-        await sheet.commit()
+        sheet.commit()
         await writer.commit()
         const reader = await readOfferFile({
           path: file,
