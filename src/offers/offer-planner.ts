@@ -115,11 +115,17 @@ export function isStandalonePart(type: string): boolean {
   return (STANDALONE_PART_TYPES as readonly string[]).includes(type)
 }
 
-function digestOf(operations: PlannedOperation[]): string {
+/*
+ * What the plan decided and what it saw in the catalog. The values are not hashed: execution
+ * re-plans from the very values the preview stored, so only the catalog side can differ (and the
+ * date a price without its own date gets, which is hashed as `today`).
+ */
+function digestOf(operations: PlannedOperation[], today: string): string {
   const hash = createHash('sha256')
+  hash.update(today)
   for (const op of operations) {
-    hash.update(JSON.stringify([op.key, op.action, op.changes, op.before, op.values, op.offerId, op.investmentId]))
-    hash.update('\n')
+    hash.update(`\n${op.key}\t${op.action}\t${op.changes.join(',')}\t${op.offerId ?? ''}\t${op.investmentId ?? ''}`)
+    if (op.changes.length > 0) hash.update(JSON.stringify(op.before))
   }
   return hash.digest('hex')
 }
@@ -256,5 +262,12 @@ export async function planOffers(
 
   const counts = { create: 0, update: 0, unchanged: 0, archive: 0 }
   for (const op of operations) counts[op.action]++
-  return { mode: options.mode, operations, errors, counts, archiveScope: scope, digest: digestOf(operations) }
+  return {
+    mode: options.mode,
+    operations,
+    errors,
+    counts,
+    archiveScope: scope,
+    digest: digestOf(operations, options.today),
+  }
 }

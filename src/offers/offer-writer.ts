@@ -79,6 +79,27 @@ const PRICE_COLUMNS: Array<{
   },
 ]
 
+/*
+ * Every created row names the same columns, so a batch INSERT has one SQL text and reuses its
+ * prepared statement (Kysely writes a missing column as an inline null, changing the text).
+ */
+const EMPTY_OFFER_COLUMNS = {
+  area: null,
+  rooms: null,
+  floor: null,
+  building: null,
+  price_total_cents: null,
+  price_total_from: null,
+  price_m2_cents: null,
+  price_m2_from: null,
+  price_combined_cents: null,
+  price_combined_from: null,
+  price_combined_variant: null,
+  price_combined_status: null,
+  variant: null,
+  thumbnail_id: null,
+} as const
+
 function offerTitle(propertyType: string, code: string): string {
   return `${OFFER_TYPE_LABELS[propertyType] ?? 'Oferta'} ${code}`
 }
@@ -231,6 +252,7 @@ export async function applyOfferPlan(db: Executor, plan: OfferPlan, options: App
           gallery: '[]',
           created_at: nowIso,
           modified_at: nowIso,
+          ...EMPTY_OFFER_COLUMNS,
           ...offerColumns(op.values),
         } as NewOffer,
       })
