@@ -29,6 +29,11 @@ import { catalogRoutes } from './catalog/routes.js'
 import { importRoutes } from './imports/routes.js'
 import { webhookRoutes } from './webhook/routes.js'
 import { publicationRoutes, publicFileRoutes } from './publication/routes.js'
+import { reportImportRoutes } from './publication/report-import-routes.js'
+import { legacyGenerateRoutes } from './publication/legacy-generate-routes.js'
+import { LEGACY_REST_NAMESPACE } from './version.js'
+import { preflightRoutes } from './publication/preflight-routes.js'
+import { settingsRoutes } from './publication/settings-routes.js'
 import { recoverInterruptedImports } from './imports/offer-import-service.js'
 import { CATALOG_SCHEMAS } from './catalog/schemas.js'
 
@@ -110,8 +115,17 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v2.register(importRoutes)
       await v2.register(webhookRoutes)
       await v2.register(publicationRoutes)
+      await v2.register(reportImportRoutes)
+      await v2.register(preflightRoutes)
+      await v2.register(settingsRoutes)
     },
     { prefix: baseUrl(config) },
+  )
+  await app.register(
+    async (v1) => {
+      await v1.register(legacyGenerateRoutes)
+    },
+    { prefix: `${config.restPrefix}/${LEGACY_REST_NAMESPACE}` },
   )
   return app
 }

@@ -35,6 +35,13 @@ export interface AppConfig {
   readonly importMaxRows: number
   /** Row errors kept and shown for an invalid preview (the total is always reported). */
   readonly importMaxErrors: number
+  /**
+   * Accept the webhook key in the `key` query parameter of legacy generate (contract 4.8). Off by
+   * default; when on, answers carry Deprecation/Sunset/Warning headers and each use is audited.
+   */
+  readonly legacyKeyParam: boolean
+  /** Base URL of the dane.gov.pl public API (version 1.4) asked by the preflight's `verify_portal`. */
+  readonly portalApiUrl: string
 }
 
 export class ConfigError extends Error {}
@@ -99,6 +106,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const siteUrl = (env.DG_SITE_URL ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`).replace(/\/+$/, '')
   if (!/^https?:\/\/[^\s/]+/.test(siteUrl))
     throw new ConfigError(`DG_SITE_URL must be an http(s) address, got "${siteUrl}"`)
+  const portalApiUrl = (env.DG_PORTAL_API_URL || 'https://api.dane.gov.pl').replace(/\/+$/, '')
+  if (!/^https?:\/\/[^\s/]+(\/\S*)?$/.test(portalApiUrl))
+    throw new ConfigError(`DG_PORTAL_API_URL must be an http(s) address, got "${portalApiUrl}"`)
 
   return Object.freeze({
     env: rawEnv,
@@ -117,6 +127,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     importMaxBytes: parseIntegerSetting(env, 'DG_IMPORT_MAX_BYTES', 50 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     importMaxRows: parseIntegerSetting(env, 'DG_IMPORT_MAX_ROWS', 200_000, 1, 5_000_000),
     importMaxErrors: parseIntegerSetting(env, 'DG_IMPORT_MAX_ERRORS', 1000, 1, 100_000),
+    legacyKeyParam: parseSwitch(env, 'DG_LEGACY_KEY_PARAM', false),
+    portalApiUrl,
   })
 }
 

@@ -16,6 +16,15 @@ import { getLicenseState, setLicense } from '../licensing/license.js'
 import { getWebhookSecret, rotateWebhookSecret } from '../webhook/webhook-secret.js'
 import { runImportCommand } from './import-command.js'
 import { runWebhookSendCommand } from './webhook-send-command.js'
+import {
+  DEVELOPER_OPTIONS,
+  LOCATION_OPTIONS,
+  runDeveloperSetCommand,
+  runDeveloperShowCommand,
+  runInvestmentLocationCommand,
+  runPreflightCommand,
+  runPublicationSettingsCommand,
+} from './publication-settings-command.js'
 import { setUpDemo } from '../demo/demo-setup.js'
 import { type CliEnvironment, withHostContext } from './cli-context.js'
 import { baseUrl } from '../config.js'
@@ -281,6 +290,49 @@ export const COMMANDS: Command[] = [
       key: { type: 'string', required: true, description: 'Idempotency-Key: stable id of this event' },
     },
     run: (values, env, positionals) => runWebhookSendCommand(values, env, positionals[0] ?? ''),
+  },
+  {
+    name: 'publication settings',
+    summary: 'Show or change the publication settings: dg publication settings show | set --public-base-url URL …',
+    positionals: ['show|set'],
+    options: {
+      'public-base-url': { type: 'string', description: 'https address of the /dane-gov files ("none" clears it)' },
+      'developer-id': { type: 'string', description: 'the publishing developer ("first" = the first one)' },
+      statuses: { type: 'string', description: 'published offer statuses, e.g. available,reserved' },
+      schedule: { type: 'string', description: 'cron pattern in Europe/Warsaw, e.g. "30 0 * * *"' },
+    },
+    run: (values, env, positionals) => runPublicationSettingsCommand(values, env, positionals[0] ?? ''),
+  },
+  {
+    name: 'publication preflight',
+    summary: 'Check the publication of a day without publishing (exit code 1 on blocking issues)',
+    options: {
+      date: { type: 'string', description: 'YYYY-MM-DD (default today in Europe/Warsaw)' },
+      'verify-portal': { type: 'boolean', description: 'also ask the dane.gov.pl API for the day’s resource' },
+    },
+    run: (values, env) => runPreflightCommand(values, env),
+  },
+  {
+    name: 'developer set',
+    summary: 'Create (without --id) or change a developer entity, official columns 1–28',
+    options: {
+      id: { type: 'string', description: 'developer to change (omit to create one)' },
+      file: { type: 'string', description: 'JSON file with developer fields (snake_case, as in the API)' },
+      ...DEVELOPER_OPTIONS,
+    },
+    run: (values, env) => runDeveloperSetCommand(values, env),
+  },
+  {
+    name: 'developer show',
+    summary: 'Show a developer entity',
+    options: { id: { type: 'string', required: true, description: 'developer id' } },
+    run: (values, env) => runDeveloperShowCommand(values, env),
+  },
+  {
+    name: 'investment location',
+    summary: 'Show or change an investment’s location (columns 29–35) and prospectus URL (58)',
+    options: { id: { type: 'string', required: true, description: 'investment id' }, ...LOCATION_OPTIONS },
+    run: (values, env) => runInvestmentLocationCommand(values, env),
   },
   {
     name: 'demo seed',

@@ -4,7 +4,29 @@
  * lease has run out. Acquisition is one INSERT under the primary key, so two instances can never
  * both win.
  */
+import { randomBytes } from 'node:crypto'
+import os from 'node:os'
+
 import type { Executor, HostContext } from './context.js'
+
+/** `host:pid:random`, so a holder on this machine can be checked for life, not only for its lease. */
+export function newLockOwner(): string {
+  return `${os.hostname()}:${process.pid}:${randomBytes(8).toString('hex')}`
+}
+
+/** False only when the holder ran on this machine and its process no longer exists. */
+export function isLockOwnerAlive(owner: string): boolean {
+  const match = /^(.*):(\d+):[0-9a-f]+$/.exec(owner)
+  if (!match || match[1] !== os.hostname()) return true
+  const pid = Number(match[2])
+  if (pid === process.pid) return true
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== 'ESRCH'
+  }
+}
 
 export interface LockLease {
   name: string

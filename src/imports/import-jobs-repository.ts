@@ -66,8 +66,13 @@ export async function transitionJob(
   return Number(result.numUpdatedRows) > 0
 }
 
-export async function updateImportJob(db: Executor, id: string, set: Updateable<ImportJobsTable>): Promise<void> {
-  await db.updateTable('import_jobs').set(set).where('id', '=', id).execute()
+export async function updateImportJobOfRun(
+  db: Executor,
+  id: string,
+  runToken: string,
+  set: Updateable<ImportJobsTable>,
+): Promise<void> {
+  await db.updateTable('import_jobs').set(set).where('id', '=', id).where('run_token', '=', runToken).execute()
 }
 
 export async function deleteExpiredJobs(db: Executor, nowIso: string): Promise<number> {

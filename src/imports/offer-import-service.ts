@@ -16,7 +16,7 @@ import type { HostContext } from '../host/context.js'
 import { lockOffersForWrite } from '../host/db/dialect.js'
 import type { Database } from '../host/db/schema.js'
 import { HostError, PluginError } from '../host/errors.js'
-import { keepLockAlive, releaseLock, tryAcquireLock } from '../host/locks.js'
+import { isLockOwnerAlive, keepLockAlive, newLockOwner, releaseLock, tryAcquireLock } from '../host/locks.js'
 import { warsawDate } from '../licensing/license.js'
 import { CANONICAL_FIELDS, isCanonicalField } from '../offers/canonical-fields.js'
 import { type OfferPlan, type PlannedOperation, type PlanInput, planOffers } from '../offers/offer-planner.js'
@@ -39,7 +39,7 @@ import {
   selectJobItemChunks,
   selectRunningJobs,
   transitionJob,
-  updateImportJob,
+  updateImportJobOfRun,
 } from './import-jobs-repository.js'
 import { readOfferFile } from './read-offer-file.js'
 
@@ -372,19 +372,16 @@ const pending = () =>
 
 /**
  * A job left `running` by a process that died has not committed (completion commits with the
- * writes), so it goes back to `previewed` and can be executed again. On PostgreSQL only once its
- * lease has run out, since another instance may still be working on it.
+ * writes), so it goes back to `previewed` and can be executed again. A run counts as alive while
+ * its lock lease lasts; on this machine a holder whose process is gone is dead at once (SQLite
+ * files are shared only by processes of one host: `dg serve` and `dg import`, say).
  */
 export async function recoverInterruptedImports(ctx: HostContext): Promise<number> {
   let recovered = 0
+  const lock = await ctx.db.selectFrom('locks').selectAll().where('name', '=', IMPORT_LOCK).executeTakeFirst()
+  const lockAlive = lock !== undefined && lock.expires_at >= ctx.now().toISOString() && isLockOwnerAlive(lock.owner)
   for (const job of await selectRunningJobs(ctx.db)) {
-    const lock = await ctx.db.selectFrom('locks').selectAll().where('name', '=', IMPORT_LOCK).executeTakeFirst()
-    const alive =
-      ctx.caps.concurrentWriters &&
-      lock !== undefined &&
-      lock.owner === job.run_token &&
-      lock.expires_at >= ctx.now().toISOString()
-    if (alive) continue
+    if (lockAlive && lock.owner === job.run_token) continue
     await ctx.db.transaction().execute(async (trx) => {
       const reset = await transitionJob(trx, job.id, 'running', {
         status: 'previewed',
@@ -410,7 +407,8 @@ export async function recoverInterruptedImports(ctx: HostContext): Promise<numbe
       recovered++
     })
   }
-  if (!ctx.caps.concurrentWriters) await ctx.db.deleteFrom('locks').where('name', '=', IMPORT_LOCK).execute()
+  // a lock whose holder died without a running job (crash before the job was marked) is removed
+  if (lock && !lockAlive) await releaseLock(ctx.db, IMPORT_LOCK, lock.owner)
   return recovered
 }
 
@@ -475,8 +473,13 @@ export async function executeOfferImport(
     })
   }
 
-  const runToken = randomBytes(12).toString('hex')
-  const lock = await tryAcquireLock(ctx, IMPORT_LOCK, runToken, LEASE_MS)
+  const runToken = newLockOwner()
+  let lock = await tryAcquireLock(ctx, IMPORT_LOCK, runToken, LEASE_MS)
+  if (!lock.acquired) {
+    // the holder may be a process of this machine that died: recover, then try once more
+    await recoverInterruptedImports(ctx)
+    lock = await tryAcquireLock(ctx, IMPORT_LOCK, runToken, LEASE_MS)
+  }
   if (!lock.acquired) throw pending()
   const lease = keepLockAlive(ctx, IMPORT_LOCK, runToken, LEASE_MS)
   try {
@@ -569,7 +572,8 @@ async function commitJob(
     const conflict = error instanceof PlanChanged
     try {
       await ctx.db.transaction().execute(async (trx) => {
-        await updateImportJob(trx, job.id, {
+        // only this run's own state: another run may have taken the job over meanwhile
+        await updateImportJobOfRun(trx, job.id, runToken, {
           status: conflict ? 'stale' : 'failed',
           idempotency_key: null,
           run_token: null,

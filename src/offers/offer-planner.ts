@@ -9,7 +9,13 @@ import { createHash } from 'node:crypto'
 import type { Executor } from '../host/context.js'
 import type { OfferRow } from '../host/db/schema.js'
 import { type OfferStatus, STANDALONE_PART_TYPES } from './canonical-fields.js'
-import { type InvestmentKeyRow, selectInvestmentsBySourceIds, selectOffersOfInvestments } from './offers-repository.js'
+import { priceWithinRounding } from './price-consistency.js'
+import {
+  type InvestmentKeyRow,
+  selectInvestmentsBySourceIds,
+  selectOffersByKeys,
+  selectOffersOfInvestments,
+} from './offers-repository.js'
 import { type ImportMode, type NormalizedOfferValues, offerKey, type RowError } from './validate-offer-row.js'
 
 export type PlanAction = 'create' | 'update' | 'unchanged' | 'archive'
@@ -101,16 +107,6 @@ const PRICE_DATES: Array<{
   { date: 'priceCombinedFrom', column: 'price_combined_from', priceField: 'price_combined' },
 ]
 
-/** |total − m² price × area| may be at most 1% of the total (the validator's rule, here with stored values). */
-function consistent(totalCents: number, m2Cents: number, area: string): boolean {
-  const [whole = '0', fraction = '00'] = area.split('.')
-  const areaHundredths = BigInt(whole) * 100n + BigInt(fraction.padEnd(2, '0').slice(0, 2))
-  const expected = BigInt(m2Cents) * areaHundredths // in grosze × 100
-  const diff = BigInt(totalCents) * 100n - expected
-  const abs = diff < 0n ? -diff : diff
-  return abs * 100n <= BigInt(totalCents) * 100n
-}
-
 export function isStandalonePart(type: string): boolean {
   return (STANDALONE_PART_TYPES as readonly string[]).includes(type)
 }
@@ -140,10 +136,26 @@ export async function planOffers(
   ]
   const investments = await selectInvestmentsBySourceIds(db, sourceIds)
   const investmentBySource = new Map(investments.map((inv) => [inv.source_id ?? '', inv]))
-  const offers = await selectOffersOfInvestments(
-    db,
-    investments.map((inv) => inv.id),
-  )
+  // a snapshot must see every offer of the investments it names (to archive the missing ones);
+  // a patch only the offers it names, which keeps a one-offer webhook independent of investment size
+  const offers =
+    options.mode === 'snapshot'
+      ? await selectOffersOfInvestments(
+          db,
+          investments.map((inv) => inv.id),
+        )
+      : await selectOffersByKeys(
+          db,
+          inputs.flatMap((input) => {
+            const investment =
+              input.values.sourceInvestmentId === undefined
+                ? undefined
+                : investmentBySource.get(input.values.sourceInvestmentId)
+            return investment && input.values.sourcePropertyId !== undefined
+              ? [{ investmentId: investment.id, sourcePropertyId: input.values.sourcePropertyId }]
+              : []
+          }),
+        )
   const offersByKey = new Map<string, OfferRow>()
   const sourceOf = new Map(investments.map((inv) => [inv.id, inv.source_id ?? '']))
   for (const offer of offers) {
@@ -210,12 +222,19 @@ export async function planOffers(
     const area = values.area ?? existing?.area ?? null
     const touchesPrice =
       values.priceTotalCents !== undefined || values.priceM2Cents !== undefined || values.area !== undefined
-    if (touchesPrice && total !== null && m2 !== null && area !== null && total > 0 && !consistent(total, m2, area)) {
+    if (
+      touchesPrice &&
+      total !== null &&
+      m2 !== null &&
+      area !== null &&
+      total > 0 &&
+      !priceWithinRounding(total, m2, area)
+    ) {
       errors.push({
         row,
         field: 'price_total',
         code: 'inconsistent_price',
-        message: `price_total: ${(total / 100).toFixed(2)} differs by more than 1% from price_m2 × area with the stored values (${(m2 / 100).toFixed(2)} × ${area})`,
+        message: `price_total: ${(total / 100).toFixed(2)} does not match price_m2 × area with the stored values (${(m2 / 100).toFixed(2)} × ${area})`,
       })
       continue
     }
@@ -240,7 +259,11 @@ export async function planOffers(
     const perInvestment = new Map<string, number>()
     for (const offer of offers) {
       const source = sourceOf.get(offer.investment_id) ?? ''
-      const key = offerKey(source, offer.source_property_id ?? `#${offer.id}`)
+      // an offer without a source id (made in the editor) gets a key no file row can produce
+      const key =
+        offer.source_property_id !== null
+          ? offerKey(source, offer.source_property_id)
+          : `${offerKey(source, '')}%23${offer.id}`
       if (seen.has(key) || offer.status === ('archived' satisfies OfferStatus)) continue
       operations.push({
         row: null,

@@ -62,6 +62,30 @@ export async function selectOffersOfInvestments(db: Executor, investmentIds: rea
   return out
 }
 
+/** Only the offers named by (investment, source id): a patch needs nothing else of the catalog. */
+export async function selectOffersByKeys(
+  db: Executor,
+  keys: ReadonlyArray<{ investmentId: number; sourcePropertyId: string }>,
+): Promise<OfferRow[]> {
+  const byInvestment = new Map<number, string[]>()
+  for (const key of keys)
+    byInvestment.set(key.investmentId, [...(byInvestment.get(key.investmentId) ?? []), key.sourcePropertyId])
+  const out: OfferRow[] = []
+  for (const [investmentId, ids] of byInvestment) {
+    for (const part of chunks([...new Set(ids)])) {
+      out.push(
+        ...(await db
+          .selectFrom('offers')
+          .selectAll()
+          .where('investment_id', '=', investmentId)
+          .where('source_property_id', 'in', part)
+          .execute()),
+      )
+    }
+  }
+  return out
+}
+
 export async function insertInvestment(db: Executor, row: Insertable<InvestmentsTable>): Promise<number> {
   return (await db.insertInto('investments').values(row).returning('id').executeTakeFirstOrThrow()).id
 }

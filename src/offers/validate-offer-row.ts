@@ -21,6 +21,7 @@ import {
   type PropertyType,
   type Voivodeship,
 } from './canonical-fields.js'
+import { PRICE_ROUNDING_RULE, priceWithinRounding } from './price-consistency.js'
 import {
   describeValue,
   isBlank,
@@ -253,26 +254,18 @@ function unknownField(name: string): string {
 }
 
 /**
- * `price_total` must agree with `price_m2 × prop_area` (the official column 40 is defined as that
- * product, see shared/reference/official-dataset.md) within 1% of the total. The tolerance
- * absorbs rounding of either price by the source (whole złoty per m², a rounded total) while still
- * catching a wrong column or a price per m² typed into the total. Checked only when all three are
- * in the row; in patch mode the planner may compare with stored values. Integer arithmetic on
- * hundredths of a grosz, so no float rounding decides the outcome.
+ * `price_total` must equal `price_m2 × prop_area` within rounding (see price-consistency.ts).
+ * Checked only when all three are in the row; in patch mode the planner compares with the stored
+ * values too.
  */
 function checkPriceConsistency(values: NormalizedOfferValues): string | undefined {
   const { priceM2Cents, area, priceTotalCents } = values
   if (priceM2Cents === undefined || area === undefined || priceTotalCents === undefined) return undefined
-  const areaHundredths = BigInt(area.replace('.', ''))
-  const total = BigInt(priceTotalCents)
-  const expectedHundredths = BigInt(priceM2Cents) * areaHundredths
-  const difference = total * 100n - expectedHundredths
-  if ((difference < 0n ? -difference : difference) <= total) return undefined
-  const expectedCents = (expectedHundredths + 50n) / 100n
+  if (priceWithinRounding(priceTotalCents, priceM2Cents, area)) return undefined
+  const expectedCents = (BigInt(priceM2Cents) * BigInt(area.replace('.', '')) + 50n) / 100n
   return (
-    `price_total: ${formatCents(total)} does not match price_m2 × prop_area = ` +
-    `${formatCents(BigInt(priceM2Cents))} × ${area} = ${formatCents(expectedCents)} ` +
-    '(differs by more than 1%)'
+    `price_total: ${formatCents(BigInt(priceTotalCents))} does not match price_m2 × prop_area = ` +
+    `${formatCents(BigInt(priceM2Cents))} × ${area} = ${formatCents(expectedCents)} (${PRICE_ROUNDING_RULE})`
   )
 }
 

@@ -6,6 +6,7 @@
 import type { HostContext } from '../host/context.js'
 import type { DeveloperRow } from '../host/db/schema.js'
 import { slugify } from '../catalog/presentation.js'
+import { priceWithinRounding } from '../offers/price-consistency.js'
 import type {
   ComponentGroupKind,
   DailyCsvDeveloper,
@@ -54,7 +55,7 @@ export function developerForCsv(d: DeveloperRow): DailyCsvDeveloper {
 
 export interface CollectedDay {
   input: DailyCsvInput
-  /** Offers whose total disagrees with m² price × area by more than 1%. */
+  /** Offers whose total is not m² price × area within rounding. */
   inconsistent: Array<{ id: number; code: string }>
 }
 
@@ -125,8 +126,7 @@ export async function collectDailyInput(
   const inconsistent: CollectedDay['inconsistent'] = []
   const offers: DailyCsvOffer[] = rows.map((r) => {
     if (r.price_total_cents !== null && r.price_m2_cents !== null && r.area) {
-      const expected = r.price_m2_cents * Number(r.area)
-      if (Math.abs(r.price_total_cents - expected) > r.price_total_cents / 100)
+      if (!priceWithinRounding(r.price_total_cents, r.price_m2_cents, r.area))
         inconsistent.push({ id: r.id, code: r.code })
     }
     return {

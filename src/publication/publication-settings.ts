@@ -107,10 +107,12 @@ const NIP_WEIGHTS = [6, 5, 7, 2, 3, 4, 5, 6, 7]
 const REGON9_WEIGHTS = [8, 9, 2, 3, 4, 5, 6, 7]
 const REGON14_WEIGHTS = [2, 4, 8, 5, 0, 9, 7, 3, 6, 1, 2, 4, 8]
 
-function checksumOk(digits: string, weights: number[]): boolean {
+/** For NIP a remainder of 10 means the number is invalid; for REGON it stands for 0. */
+function checksumOk(digits: string, weights: number[], tenMeansZero: boolean): boolean {
   const sum = weights.reduce((acc, w, i) => acc + w * Number(digits[i]), 0)
-  const check = sum % 11 === 10 ? 0 : sum % 11
-  return check === Number(digits[weights.length])
+  const remainder = sum % 11
+  if (remainder === 10 && !tenMeansZero) return false
+  return (remainder === 10 ? 0 : remainder) === Number(digits[weights.length])
 }
 
 /** Rules of the official guidance ("Wskazówki…"): identifiers without spaces or dashes. */
@@ -118,13 +120,13 @@ export function validateDeveloper(developer: Partial<DeveloperRow>): SettingsIss
   const issues: SettingsIssue[] = []
   const add = (field: string, code: string, message: string) => issues.push({ field, code, message })
   if (!developer.name?.trim()) add('name', 'required', 'The developer name (column 1) is required.')
-  if (developer.nip && !(/^\d{10}$/.test(developer.nip) && checksumOk(developer.nip, NIP_WEIGHTS)))
+  if (developer.nip && !(/^\d{10}$/.test(developer.nip) && checksumOk(developer.nip, NIP_WEIGHTS, false)))
     add('nip', 'invalid_nip', 'NIP must be 10 digits with a valid check digit, without dashes.')
   if (
     developer.regon &&
     !(
-      (/^\d{9}$/.test(developer.regon) && checksumOk(developer.regon, REGON9_WEIGHTS)) ||
-      (/^\d{14}$/.test(developer.regon) && checksumOk(developer.regon, REGON14_WEIGHTS))
+      (/^\d{9}$/.test(developer.regon) && checksumOk(developer.regon, REGON9_WEIGHTS, true)) ||
+      (/^\d{14}$/.test(developer.regon) && checksumOk(developer.regon, REGON14_WEIGHTS, true))
     )
   ) {
     add('regon', 'invalid_regon', 'REGON must be 9 or 14 digits with a valid check digit.')

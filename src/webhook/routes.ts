@@ -22,6 +22,14 @@ const ResultSchema = Type.Object({
 })
 
 export async function webhookRoutes(app: FastifyInstance): Promise<void> {
+  // Fastify refuses a malformed Content-Type (415) before any parser runs; the contract wants
+  // 401 invalid_auth for it, as for every other header problem, so it is checked first here
+  app.addHook('onRequest', async (request) => {
+    const type = request.headers['content-type']
+    if (type !== undefined && !/^application\/json\s*(;\s*charset=utf-8\s*)?$/i.test(type.trim())) {
+      throw new PluginError('invalid_auth', 401, { message: 'Content-Type must be application/json' })
+    }
+  })
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) =>
     done(null, body),

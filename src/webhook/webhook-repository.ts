@@ -5,22 +5,18 @@ import type { WebhookExecutionsTable } from '../host/db/schema.js'
 
 export type WebhookExecutionRow = Selectable<WebhookExecutionsTable>
 
-/** Inserts the fingerprints; returns how many were new (a seen one is a replay). */
+/** Inserts the fingerprints in one statement; returns how many were new (a seen one is a replay). */
 export async function insertReplayFingerprints(
   db: Executor,
   fingerprints: readonly string[],
   expiresAt: string,
 ): Promise<number> {
-  let inserted = 0
-  for (const fingerprint of fingerprints) {
-    const result = await db
-      .insertInto('webhook_replay_guard')
-      .values({ fingerprint, expires_at: expiresAt })
-      .onConflict((oc) => oc.column('fingerprint').doNothing())
-      .executeTakeFirst()
-    inserted += Number(result.numInsertedOrUpdatedRows ?? 0)
-  }
-  return inserted
+  const result = await db
+    .insertInto('webhook_replay_guard')
+    .values(fingerprints.map((fingerprint) => ({ fingerprint, expires_at: expiresAt })))
+    .onConflict((oc) => oc.column('fingerprint').doNothing())
+    .executeTakeFirst()
+  return Number(result.numInsertedOrUpdatedRows ?? 0)
 }
 
 export async function deleteExpiredFingerprints(db: Executor, nowIso: string): Promise<number> {

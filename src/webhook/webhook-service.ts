@@ -2,18 +2,19 @@
  * The signed property webhook (contract 4.7, 5.2, 7): verified, replay-guarded, then executed
  * exactly once per idempotency key through the shared write path in patch mode.
  *
- * Exactly-once: a short transaction claims the key (a `running` row with a lease); the offer
- * writes, the price history, the audit entry and the row's `completed` state then commit in one
- * transaction. A crash between the two leaves a `running` claim that commits nothing; once its
- * lease runs out, a retry takes it over and executes. So the database always tells the outcome:
- * `completed` was applied once, anything else was not applied.
+ * Exactly-once: one transaction inserts the execution row for the key (unique), writes the offers,
+ * the price history and the audit entry, and marks the row `completed`; a concurrent delivery of
+ * the same key waits for it (PostgreSQL: the table lock and the unique index; SQLite: the single
+ * writer) and then answers the stored result. A crash commits nothing, so a retry executes. A
+ * `running` row can exist only from an earlier version or a manual claim; while its lease lasts a
+ * retry gets 409 webhook_in_progress, after it the retry takes it over.
  */
 import { createHash, randomBytes } from 'node:crypto'
 
 import type { Kysely } from 'kysely'
 
 import { recordAudit } from '../host/audit/audit.js'
-import type { HostContext } from '../host/context.js'
+import type { Executor, HostContext } from '../host/context.js'
 import { lockOffersForWrite } from '../host/db/dialect.js'
 import { PluginError } from '../host/errors.js'
 import { requires, warsawDate } from '../licensing/license.js'
@@ -30,6 +31,7 @@ import {
   insertReplayFingerprints,
   releaseExecutionClaim,
   takeOverExecution,
+  type WebhookExecutionRow,
 } from './webhook-repository.js'
 import { getWebhookSecret } from './webhook-secret.js'
 
@@ -145,18 +147,29 @@ export async function handlePropertyWebhook(
   }
 
   const owner = randomBytes(12).toString('hex')
-  const claim = await guarded(() => claimExecution(ctx, idempotencyKey, bodySha256, owner))
-  if (claim.kind === 'replay')
-    return {
-      statusCode: 200,
-      body: { accepted: true, result: claim.result, replayed: true },
-      bodySha256,
-      eventId: idempotencyKey,
-    }
+  // replays and body conflicts are answered from a read: no write, no table lock
+  const known = await guarded(() => findExecution(ctx.db, idempotencyKey))
+  if (known) {
+    const decided = decideExisting(known, bodySha256, now)
+    if (decided.kind === 'replay')
+      return {
+        statusCode: 200,
+        body: { accepted: true, result: decided.result, replayed: true },
+        bodySha256,
+        eventId: idempotencyKey,
+      }
+  }
 
+  let replayed: WebhookResult | undefined
   try {
     const result = await ctx.db.transaction().execute(async (trx) => {
       await lockOffersForWrite(trx as unknown as Kysely<never>, ctx.caps.name)
+      // the claim commits with the writes: one durable commit for the whole execution
+      const claim = await claimExecution(trx, ctx, idempotencyKey, bodySha256, owner)
+      if (claim.kind === 'replay') {
+        replayed = claim.result
+        return undefined
+      }
       const plan = await planOffers(trx, [{ row: null, values: validated.values }], {
         mode: 'patch',
         today: warsawDate(now),
@@ -206,6 +219,13 @@ export async function handlePropertyWebhook(
       }
       return webhookResult
     })
+    if (replayed || !result)
+      return {
+        statusCode: 200,
+        body: { accepted: true, result: replayed as WebhookResult, replayed: true },
+        bodySha256,
+        eventId: idempotencyKey,
+      }
     return { statusCode: 202, body: { accepted: true, result }, bodySha256, eventId: idempotencyKey }
   } catch (error) {
     // nothing committed: free the key so the corrected event (or a retry) can execute
@@ -223,10 +243,38 @@ export async function handlePropertyWebhook(
 
 type Claim = { kind: 'claimed' } | { kind: 'replay'; result: WebhookResult }
 
-async function claimExecution(ctx: HostContext, key: string, bodySha256: string, owner: string): Promise<Claim> {
+type ExistingDecision = { kind: 'replay'; result: WebhookResult } | { kind: 'takeover' }
+
+function decideExisting(existing: WebhookExecutionRow, bodySha256: string, now: Date): ExistingDecision {
+  if (existing.body_sha256 !== bodySha256) {
+    throw new PluginError('idempotency_body_conflict', 409, {
+      message: 'This Idempotency-Key was used with another body; a new event needs a new key.',
+    })
+  }
+  if (existing.status === 'completed')
+    return { kind: 'replay', result: JSON.parse(existing.result ?? '{}') as WebhookResult }
+  const remaining = Date.parse(existing.lease_expires_at) - now.getTime()
+  if (remaining > 0) {
+    throw new PluginError(
+      'webhook_in_progress',
+      409,
+      { message: 'This event is being executed; retry after Retry-After with a new nonce.' },
+      { 'Retry-After': Math.max(1, Math.ceil(remaining / 1000)) },
+    )
+  }
+  return { kind: 'takeover' }
+}
+
+async function claimExecution(
+  db: Executor,
+  ctx: HostContext,
+  key: string,
+  bodySha256: string,
+  owner: string,
+): Promise<Claim> {
   const now = ctx.now()
   const lease = new Date(now.getTime() + LEASE_MS).toISOString()
-  const inserted = await insertExecutionClaim(ctx.db, {
+  const inserted = await insertExecutionClaim(db, {
     idempotency_key: key,
     body_sha256: bodySha256,
     status: 'running',
@@ -239,22 +287,23 @@ async function claimExecution(ctx: HostContext, key: string, bodySha256: string,
     expires_at: new Date(now.getTime() + EXECUTION_RETENTION_MS).toISOString(),
   })
   if (inserted) return { kind: 'claimed' }
-  const existing = await findExecution(ctx.db, key)
-  if (!existing) return claimExecution(ctx, key, bodySha256, owner)
-  if (existing.body_sha256 !== bodySha256) {
-    throw new PluginError('idempotency_body_conflict', 409, {
-      message: 'This Idempotency-Key was used with another body; a new event needs a new key.',
-    })
-  }
-  if (existing.status === 'completed')
-    return { kind: 'replay', result: JSON.parse(existing.result ?? '{}') as WebhookResult }
-  const remaining = Date.parse(existing.lease_expires_at) - now.getTime()
-  if (remaining > 0 || !(await takeOverExecution(ctx.db, existing, owner, lease, now.toISOString()))) {
+  const existing = await findExecution(db, key)
+  if (!existing)
     throw new PluginError(
       'webhook_in_progress',
       409,
-      { message: 'This event is being executed; retry after Retry-After with a new nonce.' },
-      { 'Retry-After': Math.max(1, Math.ceil(remaining / 1000)) },
+      { message: 'This event is being executed; retry shortly.' },
+      { 'Retry-After': 1 },
+    )
+  const decided = decideExisting(existing, bodySha256, now)
+  if (decided.kind === 'replay') return decided
+  // a claim whose lease ran out committed nothing (its writes would have completed it)
+  if (!(await takeOverExecution(db, existing, owner, lease, now.toISOString()))) {
+    throw new PluginError(
+      'webhook_in_progress',
+      409,
+      { message: 'Another attempt took this event over; retry shortly.' },
+      { 'Retry-After': 1 },
     )
   }
   return { kind: 'claimed' }

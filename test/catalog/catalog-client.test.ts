@@ -13,7 +13,10 @@ describeEachDatabase(
     const requests: Array<{ url: string; status: number }> = []
     const recordingFetch: typeof fetch = async (input, init) => {
       const response = await fetch(input, init)
-      requests.push({ url: String(input), status: response.status })
+      requests.push({
+        url: typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
+        status: response.status,
+      })
       return response
     }
 

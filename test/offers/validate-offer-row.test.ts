@@ -254,32 +254,34 @@ describe('validateOfferRow', () => {
     expect(result.values).toMatchObject({ priceTotalCents: 50_000_000, priceM2From: '2026-03-01' })
   })
 
-  describe('price consistency (total = price per m² × area within 1% of the total)', () => {
+  describe('price consistency (total = price per m² × area within rounding)', () => {
     const row = (priceM2: string, area: string, total: string) =>
       validateOfferRow(
         { source_investment_id: 'I', source_property_id: 'P', price_m2: priceM2, prop_area: area, price_total: total },
         opts(),
       )
 
-    it('accepts an exact product and a rounded total', () => {
+    it('accepts an exact product and a total rounded to whole złoty, refuses a total rounded to thousands', () => {
       expect(row('12000', '54.30', '651600').errors).toEqual([])
       expect(row('12345,67', '54.37', '671234,08').errors).toEqual([])
-      expect(row('12345,67', '54.37', '671000').errors).toEqual([])
+      expect(row('12345,67', '54.37', '671234').errors).toEqual([])
+      expect(codes(row('12345,67', '54.37', '671000').errors)).toEqual(['price_total:inconsistent_price'])
     })
 
-    it('accepts up to 1% of the total and refuses just above it', () => {
-      // 10 000 × 100 = 1 000 000 expected; the tolerance is 1% of the total that was sent
-      expect(row('10000', '100', '1010101').errors).toEqual([])
-      expect(codes(row('10000', '100', '1010102').errors)).toEqual(['price_total:inconsistent_price'])
-      expect(row('10000', '100', '990100').errors).toEqual([])
-      expect(codes(row('10000', '100', '990099').errors)).toEqual(['price_total:inconsistent_price'])
+    it('accepts rounding (1 zł plus half a grosz per m²) and refuses a grosz more', () => {
+      // 10 000 × 100 m² = 1 000 000.00 expected; tolerance 1.00 zł + 100 × 0.005 zł = 1.50 zł
+      expect(row('10000', '100', '1000001,50').errors).toEqual([])
+      expect(codes(row('10000', '100', '1000001,51').errors)).toEqual(['price_total:inconsistent_price'])
+      expect(row('10000', '100', '999998,50').errors).toEqual([])
+      expect(codes(row('10000', '100', '999998,49').errors)).toEqual(['price_total:inconsistent_price'])
+      expect(codes(row('10000', '100', '1010101').errors)).toEqual(['price_total:inconsistent_price'])
     })
 
     it('catches a price per m² typed into the total, explaining the expected value', () => {
       const result = row('12000', '54,3', '12000')
       expect(result.errors).toHaveLength(1)
       expect(result.errors[0]?.message).toBe(
-        'price_total: 12000.00 does not match price_m2 × prop_area = 12000.00 × 54.30 = 651600.00 (differs by more than 1%)',
+        'price_total: 12000.00 does not match price_m2 × prop_area = 12000.00 × 54.30 = 651600.00 (at most 1 zł plus half a grosz per m² from price_m2 × prop_area)',
       )
     })
 

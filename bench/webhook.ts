@@ -1,0 +1,349 @@
+/*
+ * `npm run bench:webhook` (issue 5, "Performance"): on SQLite, 5,000 offers (50 investments of 100,
+ * seeded directly with their first price records), measured with autocannon (20 connections)
+ * against a server in a child process (bench/webhook-server.ts):
+ *   floor       a bare Fastify route that reads the raw body and only verifies the HMAC of the same
+ *               signed requests (`verifySignedRequest`, no database);
+ *   deliveries  full signed deliveries of distinct events (own key, nonce, timestamp and
+ *               signature), each changing one offer's total and m² price (202);
+ *   replays     the events the deliveries applied, re-signed with new nonces (200 replayed).
+ * The signed requests are generated before each run (timestamps must stay within ±300 s, nonces
+ * must be unique) and handed out one per request by autocannon's `setupRequest`; should a run
+ * outlast its list, the rest are signed on the fly (reported). Prints 2xx/s, p99, the ratio to the
+ * floor, and the goals: deliveries >= 500/s with p99 <= 50 ms, replays >= 3,000/s.
+ * BENCH_SECONDS (default 10), BENCH_OFFERS (5000), BENCH_OFFERS_PER_INVESTMENT (100);
+ * BENCH_PROFILE=<dir> writes a V8 CPU profile of the server process there.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { createInterface } from 'node:readline'
+
+import autocannon from 'autocannon'
+import { pino } from 'pino'
+
+import { createHostContext } from '../src/app.js'
+import { loadConfig } from '../src/config.js'
+import { openConfiguredDatabase } from '../src/host/db/database.js'
+import { setLicense } from '../src/licensing/license.js'
+import { sign } from '../src/webhook/verify-signature.js'
+import { rotateWebhookSecret } from '../src/webhook/webhook-secret.js'
+
+const OFFERS = Number(process.env.BENCH_OFFERS ?? 5000)
+const PER_INVESTMENT = Math.max(1, Number(process.env.BENCH_OFFERS_PER_INVESTMENT ?? 100))
+const INVESTMENTS = Math.ceil(OFFERS / PER_INVESTMENT)
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10)
+const CONNECTIONS = 20
+const PROFILE_DIR = process.env.BENCH_PROFILE ? path.resolve(process.env.BENCH_PROFILE) : undefined
+const WEBHOOK_PATH = '/wp-json/dg/v2/webhooks/properties'
+const GOALS = { deliveriesPerSecond: 500, deliveriesP99Ms: 50, replaysPerSecond: 3000 }
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dg-bench-webhook-'))
+const env = { ...process.env, DG_DATA_DIR: dataDir, DG_LOG_LEVEL: 'silent', DG_ENV: 'development', PORT: '0' }
+
+const money = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`
+const AREA_HUNDREDTHS = 5000
+const SEED_M2_CENTS = 8_000_00
+
+async function seed(): Promise<string> {
+  const config = loadConfig(env)
+  const database = openConfiguredDatabase(config)
+  const ctx = await createHostContext({ config, database, log: pino({ level: 'silent' }) })
+  await setLicense(ctx, { plan: 'pro', entitlements: ['api_webhooks'], actor: { type: 'cli' } })
+  const { secret } = await rotateWebhookSecret(ctx, { type: 'cli' })
+  const now = new Date().toISOString()
+  await ctx.db.transaction().execute(async (trx) => {
+    for (let i = 0; i < INVESTMENTS; i++) {
+      const investment = await trx
+        .insertInto('investments')
+        .values({
+          source_id: `BENCH-${i}`,
+          title: `Inwestycja ${i}`,
+          slug: `inwestycja-${i}`,
+          content: '',
+          excerpt: '',
+          loc_city: 'Warszawa',
+          host_status: 'publish',
+          visibility: 'public',
+          custom_meta: '{}',
+          gallery: '[]',
+          documents: '[]',
+          created_at: now,
+          modified_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+      const rows = []
+      for (let j = 0; j < PER_INVESTMENT && i * PER_INVESTMENT + j < OFFERS; j++) {
+        rows.push({
+          investment_id: investment.id,
+          source_property_id: `P${j}`,
+          offer_kind: 'property',
+          property_type: 'mieszkanie',
+          code: `${i}/${j}`,
+          title: `Mieszkanie ${i}/${j}`,
+          status: 'available',
+          area: money(AREA_HUNDREDTHS),
+          rooms: 1 + (j % 5),
+          floor: j % 8,
+          price_total_cents: (SEED_M2_CENTS * AREA_HUNDREDTHS) / 100,
+          price_total_from: '2026-01-01',
+          price_m2_cents: SEED_M2_CENTS,
+          price_m2_from: '2026-01-01',
+          host_status: 'publish',
+          custom_meta: '{}',
+          gallery: '[]',
+          created_at: now,
+          modified_at: now,
+        })
+      }
+      const offers = await trx.insertInto('offers').values(rows).returning(['id']).execute()
+      await trx
+        .insertInto('price_history')
+        .values(
+          offers.flatMap(({ id }) =>
+            (['total', 'm2'] as const).map((priceType) => ({
+              offer_id: id,
+              component_id: null,
+              price_type: priceType,
+              record_type: 'first',
+              before_cents: null,
+              after_cents: priceType === 'm2' ? SEED_M2_CENTS : (SEED_M2_CENTS * AREA_HUNDREDTHS) / 100,
+              valid_from: '2026-01-01',
+              recorded_at: now,
+              reason: '',
+              correction: 0 as const,
+              run_id: null,
+            })),
+          ),
+        )
+        .execute()
+    }
+  })
+  await database.destroy()
+  return secret
+}
+
+// ---------------------------------------------------------------------------------------------
+// Events and signed requests
+
+interface BenchEvent {
+  key: string
+  body: Buffer
+}
+
+/** Event n changes offer n mod OFFERS to a price no earlier event gave it (so every one is a change). */
+function event(n: number, prefix = 'bench-event-'): BenchEvent {
+  const offer = n % OFFERS
+  const m2Cents = SEED_M2_CENTS + 100 + n
+  const body = JSON.stringify({
+    source_investment_id: `BENCH-${Math.floor(offer / PER_INVESTMENT)}`,
+    source_property_id: `P${offer % PER_INVESTMENT}`,
+    price_m2: money(m2Cents),
+    price_total: money((m2Cents * AREA_HUNDREDTHS) / 100),
+  })
+  return { key: `${prefix}${n}`, body: Buffer.from(body) }
+}
+
+interface SignedRequest {
+  headers: Record<string, string>
+  body: Buffer
+}
+
+function signed(secret: string, e: BenchEvent): SignedRequest {
+  const timestamp = String(Math.floor(Date.now() / 1000))
+  const nonce = randomBytes(18).toString('base64url')
+  return {
+    headers: {
+      'content-type': 'application/json',
+      'x-dg-timestamp': timestamp,
+      'x-dg-nonce': nonce,
+      'idempotency-key': e.key,
+      'x-dg-signature': sign(secret, { timestamp, nonce, idempotencyKey: e.key }, e.body),
+    },
+    body: e.body,
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Server and measurement
+
+async function startServer(secret: string): Promise<{ child: ChildProcess; port: number; barePort: number }> {
+  const child = spawn(
+    process.execPath,
+    [
+      ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []),
+      '--import',
+      'tsx',
+      'bench/webhook-server.ts',
+    ],
+    { env: { ...env, BARE_PORT: '0', BENCH_SECRET: secret }, stdio: ['ignore', 'pipe', 'inherit'] },
+  )
+  const ports = await new Promise<[number, number]>((resolve, reject) => {
+    createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
+      const match = /^ready (\d+) (\d+)$/.exec(line)
+      if (match) resolve([Number(match[1]), Number(match[2])])
+    })
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)))
+  })
+  return { child, port: ports[0], barePort: ports[1] }
+}
+
+interface Measured {
+  rps: number
+  p99: number
+  requests: number
+  non2xx: number
+  errors: number
+  statuses: string
+  /** Requests signed on the fly because the pre-generated list ran out. */
+  signedLate: number
+}
+
+async function measure(
+  url: string,
+  list: readonly SignedRequest[],
+  late: () => SignedRequest,
+  duration = DURATION,
+): Promise<Measured> {
+  let next = 0
+  let signedLate = 0
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (request) => {
+          let item = list[next++]
+          if (!item) {
+            signedLate++
+            item = late()
+          }
+          return { ...request, headers: item.headers, body: item.body }
+        },
+      },
+    ],
+  })
+  const statuses = Object.entries(result.statusCodeStats ?? {})
+    .map(([status, stat]) => `${status}×${stat.count ?? 0}`)
+    .join(' ')
+  return {
+    rps: result['2xx'] / result.duration,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    statuses,
+    signedLate,
+  }
+}
+
+const secret = await seed()
+const server = await startServer(secret)
+const fullUrl = `http://127.0.0.1:${server.port}${WEBHOOK_PATH}`
+const bareUrl = `http://127.0.0.1:${server.barePort}/bare`
+
+// warm-up (JIT, statement cache, page cache) with events of their own, numbered beyond the others
+let warm = 10_000_000
+await measure(fullUrl, [], () => signed(secret, event(warm++, 'bench-warm-')), 3)
+await measure(bareUrl, [], () => signed(secret, event(warm++, 'bench-warm-')), 2)
+
+// the deliveries' signed requests, generated before the floor run that verifies the same bytes
+const planned = Math.max(20_000, DURATION * 3_000)
+let eventCounter = 0
+const deliveries = Array.from({ length: planned }, () => signed(secret, event(eventCounter++)))
+const results: Record<string, Measured> = {}
+let floorNext = 0
+results.floor = await measure(bareUrl, deliveries, () => deliveries[floorNext++ % deliveries.length] as SignedRequest)
+results.deliveries = await measure(fullUrl, deliveries, () => signed(secret, event(eventCounter++)))
+
+// the replays: every event the deliveries applied, re-signed (new nonce and timestamp)
+const config = loadConfig(env)
+const database = openConfiguredDatabase(config)
+const applied = (
+  await database.db
+    .selectFrom('webhook_executions')
+    .select('idempotency_key')
+    .where('status', '=', 'completed')
+    .where('idempotency_key', 'like', 'bench-event-%')
+    .execute()
+).map((row) => event(Number(row.idempotency_key.slice('bench-event-'.length))))
+if (applied.length === 0) throw new Error('no delivery was applied; nothing to replay')
+let replayCounter = 0
+const replays = Array.from({ length: DURATION * 8_000 }, () =>
+  signed(secret, applied[replayCounter++ % applied.length] as BenchEvent),
+)
+results.replays = await measure(fullUrl, replays, () =>
+  signed(secret, applied[replayCounter++ % applied.length] as BenchEvent),
+)
+
+// correctness of what was measured: each applied event wrote exactly its two price records
+const executions = await database.db
+  .selectFrom('webhook_executions')
+  .select((eb) => eb.fn.countAll<number>().as('n'))
+  .where('status', '=', 'completed')
+  .executeTakeFirstOrThrow()
+const history = await database.db
+  .selectFrom('price_history')
+  .select((eb) => eb.fn.countAll<number>().as('n'))
+  .where('run_id', 'is not', null)
+  .executeTakeFirstOrThrow()
+await database.destroy()
+
+server.child.kill('SIGTERM')
+await new Promise((resolve) => server.child.once('exit', resolve))
+
+const floor = results.floor.rps || 1
+const rows: Array<[string, Measured, string, boolean | undefined]> = [
+  ['floor: bare route, HMAC check only', results.floor, '', undefined],
+  [
+    'deliveries: distinct events, 1 price each',
+    results.deliveries,
+    `>= ${GOALS.deliveriesPerSecond}/s, p99 <= ${GOALS.deliveriesP99Ms} ms`,
+    results.deliveries.rps >= GOALS.deliveriesPerSecond && results.deliveries.p99 <= GOALS.deliveriesP99Ms,
+  ],
+  [
+    'replays: applied events re-signed (200)',
+    results.replays,
+    `>= ${GOALS.replaysPerSecond}/s`,
+    results.replays.rps >= GOALS.replaysPerSecond,
+  ],
+]
+const out: string[] = [
+  '',
+  `Webhook benchmark: ${OFFERS} offers in ${INVESTMENTS} investments, SQLite, ${CONNECTIONS} connections, ` +
+    `${DURATION} s each, ${os.cpus().length} CPUs, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  '',
+  `${'scenario'.padEnd(44)}${'2xx/s'.padStart(9)}${'p99 ms'.padStart(8)}${'ratio'.padStart(7)}${'non-2xx'.padStart(9)}` +
+    `${'errors'.padStart(8)}   ${'goal'.padEnd(28)}result`,
+]
+for (const [name, m, goal, pass] of rows) {
+  out.push(
+    `${name.padEnd(44)}${m.rps.toFixed(0).padStart(9)}${m.p99.toFixed(0).padStart(8)}${(m.rps / floor)
+      .toFixed(3)
+      .padStart(7)}${String(m.non2xx).padStart(9)}${String(m.errors).padStart(8)}   ${goal.padEnd(28)}${
+      pass === undefined ? '' : pass ? 'PASS' : 'MISS'
+    }`,
+  )
+}
+out.push('')
+for (const [name, m] of rows) {
+  out.push(
+    `  ${name.split(':')[0]}: ${m.requests} requests, status ${m.statuses || '-'}` +
+      (m.signedLate > 0 ? `, ${m.signedLate} signed on the fly` : ''),
+  )
+}
+out.push(
+  `  check: ${executions.n} executions completed, ${history.n} price records written by them ` +
+    `(${Number(history.n) === 2 * Number(executions.n) ? 'exactly 2 each: OK' : 'NOT 2 each: WRONG'})`,
+)
+if (PROFILE_DIR) out.push(`  CPU profile of the server: ${PROFILE_DIR}`)
+process.stdout.write(`${out.join('\n')}\n`)
+fs.rmSync(dataDir, { recursive: true, force: true })

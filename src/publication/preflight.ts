@@ -1,0 +1,171 @@
+/*
+ * Publication preflight (contract 4.6): everything a publication for `date` would check, without
+ * publishing — the day's file and XML are built and validated by the same `preparePublication` the
+ * pipeline uses — plus two outside views: whether the public URLs serve what was last published
+ * (delivery) and, on request, whether dane.gov.pl lists a resource for the date (portal).
+ * Only the artifact decides `valid`; delivery and portal findings are reported, never a refusal,
+ * and network failures become statuses and issues, never errors.
+ */
+import type { HostContext } from '../host/context.js'
+import { PluginError } from '../host/errors.js'
+import { getLicenseState, isCalendarDate } from '../licensing/license.js'
+import { checkDelivery, type DeliveryStatus } from './delivery-check.js'
+import { CURRENT_LEGAL_CONTRACT } from './legal-contract.js'
+import { type PortalStatus, type PortalSummary, verifyPortal } from './portal-check.js'
+import { preparePublication, type PublicationIssue, publicationStore, todayInWarsaw } from './publication-service.js'
+import { getPublicationSettings, resolvePublishingDeveloper } from './publication-settings.js'
+import { XML_NAME } from './publication-store.js'
+
+export interface PreflightArgs {
+  date?: string | undefined
+  verifyPortal?: boolean | undefined
+}
+
+export interface PreflightReport {
+  date: string
+  /** No blocking issue: a publication for `date` would pass validation now. */
+  valid: boolean
+  /** valid, an active licence with `api_webhooks`, and an https public_base_url. */
+  production_allowed: boolean
+  contract: { id: string; valid_until: string }
+  record_count: number
+  /** `continuity` when the licence is not active (the daily schedule still publishes). */
+  mode: 'production' | 'continuity'
+  artifact_status: 'ready' | 'invalid'
+  delivery_status: DeliveryStatus
+  delivery_checked_at: string | null
+  delivery_issues: PublicationIssue[]
+  portal_status: PortalStatus
+  /** Blocking: each a stable code with a corrective message in Polish and English. */
+  issues: PublicationIssue[]
+  /** Not blocking (licence, portal, port, resource count). */
+  warnings: PublicationIssue[]
+  portal?: PortalSummary
+}
+
+const issue = (
+  code: string,
+  message_pl: string,
+  message_en: string,
+  details?: Record<string, unknown>,
+): PublicationIssue => ({ code, message_pl, message_en, ...(details ? { details } : {}) })
+
+function portalWarning(status: PortalStatus, date: string, summary: PortalSummary | undefined): PublicationIssue[] {
+  switch (status) {
+    case 'dataset_not_found':
+      return [
+        issue(
+          'portal_dataset_not_found',
+          'Portal dane.gov.pl nie pokazuje zbioru z adresem źródła XML ani z tytułem tego dewelopera. Zgłoś źródło danych na kontakt@dane.gov.pl albo poczekaj na pierwszy import.',
+          'dane.gov.pl shows no dataset with this XML source URL or this developer title. Register the data source with kontakt@dane.gov.pl or wait for the first import.',
+          { query: summary?.query },
+        ),
+      ]
+    case 'missing_resource':
+      return [
+        issue(
+          'portal_missing_resource',
+          `Zbiór na portalu nie ma (jeszcze) zasobu z dnia ${date}. Portal importuje raz dziennie, a publiczne API bywa opóźnione o kilka godzin; sprawdź ponownie później.`,
+          `The portal dataset has no resource for ${date} (yet). The portal imports once a day and its public API can lag by hours; check again later.`,
+          { dataset_id: summary?.dataset?.id, latest_data_date: summary?.latest_data_date },
+        ),
+      ]
+    case 'unreachable':
+      return [
+        issue(
+          'portal_unreachable',
+          'API dane.gov.pl nie odpowiada; spróbuj ponownie później.',
+          'The dane.gov.pl API does not answer; try again later.',
+          { error: summary?.error },
+        ),
+      ]
+    default:
+      return []
+  }
+}
+
+export async function runPreflight(ctx: HostContext, args: PreflightArgs = {}): Promise<PreflightReport> {
+  const date = args.date ?? todayInWarsaw(ctx)
+  if (!isCalendarDate(date))
+    throw new PluginError('invalid_date', 400, { message: 'date must be a real calendar date YYYY-MM-DD' })
+
+  const prepared = await preparePublication(ctx, date)
+  const settings = await getPublicationSettings(ctx)
+  const license = await getLicenseState(ctx)
+  const developer = await resolvePublishingDeveloper(ctx, settings)
+  const base = settings.public_base_url?.replace(/\/+$/, '') ?? null
+  const manifest = await publicationStore(ctx).currentManifest()
+
+  const [delivery, portal] = await Promise.all([
+    checkDelivery({ baseUrl: base, manifest, now: () => ctx.now() }),
+    args.verifyPortal
+      ? verifyPortal({
+          apiUrl: ctx.config.portalApiUrl,
+          date,
+          developerName: developer?.name ?? null,
+          xmlUrl: base === null ? null : `${base}/${XML_NAME}`,
+          now: () => ctx.now(),
+        })
+      : Promise.resolve(undefined),
+  ])
+
+  const warnings: PublicationIssue[] = [...prepared.warnings]
+  const active = license.status === 'active'
+  const apiWebhooks = active && license.entitlements.includes('api_webhooks')
+  if (!active)
+    warnings.push(
+      issue(
+        'license_not_active',
+        'Licencja nie jest aktywna (tryb ciągłości): codzienna publikacja z harmonogramu działa, ale publikacja przez API wymaga aktywnego planu PRO z api_webhooks.',
+        'The licence is not active (continuity mode): the scheduled daily publication runs, but publishing through the API needs an active PRO plan with api_webhooks.',
+        { license_status: license.status },
+      ),
+    )
+  else if (!apiWebhooks)
+    warnings.push(
+      issue(
+        'api_webhooks_missing',
+        'Licencja nie obejmuje api_webhooks: publikacja przez API nie będzie możliwa.',
+        'The licence does not include api_webhooks: publishing through the API is not possible.',
+      ),
+    )
+  if (base) {
+    const url = new URL(base)
+    if (url.port !== '' && url.port !== '443' && url.port !== '80')
+      warnings.push(
+        issue(
+          'public_url_nonstandard_port',
+          `Harwester dane.gov.pl pobiera pliki tylko z portów 80/443, a public_base_url używa portu ${url.port}.`,
+          `The dane.gov.pl harvester only fetches from ports 80/443, but public_base_url uses port ${url.port}.`,
+          { port: Number(url.port) },
+        ),
+      )
+  }
+  const portalStatus: PortalStatus = portal?.status ?? 'not_checked'
+  warnings.push(...portalWarning(portalStatus, date, portal?.summary))
+
+  const valid = prepared.issues.length === 0
+  return {
+    date,
+    valid,
+    production_allowed: valid && apiWebhooks && base !== null && base.startsWith('https://'),
+    contract: { id: CURRENT_LEGAL_CONTRACT.id, valid_until: CURRENT_LEGAL_CONTRACT.validUntil },
+    record_count: prepared.csv.rows,
+    mode: active ? 'production' : 'continuity',
+    artifact_status: valid ? 'ready' : 'invalid',
+    delivery_status: delivery.status,
+    delivery_checked_at: delivery.checked_at,
+    delivery_issues: delivery.issues,
+    portal_status: portalStatus,
+    issues: prepared.issues,
+    warnings,
+    ...(portal ? { portal: portal.summary } : {}),
+  }
+}
+
+/** The API's answer: 422 `preflight_failed` with the whole report when there are blocking issues. */
+export async function preflightOrRefuse(ctx: HostContext, args: PreflightArgs): Promise<PreflightReport> {
+  const report = await runPreflight(ctx, args)
+  if (!report.valid) throw new PluginError('preflight_failed', 422, { ...report })
+  return report
+}
