@@ -57,12 +57,5 @@ export const RECORD_TYPE_LABELS: Record<string, string> = {
   correction: 'korekta ceny',
 }
 
-export function slugify(text: string): string {
-  const map: Record<string, string> = { ą: 'a', ć: 'c', ę: 'e', ł: 'l', ń: 'n', ó: 'o', ś: 's', ź: 'z', ż: 'z' }
-  return text
-    .toLowerCase()
-    .replace(/[ąćęłńóśźż]/g, (ch) => map[ch] ?? ch)
-    .normalize('NFKD')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-}
+// one transliteration for permalinks and official file names
+export { slugify } from '../publication/daily-csv.js'

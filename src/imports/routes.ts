@@ -3,13 +3,11 @@
  * confirm_archiving) with an Idempotency-Key executes. GET /imports/{id} returns the job record.
  * Both need `manage_options` and the `bulk_import` entitlement.
  */
-import { randomBytes } from 'node:crypto'
-import { createWriteStream } from 'node:fs'
 import fs from 'node:fs/promises'
 import path from 'node:path'
-import { pipeline } from 'node:stream/promises'
 
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { receiveMultipartForm } from '../host/http/multipart-upload.js'
+import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 
 import { actorOf, requireCapability, requirePrincipal } from '../host/http/authenticate.js'
@@ -25,50 +23,6 @@ import {
 } from './offer-import-service.js'
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
-
-interface UploadedPreview {
-  filePath: string
-  fileName: string
-  fields: Record<string, string>
-}
-
-async function receiveUpload(request: FastifyRequest, uploadDir: string): Promise<UploadedPreview> {
-  await fs.mkdir(uploadDir, { recursive: true })
-  const fields: Record<string, string> = {}
-  let filePath: string | undefined
-  let fileName = ''
-  try {
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'file' || filePath) {
-          await part.toBuffer().catch(() => undefined)
-          throw new PluginError('invalid_upload', 400, { message: 'Send exactly one file, in the field "file".' })
-        }
-        filePath = path.join(uploadDir, `${randomBytes(12).toString('hex')}.upload`)
-        fileName = part.filename || 'upload'
-        await pipeline(part.file, createWriteStream(filePath))
-        if (part.file.truncated) {
-          throw new PluginError('file_too_large', 413, {
-            message: `The file is larger than the limit of ${request.server.ctx.config.importMaxBytes} bytes (DG_IMPORT_MAX_BYTES).`,
-          })
-        }
-      } else if (typeof part.value === 'string') {
-        fields[part.fieldname] = part.value
-      }
-    }
-  } catch (error) {
-    if (filePath) await fs.rm(filePath, { force: true })
-    if (error instanceof PluginError) throw error
-    const code = (error as { code?: string }).code
-    if (code === 'FST_REQ_FILE_TOO_LARGE')
-      throw new PluginError('file_too_large', 413, {
-        message: 'The file is larger than the configured limit (DG_IMPORT_MAX_BYTES).',
-      })
-    throw new PluginError('invalid_upload', 400, { message: 'The multipart body could not be read.' })
-  }
-  if (!filePath) throw new PluginError('invalid_upload', 400, { message: 'The multipart body has no "file" field.' })
-  return { filePath, fileName, fields }
-}
 
 function parseBoolean(value: unknown): boolean {
   return value === true || value === 'true' || value === '1' || value === 'yes' || value === 'on'
@@ -107,7 +61,10 @@ export async function importRoutes(app: FastifyInstance): Promise<void> {
       const ctx = app.ctx
       const principal = await requirePrincipal(request)
       if (request.isMultipart()) {
-        const upload = await receiveUpload(request, uploadDir)
+        const form = await receiveMultipartForm(request, uploadDir, 'upload')
+        if (!form.filePath)
+          throw new PluginError('invalid_upload', 400, { message: 'The multipart body has no "file" field.' })
+        const upload = { ...form, filePath: form.filePath }
         try {
           const mode = parseMode(upload.fields.mode)
           const mapping = parseMapping(upload.fields.mapping)

@@ -5,13 +5,11 @@
  * also needs PRO with `api_webhooks`. The offer import's `bulk_import` does not apply: the report
  * import writes no offers.
  */
-import { randomBytes } from 'node:crypto'
-import { createWriteStream } from 'node:fs'
 import fs from 'node:fs/promises'
 import path from 'node:path'
-import { pipeline } from 'node:stream/promises'
 
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { receiveMultipartForm } from '../host/http/multipart-upload.js'
+import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 
 import { PluginError } from '../host/errors.js'
@@ -20,50 +18,6 @@ import { errorResponses } from '../host/http/schemas.js'
 import { confirmReportImport, previewReportImport } from './report-import.js'
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
-
-interface ReceivedForm {
-  /** Absent when the multipart body carries no file: then it is a confirmation. */
-  filePath?: string
-  fileName: string
-  fields: Record<string, string>
-}
-
-/** Streams the one file part to disk (the offer import's approach) and collects the text fields. */
-async function receiveForm(request: FastifyRequest, uploadDir: string): Promise<ReceivedForm> {
-  await fs.mkdir(uploadDir, { recursive: true })
-  const fields: Record<string, string> = {}
-  let filePath: string | undefined
-  let fileName = ''
-  try {
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        if (part.fieldname !== 'file' || filePath) {
-          await part.toBuffer().catch(() => undefined)
-          throw new PluginError('invalid_upload', 400, { message: 'Send exactly one file, in the field "file".' })
-        }
-        filePath = path.join(uploadDir, `${randomBytes(12).toString('hex')}.upload`)
-        fileName = part.filename || 'report'
-        await pipeline(part.file, createWriteStream(filePath))
-        if (part.file.truncated) {
-          throw new PluginError('file_too_large', 413, {
-            message: `The file is larger than the limit of ${request.server.ctx.config.importMaxBytes} bytes (DG_IMPORT_MAX_BYTES).`,
-          })
-        }
-      } else if (typeof part.value === 'string') {
-        fields[part.fieldname] = part.value
-      }
-    }
-  } catch (error) {
-    if (filePath) await fs.rm(filePath, { force: true })
-    if (error instanceof PluginError) throw error
-    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
-      throw new PluginError('file_too_large', 413, {
-        message: 'The file is larger than the configured limit (DG_IMPORT_MAX_BYTES).',
-      })
-    throw new PluginError('invalid_upload', 400, { message: 'The multipart body could not be read.' })
-  }
-  return { ...(filePath ? { filePath } : {}), fileName, fields }
-}
 
 function parseBoolean(value: unknown): boolean {
   return value === true || value === 'true' || value === '1' || value === 'yes' || value === 'on'
@@ -106,7 +60,7 @@ export async function reportImportRoutes(app: FastifyInstance): Promise<void> {
       const principal = await requirePrincipal(request)
       let fields: Record<string, unknown>
       if (request.isMultipart()) {
-        const form = await receiveForm(request, uploadDir)
+        const form = await receiveMultipartForm(request, uploadDir, 'report')
         if (form.filePath) {
           try {
             const outcome = await previewReportImport(ctx, {
