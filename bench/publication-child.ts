@@ -28,6 +28,8 @@ export interface ChildResult {
   startRssKib: number
   /** Peak RSS of the whole child process, in KiB. */
   maxRssKib: number
+  /** Peak RSS when the first publish() returned (before the floor and the warm republish), in KiB. */
+  publishMaxRssKib: number
 }
 
 const seconds = (from: number) => (performance.now() - from) / 1000
@@ -53,6 +55,7 @@ const startRssKib = Math.round(process.memoryUsage().rss / 1024)
 const started = performance.now()
 const outcome = await publish(ctx, { date, trigger: 'cli', actor: { type: 'cli' } })
 const publishSeconds = seconds(started)
+const publishMaxRssKib = process.resourceUsage().maxRSS
 
 const store = publicationStore(ctx)
 const csv = fs.readFileSync(store.csvPath(outcome.csv.md5))
@@ -81,5 +84,6 @@ const result: ChildResult = {
   resources: outcome.xml.resources,
   startRssKib,
   maxRssKib: process.resourceUsage().maxRSS,
+  publishMaxRssKib,
 }
 process.stdout.write(`${JSON.stringify(result)}\n`)

@@ -365,6 +365,7 @@ const rows: Array<[string, string, string, string]> = [
     verdict(rssMib <= GOALS.rssMib),
   ],
   ['  (RSS before publish(): modules, DB open)', `${(result.startRssKib / 1024).toFixed(0)} MB`, '', ''],
+  ['  (peak RSS when the first publish() returned)', `${(result.publishMaxRssKib / 1024).toFixed(0)} MB`, '', ''],
   ['  (republish same day, warm process)', `${result.warmSeconds.toFixed(3)} s`, '', ''],
 ]
 process.stdout.write(

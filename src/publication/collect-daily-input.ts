@@ -1,16 +1,19 @@
 /*
  * Reads the catalog for the daily file: every offer with host status `publish` in a published
  * investment of the publishing developer, whose status is one of the published statuses, with its
- * components. Maps rows to the pure DailyCsvInput model of daily-csv.ts.
+ * components. Maps rows to the pure model of daily-csv.ts.
  */
+import type { Selectable } from 'kysely'
+
 import type { HostContext } from '../host/context.js'
-import type { DeveloperRow } from '../host/db/schema.js'
+import type { DeveloperRow, OfferComponentsTable } from '../host/db/schema.js'
 import { slugify } from '../catalog/presentation.js'
 import { priceWithinRounding } from '../offers/price-consistency.js'
 import type {
   ComponentGroupKind,
+  DailyCsvComponent,
   DailyCsvDeveloper,
-  DailyCsvInput,
+  DailyCsvInvestment,
   DailyCsvOffer,
   DwellingType,
   StandalonePartType,
@@ -53,86 +56,64 @@ export function developerForCsv(d: DeveloperRow): DailyCsvDeveloper {
   }
 }
 
-export interface CollectedDay {
-  input: DailyCsvInput
-  /** Offers whose total is not m² price × area within rounding. */
-  inconsistent: Array<{ id: number; code: string }>
+/** The company part of the day's file name. */
+export function dailyCompanySlug(developer: Pick<DeveloperRow, 'name'>): string {
+  return slugify(developer.name) || 'deweloper'
 }
 
-export async function collectDailyInput(
+type ComponentRow = Pick<
+  Selectable<OfferComponentsTable>,
+  'offer_id' | 'group_kind' | 'kind_label' | 'designation' | 'price_cents' | 'price_from' | 'description' | 'position'
+>
+
+/*
+ * Components are read by the ids of the offers just read (the offer_components_offer index), in
+ * batches that keep the statement's parameter count modest: filtering them through a join with
+ * the offers' conditions let SQLite pick an index that scanned every published offer for each
+ * investment.
+ */
+const COMPONENT_BATCH = 500
+
+/** Offers whose total is not m² price × area within rounding. */
+export type InconsistentOffer = { id: number; code: string }
+
+/*
+ * One investment at a time, in increasing id, so memory follows the largest investment rather
+ * than the whole catalog; all reads in one read-only snapshot (repeatable read on PostgreSQL, one
+ * transaction on SQLite), so the file never mixes two moments of the catalog. Per investment, flat
+ * reads ordered by offer id (offers, then their components), joined by walking both lists once:
+ * measured on 20,000 offers, one LEFT JOIN of offers and components repeats every offer column per
+ * component row and took about twice as long.
+ */
+export async function* readDailyOffers(
   ctx: HostContext,
-  args: { date: string; developer: DeveloperRow; statuses: string[] },
-): Promise<CollectedDay> {
-  const rows = await ctx.db
-    .selectFrom('offers')
-    .innerJoin('investments', 'investments.id', 'offers.investment_id')
-    .select([
-      'offers.id',
-      'offers.offer_kind',
-      'offers.property_type',
-      'offers.code',
-      'offers.area',
-      'offers.price_m2_cents',
-      'offers.price_m2_from',
-      'offers.price_total_cents',
-      'offers.price_total_from',
-      'offers.price_combined_cents',
-      'offers.price_combined_from',
-      'investments.id as investment_id',
-      'investments.loc_voivodeship',
-      'investments.loc_powiat',
-      'investments.loc_gmina',
-      'investments.loc_city',
-      'investments.loc_street',
-      'investments.loc_building_no',
-      'investments.loc_postal_code',
-      'investments.prospectus_url',
-    ])
-    .where('offers.host_status', '=', 'publish')
-    .where('investments.host_status', '=', 'publish')
-    .where('offers.status', 'in', args.statuses)
-    .where((eb) =>
-      eb.or([eb('investments.developer_id', '=', args.developer.id), eb('investments.developer_id', 'is', null)]),
-    )
-    .orderBy('offers.id')
-    .execute()
-  const components = new Map<number, DailyCsvOffer['components'][number][]>()
-  for (let i = 0; i < rows.length; i += 500) {
-    const part = await ctx.db
-      .selectFrom('offer_components')
-      .selectAll()
-      .where(
-        'offer_id',
-        'in',
-        rows.slice(i, i + 500).map((r) => r.id),
+  args: { developer: DeveloperRow; statuses: string[]; inconsistent: InconsistentOffer[] },
+): AsyncGenerator<DailyCsvOffer[], void, undefined> {
+  const trx = await ctx.db.startTransaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute()
+  let ended = false
+  try {
+    const investmentRows = await trx
+      .selectFrom('investments')
+      .select([
+        'investments.id',
+        'investments.loc_voivodeship',
+        'investments.loc_powiat',
+        'investments.loc_gmina',
+        'investments.loc_city',
+        'investments.loc_street',
+        'investments.loc_building_no',
+        'investments.loc_postal_code',
+        'investments.prospectus_url',
+      ])
+      .where('investments.host_status', '=', 'publish')
+      .where((eb) =>
+        eb.or([eb('investments.developer_id', '=', args.developer.id), eb('investments.developer_id', 'is', null)]),
       )
-      .orderBy('offer_id')
-      .orderBy('position')
+      .orderBy('investments.id')
       .execute()
-    for (const c of part) {
-      const list = components.get(c.offer_id) ?? []
-      list.push({
-        groupKind: c.group_kind as ComponentGroupKind,
-        kindLabel: c.kind_label,
-        designation: c.designation,
-        priceCents: c.price_cents,
-        priceFrom: c.price_from,
-        description: c.description,
-        position: c.position,
-      })
-      components.set(c.offer_id, list)
-    }
-  }
-  const inconsistent: CollectedDay['inconsistent'] = []
-  const offers: DailyCsvOffer[] = rows.map((r) => {
-    if (r.price_total_cents !== null && r.price_m2_cents !== null && r.area) {
-      if (!priceWithinRounding(r.price_total_cents, r.price_m2_cents, r.area))
-        inconsistent.push({ id: r.id, code: r.code })
-    }
-    return {
-      id: r.id,
-      investment: {
-        id: r.investment_id,
+    for (const r of investmentRows) {
+      const investment: DailyCsvInvestment = {
+        id: r.id,
         location: {
           voivodeship: r.loc_voivodeship,
           powiat: r.loc_powiat,
@@ -143,26 +124,100 @@ export async function collectDailyInput(
           postalCode: r.loc_postal_code,
         },
         prospectusUrl: r.prospectus_url,
-      },
-      offerKind: r.offer_kind as DailyCsvOffer['offerKind'],
-      propertyType: r.property_type as DwellingType | StandalonePartType,
-      code: r.code,
-      priceM2Cents: r.price_m2_cents,
-      priceM2From: r.price_m2_from,
-      priceTotalCents: r.price_total_cents,
-      priceTotalFrom: r.price_total_from,
-      priceCombinedCents: r.price_combined_cents,
-      priceCombinedFrom: r.price_combined_from,
-      components: components.get(r.id) ?? [],
+      }
+      const offerRows = await trx
+        .selectFrom('offers')
+        .select([
+          'offers.id',
+          'offers.offer_kind',
+          'offers.property_type',
+          'offers.code',
+          'offers.area',
+          'offers.price_m2_cents',
+          'offers.price_m2_from',
+          'offers.price_total_cents',
+          'offers.price_total_from',
+          'offers.price_combined_cents',
+          'offers.price_combined_from',
+        ])
+        .where('offers.investment_id', '=', r.id)
+        .where('offers.host_status', '=', 'publish')
+        .where('offers.status', 'in', args.statuses)
+        .orderBy('offers.id')
+        .execute()
+      if (offerRows.length === 0) continue
+      const componentRows: ComponentRow[] = []
+      for (let i = 0; i < offerRows.length; i += COMPONENT_BATCH) {
+        const ids = offerRows.slice(i, i + COMPONENT_BATCH).map((o) => o.id)
+        componentRows.push(
+          ...(await trx
+            .selectFrom('offer_components')
+            .select([
+              'offer_id',
+              'group_kind',
+              'kind_label',
+              'designation',
+              'price_cents',
+              'price_from',
+              'description',
+              'position',
+            ])
+            .where('offer_id', 'in', ids)
+            .orderBy('offer_id')
+            .orderBy('position')
+            .execute()),
+        )
+      }
+
+      const offers: DailyCsvOffer[] = new Array<DailyCsvOffer>(offerRows.length)
+      let next = 0
+      for (let i = 0; i < offerRows.length; i++) {
+        const o = offerRows[i] as (typeof offerRows)[number]
+        if (o.price_total_cents !== null && o.price_m2_cents !== null && o.area) {
+          if (!priceWithinRounding(o.price_total_cents, o.price_m2_cents, o.area))
+            args.inconsistent.push({ id: o.id, code: o.code })
+        }
+        const components: DailyCsvComponent[] = []
+        // both lists are ordered by offer id and read with the same filter in one snapshot
+        while (next < componentRows.length && (componentRows[next] as ComponentRow).offer_id < o.id) next++
+        for (; next < componentRows.length; next++) {
+          const c = componentRows[next] as ComponentRow
+          if (c.offer_id !== o.id) break
+          components.push({
+            groupKind: c.group_kind as ComponentGroupKind,
+            kindLabel: c.kind_label,
+            designation: c.designation,
+            priceCents: c.price_cents,
+            priceFrom: c.price_from,
+            description: c.description,
+            position: c.position,
+          })
+        }
+        offers[i] = {
+          id: o.id,
+          investment,
+          offerKind: o.offer_kind as DailyCsvOffer['offerKind'],
+          propertyType: o.property_type as DwellingType | StandalonePartType,
+          code: o.code,
+          priceM2Cents: o.price_m2_cents,
+          priceM2From: o.price_m2_from,
+          priceTotalCents: o.price_total_cents,
+          priceTotalFrom: o.price_total_from,
+          priceCombinedCents: o.price_combined_cents,
+          priceCombinedFrom: o.price_combined_from,
+          components,
+        }
+      }
+      yield offers
     }
-  })
-  return {
-    input: {
-      date: args.date,
-      companySlug: slugify(args.developer.name) || 'deweloper',
-      developer: developerForCsv(args.developer),
-      offers,
-    },
-    inconsistent,
+    ended = true
+    await trx.commit().execute()
+  } finally {
+    // the consumer stopped early or a read failed: the snapshot is released all the same
+    if (!ended)
+      await trx
+        .rollback()
+        .execute()
+        .catch(() => undefined)
   }
 }

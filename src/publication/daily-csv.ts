@@ -123,6 +123,8 @@ export type DailyCsvErrorCode =
   | 'unknown_property_type'
   | 'unknown_component_group'
   | 'invalid_slug'
+  | 'column_count'
+  | 'empty_cell'
 
 /** Input the official file cannot represent truthfully; the pipeline turns it into a 422 issue. */
 export class DailyCsvError extends Error {
@@ -171,8 +173,9 @@ export function formatMoney(cents: number): string {
   if (!Number.isSafeInteger(cents) || cents < 0) {
     throw new DailyCsvError('invalid_money', `amount must be a non-negative integer number of grosze, got ${cents}`)
   }
-  const digits = String(cents).padStart(3, '0')
-  return `${digits.slice(0, -2)}.${digits.slice(-2)}`
+  // exact: the remainder and the difference of safe integers are exact, and so is the division
+  const grosze = cents % 100
+  return `${(cents - grosze) / 100}.${grosze < 10 ? '0' : ''}${grosze}`
 }
 
 /** A CSV field: quoted (quotes doubled) only when it holds the separator, a quote, CR or LF. */
@@ -182,17 +185,31 @@ export function csvEscape(value: string): string {
 
 const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/
 
+/*
+ * Every price of a catalog tends to carry one of a few "valid from" dates, so each distinct valid
+ * date is proven once; the set is bounded and only ever holds strings that passed the full check.
+ */
+const PROVEN_DATES = new Set<string>()
+
 export function isIsoDate(value: string): boolean {
+  if (PROVEN_DATES.has(value)) return true
   const match = DATE_PATTERN.exec(value)
   if (!match) return false
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])]
   const parsed = new Date(Date.UTC(year, month - 1, day))
-  return parsed.getUTCFullYear() === year && parsed.getUTCMonth() === month - 1 && parsed.getUTCDate() === day
+  const valid = parsed.getUTCFullYear() === year && parsed.getUTCMonth() === month - 1 && parsed.getUTCDate() === day
+  if (valid) {
+    if (PROVEN_DATES.size >= 4096) PROVEN_DATES.clear()
+    PROVEN_DATES.add(value)
+  }
+  return valid
 }
 
-function requireDate(value: string, what: string, offerId: number | null): string {
-  if (!isIsoDate(value))
-    throw new DailyCsvError('invalid_date', `${what}: "${value}" is not a YYYY-MM-DD date`, offerId)
+function requireDate(value: string, what: string | (() => string), offerId: number | null): string {
+  if (!isIsoDate(value)) {
+    const subject = typeof what === 'string' ? what : what()
+    throw new DailyCsvError('invalid_date', `${subject}: "${value}" is not a YYYY-MM-DD date`, offerId)
+  }
   return value
 }
 
@@ -236,31 +253,64 @@ export function dailyCsvFileName(date: IsoDate, companySlug: string, investmentS
 
 /*
  * Codes compare digit runs by value ("A/2" before "A/10") and everything else by UTF-16 code
- * units, so the order never depends on the ICU data of the Node build.
+ * units, so the order never depends on the ICU data of the Node build. The chunks of a code are
+ * computed once per offer (codeSortKey), not on every comparison of the sort.
  */
-export function compareOfferCodes(a: string, b: string): number {
-  const chunksA = a.match(/\d+|\D+/g) ?? []
-  const chunksB = b.match(/\d+|\D+/g) ?? []
-  for (let i = 0; i < Math.min(chunksA.length, chunksB.length); i++) {
-    const x = chunksA[i] as string
-    const y = chunksB[i] as string
-    const bothDigits = /^\d/.test(x) && /^\d/.test(y)
-    const order = bothDigits ? compareDigitRuns(x, y) : compareCodeUnits(x, y)
-    if (order !== 0) return order
-  }
-  return chunksA.length - chunksB.length || compareCodeUnits(a, b)
+export interface CodeSortKey {
+  readonly code: string
+  /** Digit runs without their leading zeros, and the runs of everything else, in order. */
+  readonly chunks: readonly string[]
 }
 
-function compareDigitRuns(x: string, y: string): number {
-  const a = x.replace(/^0+(?=\d)/, '')
-  const b = y.replace(/^0+(?=\d)/, '')
-  return a.length - b.length || compareCodeUnits(a, b)
+export function codeSortKey(code: string): CodeSortKey {
+  const chunks = code.match(/\d+|\D+/g) ?? []
+  for (let i = 0; i < chunks.length; i++) {
+    const chunk = chunks[i] as string
+    if (isDigit(chunk.charCodeAt(0))) chunks[i] = chunk.replace(/^0+(?=\d)/, '')
+  }
+  return { code, chunks }
+}
+
+function isDigit(unit: number): boolean {
+  return unit >= 0x30 && unit <= 0x39
+}
+
+/*
+ * A digit run meeting another kind of run is decided by their first code units, which are a digit
+ * and a non-digit, so comparing the run without its leading zeros gives the same answer.
+ */
+export function compareCodeSortKeys(a: CodeSortKey, b: CodeSortKey): number {
+  const shorter = Math.min(a.chunks.length, b.chunks.length)
+  for (let i = 0; i < shorter; i++) {
+    const x = a.chunks[i] as string
+    const y = b.chunks[i] as string
+    if (x === y) continue
+    const order =
+      isDigit(x.charCodeAt(0)) && isDigit(y.charCodeAt(0))
+        ? x.length - y.length || compareCodeUnits(x, y)
+        : compareCodeUnits(x, y)
+    if (order !== 0) return order
+  }
+  return a.chunks.length - b.chunks.length || compareCodeUnits(a.code, b.code)
+}
+
+export function compareOfferCodes(a: string, b: string): number {
+  return compareCodeSortKeys(codeSortKey(a), codeSortKey(b))
 }
 
 function compareCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0
 }
 
+/*
+ * Columns 1–35 (developer, sales office, investment location) are the same on every row of an
+ * investment, so they are escaped, checked and joined once per investment; a row is built as its
+ * columns 36–58 only.
+ */
+const ROW_START = OFFICIAL_COLUMN_INDEX.property_type
+const ROW_LENGTH = OFFICIAL_COLUMN_COUNT - ROW_START
+
+/** Columns 36–58 of one line of the file. */
 type Row = string[]
 
 function text(value: string | null | undefined): string {
@@ -269,7 +319,11 @@ function text(value: string | null | undefined): string {
 }
 
 function set(row: Row, key: OfficialColumnKey, value: string): void {
-  row[OFFICIAL_COLUMN_INDEX[key]] = value
+  row[OFFICIAL_COLUMN_INDEX[key] - ROW_START] = value
+}
+
+function get(row: Row, key: OfficialColumnKey): string {
+  return row[OFFICIAL_COLUMN_INDEX[key] - ROW_START] as string
 }
 
 /** A price and its "valid from" date: both or neither, since a price without its date is incomplete. */
@@ -289,7 +343,11 @@ function setPrice(
     throw new DailyCsvError('missing_price_date', `offer ${offer.code}: ${priceKey} has no "valid from" date`, offer.id)
   }
   set(row, priceKey, formatMoney(cents))
-  set(row, dateKey, requireDate(from, `offer ${offer.code}: ${dateKey}`, offer.id))
+  set(
+    row,
+    dateKey,
+    requireDate(from, () => `offer ${offer.code}: ${dateKey}`, offer.id),
+  )
 }
 
 function developerCells(developer: DailyCsvDeveloper): string[] {
@@ -397,11 +455,10 @@ function isDwellingType(type: string): type is DwellingType {
  * block is still free; every further component gets a row of its own that repeats columns 1–37 and
  * 58, has `X` in 38–43 and fills only its own block, so no component is ever dropped or summed.
  */
-function offerRows(offer: DailyCsvOffer, prefix: readonly string[]): Row[] {
+function offerRows(offer: DailyCsvOffer, prospectusUrl: string): Row[] {
   const base = (): Row => {
-    const row: Row = new Array<string>(OFFICIAL_COLUMN_COUNT).fill(NOT_APPLICABLE)
-    prefix.forEach((cell, index) => (row[index] = cell))
-    set(row, 'prospectus_url', text(offer.investment.prospectusUrl))
+    const row: Row = new Array<string>(ROW_LENGTH).fill(NOT_APPLICABLE)
+    set(row, 'prospectus_url', prospectusUrl)
     return row
   }
   const main = base()
@@ -459,8 +516,8 @@ function offerRows(offer: DailyCsvOffer, prefix: readonly string[]): Row[] {
         return
       }
       const row = base()
-      set(row, 'property_type', main[OFFICIAL_COLUMN_INDEX.property_type] as string)
-      set(row, 'property_code', main[OFFICIAL_COLUMN_INDEX.property_code] as string)
+      set(row, 'property_type', get(main, 'property_type'))
+      set(row, 'property_code', get(main, 'property_code'))
       fillComponent(row, component, offer)
       extra.push(row)
     })
@@ -468,33 +525,108 @@ function offerRows(offer: DailyCsvOffer, prefix: readonly string[]): Row[] {
   return [main, ...extra]
 }
 
-function compareOffers(a: DailyCsvOffer, b: DailyCsvOffer): number {
-  return a.investment.id - b.investment.id || compareOfferCodes(a.code, b.code) || a.id - b.id
+/** Sorted by investment id, then code (digit runs by value), then offer id; each code is split once. */
+function sortOffers(offers: readonly DailyCsvOffer[]): DailyCsvOffer[] {
+  const keyed = offers.map((offer) => ({ offer, code: codeSortKey(offer.code) }))
+  keyed.sort(
+    (a, b) =>
+      a.offer.investment.id - b.offer.investment.id || compareCodeSortKeys(a.code, b.code) || a.offer.id - b.offer.id,
+  )
+  return keyed.map((entry) => entry.offer)
 }
 
-/**
- * Builds the day's file. Offers are sorted by investment id, then code (digit runs by value), then
- * offer id, because database reads have no guaranteed order; components keep their `position`
- * (array order when absent). Throws DailyCsvError for data the file cannot carry truthfully.
+/*
+ * The row rules of the official file, checked on the cells before they are serialized: 58 cells,
+ * none empty (X where a value does not apply). The bytes written are checked again by
+ * csv-byte-check.ts, so a builder bug is caught on both sides of the serialization.
  */
-export function buildDailyCsv(input: DailyCsvInput): DailyCsvFile {
-  const fileName = dailyCsvFileName(input.date, input.companySlug, input.investmentSlug)
-  const developer = developerCells(input.developer)
-  const locations = new Map<DailyCsvInvestment, string[]>()
-  const lines: string[] = [OFFICIAL_HEADER_LINE]
-
-  for (const offer of [...input.offers].sort(compareOffers)) {
-    let location = locations.get(offer.investment)
-    if (!location) {
-      location = locationCells(offer.investment.location)
-      locations.set(offer.investment, location)
+function checkCells(cells: readonly string[], expected: number, line: number, offer: DailyCsvOffer | null): void {
+  if (cells.length !== expected) {
+    throw new DailyCsvError(
+      'column_count',
+      `row ${line} would have ${cells.length - expected + OFFICIAL_COLUMN_COUNT} columns instead of ${OFFICIAL_COLUMN_COUNT}`,
+      offer?.id ?? null,
+    )
+  }
+  for (let i = 0; i < cells.length; i++) {
+    if (cells[i] === '') {
+      throw new DailyCsvError(
+        'empty_cell',
+        `row ${line} would have an empty cell; X is written instead`,
+        offer?.id ?? null,
+      )
     }
-    for (const row of offerRows(offer, [...developer, ...location])) lines.push(row.join(SEPARATOR))
+  }
+}
+
+/** Characters of text per piece: big enough for few writes, small enough to stay out of the way. */
+const CHUNK_CHARS = 1 << 18
+
+/**
+ * Serializes the day's file piece by piece, so the pipeline can hash, check and write it while it
+ * is built instead of holding it whole, and read the catalog one investment at a time. Offers are
+ * sorted by investment id, then code (digit runs by value), then offer id, because database reads
+ * have no guaranteed order; components keep their `position` (array order when absent). Each
+ * add() must bring whole investments, in increasing id, after the ones of the previous add(), which
+ * gives the same bytes as one add() of every offer. Throws DailyCsvError for data the file cannot
+ * carry truthfully.
+ */
+export class DailyCsvSerializer {
+  readonly fileName: string
+  /** Data rows so far, header excluded. */
+  rows = 0
+  private readonly developer: string[]
+  private readonly prefixes = new Map<DailyCsvInvestment, { cells: string; prospectusUrl: string }>()
+  private pending = OFFICIAL_HEADER_LINE + LINE_END
+  private lastInvestment = -Infinity
+
+  constructor(input: Omit<DailyCsvInput, 'offers'>) {
+    this.fileName = dailyCsvFileName(input.date, input.companySlug, input.investmentSlug)
+    this.developer = developerCells(input.developer)
   }
 
-  return {
-    fileName,
-    content: Buffer.from(lines.join(LINE_END) + LINE_END, 'utf8'),
-    rowCount: lines.length - 1,
+  /** The rows of these offers; yields the pieces of text that are complete (each ends at a line end). */
+  *add(offers: readonly DailyCsvOffer[]): Generator<string, void, undefined> {
+    const sorted = sortOffers(offers)
+    const first = sorted[0]
+    if (!first) return
+    if (first.investment.id <= this.lastInvestment) {
+      throw new Error('DailyCsvSerializer.add() needs whole investments in increasing id')
+    }
+    this.lastInvestment = (sorted.at(-1) as DailyCsvOffer).investment.id
+    for (const offer of sorted) {
+      let prefix = this.prefixes.get(offer.investment)
+      if (!prefix) {
+        const cells = [...this.developer, ...locationCells(offer.investment.location)]
+        checkCells(cells, ROW_START, this.rows + 2, offer)
+        prefix = { cells: cells.join(SEPARATOR) + SEPARATOR, prospectusUrl: text(offer.investment.prospectusUrl) }
+        this.prefixes.set(offer.investment, prefix)
+      }
+      for (const row of offerRows(offer, prefix.prospectusUrl)) {
+        this.rows++
+        checkCells(row, ROW_LENGTH, this.rows + 1, offer)
+        this.pending += prefix.cells + row.join(SEPARATOR) + LINE_END
+        if (this.pending.length >= CHUNK_CHARS) {
+          yield this.pending
+          this.pending = ''
+        }
+      }
+    }
   }
+
+  /** The rest of the file, after the last add(). */
+  end(): string {
+    const rest = this.pending
+    this.pending = ''
+    return rest
+  }
+}
+
+/** Builds the day's file in memory (see DailyCsvSerializer for the order and the errors). */
+export function buildDailyCsv(input: DailyCsvInput): DailyCsvFile {
+  const serializer = new DailyCsvSerializer(input)
+  const parts: Buffer[] = []
+  for (const piece of serializer.add(input.offers)) parts.push(Buffer.from(piece, 'utf8'))
+  parts.push(Buffer.from(serializer.end(), 'utf8'))
+  return { fileName: serializer.fileName, content: Buffer.concat(parts), rowCount: serializer.rows }
 }

@@ -1,23 +1,24 @@
 /*
  * The one publication pipeline (design.md section 4), used by the API, the daily schedule, the
- * report import and legacy generate: lock → build the day's CSV and the harvester XML from the
- * catalog → validate (row rules, header bytes, prices, XSD, MD5 read back from disk) → write a
- * complete new version → switch one pointer → record. Any failure before the switch answers 422
- * with issues and leaves the previous version served untouched.
+ * report import and legacy generate: lock → new version folder → build the day's CSV from the
+ * catalog (row rules and prices checked on the rows, byte rules on the bytes as they are written
+ * to the folder) and the harvester XML (XSD-checked in a worker thread meanwhile) → prove the
+ * written bytes by their MD5 read back → complete the version → switch one pointer → record. Any
+ * failure before the switch answers 422 with issues, removes the new folder and leaves the
+ * previous version served untouched.
  */
-import { randomBytes } from 'node:crypto'
-import fs from 'node:fs/promises'
+import { createHash, randomBytes } from 'node:crypto'
+import fs, { type FileHandle } from 'node:fs/promises'
 import path from 'node:path'
-
-import { parse } from 'csv-parse/sync'
 
 import { type Actor, recordAudit } from '../host/audit/audit.js'
 import type { HostContext } from '../host/context.js'
 import { PluginError } from '../host/errors.js'
 import { keepLockAlive, releaseLock, tryAcquireLock } from '../host/locks.js'
 import { isCalendarDate, warsawDate } from '../licensing/license.js'
-import { collectDailyInput } from './collect-daily-input.js'
-import { buildDailyCsv, DailyCsvError } from './daily-csv.js'
+import { dailyCompanySlug, developerForCsv, type InconsistentOffer, readDailyOffers } from './collect-daily-input.js'
+import { CsvByteChecker } from './csv-byte-check.js'
+import { dailyCsvFileName, DailyCsvError, DailyCsvSerializer } from './daily-csv.js'
 import { getPublicDatasetId } from './dataset.js'
 import {
   buildHarvesterXml,
@@ -27,10 +28,11 @@ import {
   officialDatasetTexts,
   officialResourceTexts,
 } from './harvester-xml.js'
-import { OFFICIAL_COLUMN_COUNT, OFFICIAL_HEADER_LINE } from './official-columns.js'
 import { getPublicationSettings, resolvePublishingDeveloper, validateDeveloper } from './publication-settings.js'
 import { type Manifest, type ManifestDay, PublicationStore, XML_NAME } from './publication-store.js'
 import { validateHarvesterXml } from './validate-xml.js'
+
+export { checkCsvBytes } from './csv-byte-check.js'
 
 export const PUBLICATION_LOCK = 'publication'
 const LEASE_MS = 120_000
@@ -75,16 +77,24 @@ const issue = (
   details?: Record<string, unknown>,
 ): PublicationIssue => ({ code, message_pl, message_en, ...(details ? { details } : {}) })
 
-/** A prepared (not yet switched) CSV for a day: built from the catalog, or given (report import). */
+/** A ready CSV for a day (report import), published as these exact bytes. */
 export interface PreparedCsv {
   fileName: string
   content: Buffer
   rows: number
 }
 
+/** The day's file of a prepared publication, known by its digest: it is not held in memory. */
+export interface PreparedDayFile {
+  fileName: string
+  md5: string
+  bytes: number
+  rows: number
+}
+
 export interface PreparedPublication {
   date: string
-  csv: PreparedCsv
+  csv: PreparedDayFile
   manifestDays: ManifestDay[]
   xml: Buffer
   xmlMd5: string
@@ -92,62 +102,110 @@ export interface PreparedPublication {
   warnings: PublicationIssue[]
 }
 
-/** Row rules of the official file, checked on the exact bytes that will be served. */
-export function checkCsvBytes(content: Buffer): PublicationIssue[] {
-  const issues: PublicationIssue[] = []
-  if (content[0] === 0xef && content[1] === 0xbb && content[2] === 0xbf) {
-    issues.push(
-      issue(
-        'csv_bom',
-        'Plik CSV nie może zaczynać się od znacznika BOM.',
-        'The CSV must not start with a byte-order mark.',
-      ),
-    )
+/** The day's file inside the new version folder, until its bytes are proven and it moves to files/. */
+const STAGED_CSV = 'day.csv.part'
+
+/** Hashes and byte-checks the day's file piece by piece as it is built and, when publishing, writes it. */
+class DayFileSink {
+  private readonly hash = createHash('md5')
+  private readonly checker = new CsvByteChecker()
+  private bytes = 0
+
+  private constructor(private readonly handle: FileHandle | undefined) {}
+
+  static async open(target: string | undefined): Promise<DayFileSink> {
+    return new DayFileSink(target === undefined ? undefined : await fs.open(target, 'wx'))
   }
-  const newline = content.indexOf(0x0a)
-  const header = content.subarray(0, newline === -1 ? content.length : newline).toString('utf8')
-  if (header !== OFFICIAL_HEADER_LINE) {
-    issues.push(
-      issue(
-        'csv_header_mismatch',
-        'Nagłówki pliku różnią się od wzorcowego zakresu danych (58 kolumn).',
-        'The header line differs from the official 58-column template.',
-      ),
-    )
-  }
-  let records: string[][] = []
-  try {
-    records = parse(content, { delimiter: ';', relax_column_count: true })
-  } catch (error) {
-    issues.push(
-      issue('csv_unparseable', 'Pliku CSV nie da się odczytać.', 'The CSV cannot be parsed.', {
-        reason: (error as Error).message,
-      }),
-    )
-  }
-  records.slice(1).forEach((record, index) => {
-    if (record.length !== OFFICIAL_COLUMN_COUNT) {
-      issues.push(
-        issue(
-          'csv_column_count',
-          `Wiersz ${index + 2} ma ${record.length} kolumn zamiast 58.`,
-          `Row ${index + 2} has ${record.length} columns instead of 58.`,
-        ),
-      )
-    } else if (record.some((cell) => cell === '')) {
-      issues.push(
-        issue(
-          'csv_empty_cell',
-          `Wiersz ${index + 2} ma pustą komórkę; użyj znaku X.`,
-          `Row ${index + 2} has an empty cell; use X.`,
-        ),
-      )
+
+  async write(piece: Buffer): Promise<void> {
+    this.hash.update(piece)
+    this.checker.feed(piece)
+    this.bytes += piece.length
+    for (let done = 0; this.handle && done < piece.length; ) {
+      done += (await this.handle.write(piece, done, piece.length - done)).bytesWritten
     }
-  })
-  return issues.slice(0, 50)
+  }
+
+  async close(): Promise<{ md5: string; bytes: number; issues: PublicationIssue[] }> {
+    if (this.handle) {
+      await this.handle.sync()
+      await this.handle.close()
+    }
+    return { md5: this.hash.digest('hex'), bytes: this.bytes, issues: this.checker.finish() }
+  }
+
+  /** After a failed build; the partial file goes with its version folder. */
+  async abort(): Promise<void> {
+    await this.handle?.close().catch(() => undefined)
+  }
 }
 
-async function prepare(ctx: HostContext, date: string, given?: PreparedCsv): Promise<PreparedPublication> {
+interface CheckedXml {
+  fileName: string
+  xml: Buffer
+  issues: PublicationIssue[]
+}
+
+async function buildAndCheckXml(
+  developerName: string,
+  datasetId: string,
+  base: string,
+  days: ReadonlyArray<Pick<ManifestDay, 'date' | 'file_name'>>,
+  fileName: string,
+): Promise<CheckedXml> {
+  let xml: Buffer
+  try {
+    xml = Buffer.from(
+      buildHarvesterXml({
+        extIdent: datasetId,
+        // the latest listed day names the year, so republishing an older day does not retitle the dataset
+        ...officialDatasetTexts(developerName, Number((days.at(-1) as { date: string }).date.slice(0, 4))),
+        resources: days.map((day) => ({
+          extIdent: dailyResourceExtIdent(datasetId, day.date),
+          url: `${base}/${day.file_name}`,
+          dataDate: day.date,
+          ...officialResourceTexts(developerName, day.date),
+        })),
+      }),
+      'utf8',
+    )
+  } catch (error) {
+    if (!(error instanceof HarvesterXmlError)) throw error
+    return {
+      fileName,
+      xml: Buffer.alloc(0),
+      issues: [issue(`xml_${error.code}`, `Nie można zbudować pliku XML: ${error.message}`, error.message)],
+    }
+  }
+  const check = await validateHarvesterXml(xml)
+  return {
+    fileName,
+    xml,
+    issues: check.valid
+      ? []
+      : [
+          issue(
+            'xml_xsd_invalid',
+            'Plik XML nie jest zgodny ze schematem XSD 1.13.',
+            'The XML does not validate against the XSD 1.13.',
+            { errors: check.errors.slice(0, 10) },
+          ),
+        ],
+  }
+}
+
+const byDate = (a: { date: string }, b: { date: string }) => a.date.localeCompare(b.date)
+
+/**
+ * Builds and validates the day's publication. With `stagedCsv` (publishing) the day's file is
+ * written there as it is built and fsynced; without it (preflight) it is only hashed and checked.
+ */
+async function prepare(
+  ctx: HostContext,
+  date: string,
+  given?: PreparedCsv,
+  stagedCsv?: string,
+): Promise<PreparedPublication> {
   const issues: PublicationIssue[] = []
   const warnings: PublicationIssue[] = []
   const settings = await getPublicationSettings(ctx)
@@ -178,10 +236,90 @@ async function prepare(ctx: HostContext, date: string, given?: PreparedCsv): Pro
       ),
     )
   }
-  let csv = given
-  if (!csv && developer) {
-    const collected = await collectDailyInput(ctx, { date, developer, statuses: settings.published_statuses })
-    for (const offer of collected.inconsistent) {
+  const previous = await publicationStore(ctx).currentManifest()
+  const pastDays = (previous?.days ?? []).filter((d) => d.date !== date)
+
+  /*
+   * The XML names the day's file but not its content, so it is built now and checked against the
+   * XSD in xmllint's worker thread while this thread reads the catalog and writes the CSV.
+   */
+  let startXml: ((fileName: string) => Promise<CheckedXml>) | undefined
+  if (developer && settings.public_base_url) {
+    const datasetId = await getPublicDatasetId(ctx)
+    const base = settings.public_base_url.replace(/\/+$/, '')
+    startXml = (fileName) =>
+      buildAndCheckXml(
+        developer.name,
+        datasetId,
+        base,
+        [...pastDays, { date, file_name: fileName }].sort(byDate),
+        fileName,
+      )
+  }
+  let xmlCheck: Promise<CheckedXml> | undefined
+  if (startXml) {
+    let fileName = given?.fileName
+    try {
+      fileName ??= developer ? dailyCsvFileName(date, dailyCompanySlug(developer)) : undefined
+    } catch (error) {
+      if (!(error instanceof DailyCsvError)) throw error // the CSV build below reports it
+    }
+    if (fileName !== undefined) {
+      xmlCheck = startXml(fileName)
+      xmlCheck.catch(() => undefined) // awaited below unless the CSV step throws first
+    }
+  }
+
+  let csv: PreparedDayFile | undefined
+  if (given) {
+    const sink = await DayFileSink.open(stagedCsv)
+    try {
+      await sink.write(given.content)
+    } catch (error) {
+      await sink.abort()
+      throw error
+    }
+    const written = await sink.close()
+    issues.push(...written.issues)
+    csv = { fileName: given.fileName, md5: written.md5, bytes: written.bytes, rows: given.rows }
+  } else if (developer) {
+    const inconsistent: InconsistentOffer[] = []
+    let buildError: DailyCsvError | undefined
+    const sink = await DayFileSink.open(stagedCsv)
+    let built: { fileName: string; rows: number } | undefined
+    try {
+      let serializer: DailyCsvSerializer | undefined
+      try {
+        serializer = new DailyCsvSerializer({
+          date,
+          companySlug: dailyCompanySlug(developer),
+          developer: developerForCsv(developer),
+        })
+      } catch (error) {
+        if (!(error instanceof DailyCsvError)) throw error
+        buildError = error
+      }
+      const investments = readDailyOffers(ctx, { developer, statuses: settings.published_statuses, inconsistent })
+      for await (const offers of investments) {
+        // after a build error the rest of the catalog is still read, so every price problem is listed
+        if (!serializer || buildError) continue
+        try {
+          for (const piece of serializer.add(offers)) await sink.write(Buffer.from(piece, 'utf8'))
+        } catch (error) {
+          if (!(error instanceof DailyCsvError)) throw error
+          buildError = error
+        }
+      }
+      if (serializer && !buildError) {
+        await sink.write(Buffer.from(serializer.end(), 'utf8'))
+        built = { fileName: serializer.fileName, rows: serializer.rows }
+      }
+    } catch (error) {
+      await sink.abort()
+      throw error
+    }
+    inconsistent.sort((a, b) => a.id - b.id)
+    for (const offer of inconsistent) {
       issues.push(
         issue(
           'price_inconsistent',
@@ -191,11 +329,13 @@ async function prepare(ctx: HostContext, date: string, given?: PreparedCsv): Pro
         ),
       )
     }
-    try {
-      const built = buildDailyCsv(collected.input)
-      csv = { fileName: built.fileName, content: built.content, rows: built.rowCount }
-    } catch (error) {
-      if (!(error instanceof DailyCsvError)) throw error
+    if (built) {
+      const written = await sink.close()
+      issues.push(...written.issues)
+      csv = { fileName: built.fileName, md5: written.md5, bytes: written.bytes, rows: built.rows }
+    } else {
+      await sink.abort()
+      const error = buildError as DailyCsvError
       issues.push(
         issue(
           `csv_${error.code}`,
@@ -206,19 +346,10 @@ async function prepare(ctx: HostContext, date: string, given?: PreparedCsv): Pro
       )
     }
   }
-  if (csv) issues.push(...checkCsvBytes(csv.content))
 
-  const previous = await publicationStore(ctx).currentManifest()
-  const manifestDays: ManifestDay[] = [...(previous?.days ?? []).filter((d) => d.date !== date)]
-  if (csv)
-    manifestDays.push({
-      date,
-      file_name: csv.fileName,
-      md5: md5Hex(csv.content),
-      rows: csv.rows,
-      bytes: csv.content.length,
-    })
-  manifestDays.sort((a, b) => a.date.localeCompare(b.date))
+  const manifestDays: ManifestDay[] = [...pastDays]
+  if (csv) manifestDays.push({ date, file_name: csv.fileName, md5: csv.md5, rows: csv.rows, bytes: csv.bytes })
+  manifestDays.sort(byDate)
   if (manifestDays.length >= 900) {
     warnings.push(
       issue(
@@ -229,45 +360,17 @@ async function prepare(ctx: HostContext, date: string, given?: PreparedCsv): Pro
     )
   }
 
-  let xml = Buffer.alloc(0)
-  if (developer && settings.public_base_url && csv) {
-    const datasetId = await getPublicDatasetId(ctx)
-    const base = settings.public_base_url.replace(/\/+$/, '')
-    try {
-      xml = Buffer.from(
-        buildHarvesterXml({
-          extIdent: datasetId,
-          // the latest listed day names the year, so republishing an older day does not retitle the dataset
-          ...officialDatasetTexts(developer.name, Number((manifestDays.at(-1)?.date ?? date).slice(0, 4))),
-          resources: manifestDays.map((day) => ({
-            extIdent: dailyResourceExtIdent(datasetId, day.date),
-            url: `${base}/${day.file_name}`,
-            dataDate: day.date,
-            ...officialResourceTexts(developer.name, day.date),
-          })),
-        }),
-        'utf8',
-      )
-    } catch (error) {
-      if (!(error instanceof HarvesterXmlError)) throw error
-      issues.push(issue(`xml_${error.code}`, `Nie można zbudować pliku XML: ${error.message}`, error.message))
-    }
-    if (xml.length > 0) {
-      const check = await validateHarvesterXml(xml.toString('utf8'))
-      if (!check.valid)
-        issues.push(
-          issue(
-            'xml_xsd_invalid',
-            'Plik XML nie jest zgodny ze schematem XSD 1.13.',
-            'The XML does not validate against the XSD 1.13.',
-            { errors: check.errors.slice(0, 10) },
-          ),
-        )
-    }
+  let xml: Buffer = Buffer.alloc(0)
+  const checked = xmlCheck ? await xmlCheck : undefined
+  if (startXml && csv) {
+    // the name the XML was started with is the built file's; rebuilt only if that ever changes
+    const final = checked?.fileName === csv.fileName ? checked : await startXml(csv.fileName)
+    xml = final.xml
+    issues.push(...final.issues)
   }
   return {
     date,
-    csv: csv ?? { fileName: '', content: Buffer.alloc(0), rows: 0 },
+    csv: csv ?? { fileName: '', md5: md5Hex(''), bytes: 0, rows: 0 },
     manifestDays,
     xml,
     xmlMd5: md5Hex(xml),
@@ -291,14 +394,27 @@ async function writeVersion(
   prepared: PreparedPublication,
   version: string,
 ): Promise<Manifest> {
-  const csvMd5 = md5Hex(prepared.csv.content)
-  const csvPath = store.csvPath(csvMd5)
-  // a stored day file is reused only when its bytes are intact; a damaged one is written again
-  const stored = await fs.readFile(csvPath).catch(() => undefined)
-  if (!stored || md5Hex(stored) !== csvMd5) await store.writeDurably(csvPath, prepared.csv.content)
   const dir = store.versionDir(version)
-  await store.writeDurably(path.join(dir, XML_NAME), prepared.xml)
-  await store.writeDurably(path.join(dir, MD5_NAME), prepared.xmlMd5)
+  const staged = path.join(dir, STAGED_CSV)
+  const verificationFailed = () =>
+    new PublicationFailed([
+      issue(
+        'write_verification_failed',
+        'Zapisane pliki różnią się od przygotowanych.',
+        'The files on disk differ from the prepared ones.',
+      ),
+    ])
+  // proven on the bytes actually on disk, not on what we meant to write
+  const written = await store.digestFile(staged)
+  if (written.md5 !== prepared.csv.md5 || written.bytes !== prepared.csv.bytes) throw verificationFailed()
+  const csvPath = store.csvPath(prepared.csv.md5)
+  // a stored day file is reused only when its bytes are intact; a damaged one is replaced
+  const stored = await store.digestFile(csvPath).catch(() => undefined)
+  if (stored?.md5 === prepared.csv.md5) await fs.rm(staged)
+  else await store.moveDurably(staged, csvPath)
+
+  await store.writeNew(path.join(dir, XML_NAME), prepared.xml)
+  await store.writeNew(path.join(dir, MD5_NAME), prepared.xmlMd5)
   const manifest: Manifest = {
     version,
     created_at: ctx.now().toISOString(),
@@ -306,22 +422,13 @@ async function writeVersion(
     xml_bytes: prepared.xml.length,
     days: prepared.manifestDays,
   }
-  await store.writeDurably(path.join(dir, 'manifest.json'), JSON.stringify(manifest, null, 1))
-  // proven on the bytes actually on disk, not on what we meant to write
-  const [csvBack, xmlBack, md5Back] = await Promise.all([
-    fs.readFile(csvPath),
+  await store.writeNew(path.join(dir, 'manifest.json'), JSON.stringify(manifest, null, 1))
+  await store.syncDir(dir)
+  const [xmlBack, md5Back] = await Promise.all([
     fs.readFile(path.join(dir, XML_NAME)),
     fs.readFile(path.join(dir, MD5_NAME), 'utf8'),
   ])
-  if (md5Hex(csvBack) !== csvMd5 || md5Hex(xmlBack) !== prepared.xmlMd5 || md5Back !== prepared.xmlMd5) {
-    throw new PublicationFailed([
-      issue(
-        'write_verification_failed',
-        'Zapisane pliki różnią się od przygotowanych.',
-        'The files on disk differ from the prepared ones.',
-      ),
-    ])
-  }
+  if (md5Hex(xmlBack) !== prepared.xmlMd5 || md5Back !== prepared.xmlMd5) throw verificationFailed()
   return manifest
 }
 
@@ -353,12 +460,15 @@ export async function publish(ctx: HostContext, args: PublishArgs): Promise<Publ
   const started = ctx.now()
   const store = publicationStore(ctx)
   let version: string | undefined
+  let switched = false
   try {
-    const prepared = await prepare(ctx, args.date, args.csv)
-    if (prepared.issues.length > 0) throw new PublicationFailed(prepared.issues)
     version = store.newVersionId(started)
+    const dir = await store.createVersionDir(version)
+    const prepared = await prepare(ctx, args.date, args.csv, path.join(dir, STAGED_CSV))
+    if (prepared.issues.length > 0) throw new PublicationFailed(prepared.issues)
     const manifest = await writeVersion(ctx, store, prepared, version)
     await store.switchTo(version)
+    switched = true
     const settings = await getPublicationSettings(ctx)
     const base = (settings.public_base_url ?? '').replace(/\/+$/, '')
     const finished = ctx.now().toISOString()
@@ -370,8 +480,8 @@ export async function publish(ctx: HostContext, args: PublishArgs): Promise<Publ
       csv: {
         file_name: prepared.csv.fileName,
         url: `${base}/${prepared.csv.fileName}`,
-        md5: md5Hex(prepared.csv.content),
-        bytes: prepared.csv.content.length,
+        md5: prepared.csv.md5,
+        bytes: prepared.csv.bytes,
       },
       xml: {
         url: `${base}/${XML_NAME}`,
@@ -414,7 +524,8 @@ export async function publish(ctx: HostContext, args: PublishArgs): Promise<Publ
     })
     return outcome
   } catch (error) {
-    if (version) await store.discard(version).catch(() => undefined)
+    // once switched, the folder is the one being served and must stay
+    if (version && !switched) await store.discard(version).catch(() => undefined)
     const issues =
       error instanceof PublicationFailed
         ? error.issues

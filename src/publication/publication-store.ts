@@ -4,7 +4,7 @@
  * then switches the `current` pointer, by an fsynced rename. A failure before the switch leaves
  * the previous version served byte for byte; readers always see one whole version.
  */
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 
@@ -74,6 +74,55 @@ export class PublicationStore {
     const handle = await fs.open(dir, 'r')
     try {
       await handle.sync()
+    } finally {
+      await handle.close()
+    }
+  }
+
+  /**
+   * Creates the folder of a version not yet served; its files are written under their final names
+   * (nothing reads the folder before the pointer switch), and the new entry in versions/ is made
+   * durable before anything can point at it.
+   */
+  async createVersionDir(version: string): Promise<string> {
+    const dir = this.versionDir(version)
+    await fs.mkdir(dir, { recursive: true })
+    await this.syncDir(path.dirname(dir))
+    return dir
+  }
+
+  /** Writes and fsyncs a file of a version folder that nothing serves yet; syncDir() the folder after. */
+  async writeNew(target: string, content: Buffer | string): Promise<void> {
+    const handle = await fs.open(target, 'wx')
+    try {
+      await handle.writeFile(content)
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+  }
+
+  /** Moves a written and fsynced file to its final name in another folder of the store, durably. */
+  async moveDurably(from: string, target: string): Promise<void> {
+    await fs.mkdir(path.dirname(target), { recursive: true })
+    await fs.rename(from, target)
+    await this.syncDir(path.dirname(target))
+  }
+
+  /** MD5 and length of a file as read back from the file system, read in 1 MiB pieces. */
+  async digestFile(file: string): Promise<{ md5: string; bytes: number }> {
+    const handle = await fs.open(file, 'r')
+    try {
+      const hash = createHash('md5')
+      const buffer = Buffer.allocUnsafe(1 << 20)
+      let bytes = 0
+      for (;;) {
+        const { bytesRead } = await handle.read(buffer, 0, buffer.length, null)
+        if (bytesRead === 0) break
+        hash.update(buffer.subarray(0, bytesRead))
+        bytes += bytesRead
+      }
+      return { md5: hash.digest('hex'), bytes }
     } finally {
       await handle.close()
     }

@@ -195,11 +195,12 @@ describeEachDatabase('the running server, checked by a simulated dane.gov.pl har
       .set({ price_total_cents: 4_100_000, price_total_from: '2026-11-22' })
       .where('id', '=', ids.get('MP-50') as number)
       .execute()
-    // The day's CSV is stored under its MD5; a directory in its place makes the write of the new
-    // version fail after its XML, .md5 and manifest were already written (EISDIR, even for root).
+    // The day's CSV is stored under its MD5; a directory in its place makes the new version fail
+    // after its CSV was built, written and checked in the new version folder, when the file is
+    // moved to its stored name (EISDIR, even for root).
     const prepared = await preparePublication(env.ctx, '2026-11-22')
     expect(prepared.issues).toEqual([])
-    const blocker = publicationStore(env.ctx).csvPath(createHash('md5').update(prepared.csv.content).digest('hex'))
+    const blocker = publicationStore(env.ctx).csvPath(prepared.csv.md5)
     fs.mkdirSync(blocker)
     try {
       const failed = await publishOverHttp('2026-11-22')
