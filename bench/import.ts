@@ -11,6 +11,8 @@
  * BENCH_ROWS shrinks the run (default 100000); BENCH_MODE=snapshot imports as snapshots;
  * BENCH_ASCII=1 writes the Polish letters of every text without diacritics (`garaż` → `garaz`,
  * which the validator still recognises), for measuring while non-ASCII text is mishandled somewhere.
+ * BENCH_KEEP=1 keeps the generated files and data directories (the path is printed), so that one
+ * scenario can be re-run under a profiler: `node --import tsx --cpu-prof bench/import-child.ts …`.
  */
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
@@ -476,5 +478,7 @@ try {
   process.stdout.write(`${missed === 0 ? 'All goals met.' : `${missed} goal(s) missed.`}\n`)
   if (checks.some(([, ok]) => !ok)) process.exitCode = 1
 } finally {
-  fs.rmSync(tmp, { recursive: true, force: true })
+  if (['1', 'true', 'yes', 'on'].includes((process.env.BENCH_KEEP ?? '').toLowerCase()))
+    process.stdout.write(`Files kept in ${tmp}\n`)
+  else fs.rmSync(tmp, { recursive: true, force: true })
 }

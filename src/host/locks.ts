@@ -43,6 +43,10 @@ export async function tryAcquireLock(
 ): Promise<{ acquired: true; staleOwner?: string } | { acquired: false }> {
   const now = ctx.now()
   const expiresAt = new Date(now.getTime() + leaseMs).toISOString()
+  // a live lease is seen by a read, which never waits: on SQLite a write would wait for the
+  // holder's transaction (and, with two connections in one process, block the holder itself)
+  const held = await ctx.db.selectFrom('locks').select('expires_at').where('name', '=', name).executeTakeFirst()
+  if (held && held.expires_at >= now.toISOString()) return { acquired: false }
   const inserted = await ctx.db
     .insertInto('locks')
     .values({ name, owner, acquired_at: now.toISOString(), expires_at: expiresAt })

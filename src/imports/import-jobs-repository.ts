@@ -5,9 +5,6 @@ import type { ImportJobsTable } from '../host/db/schema.js'
 
 export type ImportJobRow = Selectable<ImportJobsTable>
 
-/** Operations are stored in chunks of this many, so a 100,000-row preview writes 1,000 rows. */
-export const ITEMS_PER_CHUNK = 100
-
 export async function insertImportJob(db: Executor, job: Insertable<ImportJobsTable>): Promise<void> {
   await db.insertInto('import_jobs').values(job).execute()
 }
@@ -15,12 +12,12 @@ export async function insertImportJob(db: Executor, job: Insertable<ImportJobsTa
 export async function insertJobItemChunks(
   db: Executor,
   jobId: string,
-  chunks: ReadonlyArray<{ seq: number; payload: string }>,
+  chunks: ReadonlyArray<{ seq: number; action: string; payload: string }>,
 ): Promise<void> {
-  for (let i = 0; i < chunks.length; i += 200) {
+  for (let i = 0; i < chunks.length; i += 50) {
     const part = chunks
-      .slice(i, i + 200)
-      .map((c) => ({ job_id: jobId, seq: c.seq, row: null, action: 'chunk', offer_key: '', payload: c.payload }))
+      .slice(i, i + 50)
+      .map((c) => ({ job_id: jobId, seq: c.seq, row: null, action: c.action, offer_key: '', payload: c.payload }))
     if (part.length > 0) await db.insertInto('import_job_items').values(part).execute()
   }
 }
@@ -33,21 +30,30 @@ export async function findJobByIdempotencyKey(db: Executor, key: string): Promis
   return db.selectFrom('import_jobs').selectAll().where('idempotency_key', '=', key).executeTakeFirst()
 }
 
+/** Stored chunks `fromSeq`…`toSeq` in order; `writesOnly` skips the chunks that are all `unchanged`. */
 export async function selectJobItemChunks(
   db: Executor,
   jobId: string,
-  fromSeq = 0,
-  toSeq = 2_147_483_647,
+  range: { fromSeq: number; toSeq: number; writesOnly?: boolean },
 ): Promise<string[]> {
-  const rows = await db
+  let query = db
     .selectFrom('import_job_items')
     .select('payload')
     .where('job_id', '=', jobId)
-    .where('seq', '>=', fromSeq)
-    .where('seq', '<=', toSeq)
-    .orderBy('seq')
-    .execute()
+    .where('seq', '>=', range.fromSeq)
+    .where('seq', '<=', range.toSeq)
+  if (range.writesOnly) query = query.where('action', '!=', 'u')
+  const rows = await query.orderBy('seq').execute()
   return rows.map((r) => r.payload)
+}
+
+export async function countJobItemChunks(db: Executor, jobId: string): Promise<number> {
+  const row = await db
+    .selectFrom('import_job_items')
+    .select((eb) => eb.fn.max('seq').as('last'))
+    .where('job_id', '=', jobId)
+    .executeTakeFirst()
+  return row?.last === null || row?.last === undefined ? 0 : Number(row.last) + 1
 }
 
 /** Conditional transition: only applies when the job is still in `fromStatus`; returns whether it did. */

@@ -18,9 +18,10 @@ import type { Database } from '../host/db/schema.js'
 import { HostError, PluginError } from '../host/errors.js'
 import { isLockOwnerAlive, keepLockAlive, newLockOwner, releaseLock, tryAcquireLock } from '../host/locks.js'
 import { warsawDate } from '../licensing/license.js'
+import { selectCatalogState } from '../catalog/catalog-repository.js'
 import { CANONICAL_FIELDS, isCanonicalField } from '../offers/canonical-fields.js'
-import { type OfferPlan, type PlannedOperation, type PlanInput, planOffers } from '../offers/offer-planner.js'
-import { applyOfferPlan } from '../offers/offer-writer.js'
+import { createPlanner, type OfferPlan, type PlannedOperation, type PlanInput } from '../offers/offer-planner.js'
+import { createPlanWriter } from '../offers/offer-writer.js'
 import {
   createOfferRowsValidator,
   type ImportMode,
@@ -29,19 +30,20 @@ import {
 } from '../offers/validate-offer-row.js'
 import { FileReadError } from './file-errors.js'
 import {
+  countJobItemChunks,
   deleteExpiredJobs,
   findImportJob,
   findJobByIdempotencyKey,
   type ImportJobRow,
   insertImportJob,
   insertJobItemChunks,
-  ITEMS_PER_CHUNK,
   selectJobItemChunks,
   selectRunningJobs,
   transitionJob,
   updateImportJobOfRun,
 } from './import-jobs-repository.js'
 import { readOfferFile } from './read-offer-file.js'
+import { ChunkBuilder, chunkSizeOf, decodeChunk, PLAN_FORMAT } from './stored-operations.js'
 
 export const PREVIEW_RETENTION_MS = 24 * 3600 * 1000
 export const RESULT_RETENTION_MS = 7 * 24 * 3600 * 1000
@@ -50,6 +52,10 @@ export const PREVIEW_OPERATIONS_SHOWN = 500
 const IMPORT_LOCK = 'offer_import'
 const LEASE_MS = 120_000
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{8,128}$/
+/** Rows validated before they are planned together: one catalog read per batch, bounded memory. */
+const PLAN_BATCH_ROWS = 2000
+/** Stored chunks read at once by an execution (× 500 operations). */
+const CHUNKS_PER_READ = 10
 
 export type JobStatus =
   | 'previewed'
@@ -68,19 +74,6 @@ export interface ImportResult {
   updated: number
   archived: number
   run_id: number
-}
-
-interface StoredOperation {
-  r: number | null
-  k: string
-  a: PlannedOperation['action']
-  v: NormalizedOfferValues
-  c: string[]
-  b: Record<string, string | number | null>
-  o: number | null
-  i: number | null
-  s: string
-  p: string
 }
 
 function newJobId(): string {
@@ -137,29 +130,14 @@ function beforeView(before: Record<string, string | number | null>): Record<stri
   return out
 }
 
-function operationView(op: StoredOperation) {
+function operationView(op: PlannedOperation) {
   return {
-    row: op.r,
-    action: op.a,
-    key: op.k,
-    values: canonicalValues(op.v),
-    changes: op.c,
-    before: beforeView(op.b ?? {}),
-  }
-}
-
-function toStored(op: PlannedOperation): StoredOperation {
-  return {
-    r: op.row,
-    k: op.key,
-    a: op.action,
-    v: op.values,
-    c: op.changes,
-    b: op.before,
-    o: op.offerId,
-    i: op.investmentId,
-    s: op.sourceInvestmentId,
-    p: op.sourcePropertyId,
+    row: op.row,
+    action: op.action,
+    key: op.key,
+    values: canonicalValues(op.values),
+    changes: op.changes,
+    before: beforeView(op.before),
   }
 }
 
@@ -235,6 +213,7 @@ export async function previewOfferImport(
 ): Promise<{ id: string; preview: PreviewBody }> {
   const id = newJobId()
   const now = ctx.now()
+  const today = warsawDate(now)
   const base = {
     id,
     type: 'offer',
@@ -254,10 +233,32 @@ export async function previewOfferImport(
     errorsTotal++
     if (errors.length < maxErrors) errors.push(error)
   }
-  const inputs: PlanInput[] = []
   let rows = 0
+  let validRows = 0
   let format = 'unknown'
   const fileSha = await sha256File(args.filePath)
+
+  // the plan is made batch by batch as the file is read, and kept only as encoded text; once a
+  // row is refused, the rest of the file is still validated (every error is reported) but no
+  // longer planned, since an invalid preview is never executed
+  const planner = createPlanner(ctx.db, { mode: args.mode, today })
+  const revisionBefore = (await selectCatalogState(ctx.db)).revision
+  const stored = new ChunkBuilder()
+  const shown: PlannedOperation[] = []
+  let plannerErrorsSeen = 0
+  let batch: PlanInput[] = []
+  const keep = (op: PlannedOperation) => {
+    stored.add(op)
+    if (shown.length < PREVIEW_OPERATIONS_SHOWN) shown.push(op)
+  }
+  const planBatch = async () => {
+    const inputs = batch
+    batch = []
+    if (errorsTotal > 0 || inputs.length === 0) return
+    for (const op of await planner.plan(inputs)) keep(op)
+    for (; plannerErrorsSeen < planner.errors.length; plannerErrorsSeen++)
+      addError(planner.errors[plannerErrorsSeen] as RowError)
+  }
 
   try {
     const reader = await readOfferFile({
@@ -285,9 +286,15 @@ export async function previewOfferImport(
         const record: Record<string, unknown> = {}
         for (const [field, header] of entries) record[field] = values[header]
         const result = validate(record, row)
-        if (result.errors.length > 0) for (const error of result.errors) addError(error)
-        else inputs.push({ row, values: result.values })
+        if (result.errors.length > 0) {
+          for (const error of result.errors) addError(error)
+          continue
+        }
+        validRows++
+        if (errorsTotal === 0) batch.push({ row, values: result.values })
+        if (batch.length >= PLAN_BATCH_ROWS) await planBatch()
       }
+      await planBatch()
       if (rows === 0)
         addError({ row: 1, field: 'file', code: 'file_empty', message: 'The file has a header row but no data rows.' })
     }
@@ -297,14 +304,15 @@ export async function previewOfferImport(
   }
   args.onProgress?.(rows)
 
-  const plan =
-    errorsTotal === 0 ? await planOffers(ctx.db, inputs, { mode: args.mode, today: warsawDate(now) }) : undefined
-  for (const error of plan?.errors ?? []) addError(error)
-  const valid = errorsTotal === 0 && plan !== undefined
-  const counts = plan?.counts ?? { create: 0, update: 0, unchanged: 0, archive: 0 }
-  const scope = plan?.archiveScope ?? { investments: [], total: 0 }
-  const operations = valid ? plan.operations.map(toStored) : []
-  const counters = { rows, valid_rows: inputs.length, errors: errorsTotal, ...counts }
+  const summary = errorsTotal === 0 ? await planner.finish() : undefined
+  const valid = errorsTotal === 0 && summary !== undefined
+  if (valid) for (const op of summary.archives) keep(op)
+  stored.flush()
+  // the plan holds for the revision it started from only if no write landed while it was made
+  const revisionAfter = (await selectCatalogState(ctx.db)).revision
+  const counts = summary?.counts ?? { create: 0, update: 0, unchanged: 0, archive: 0 }
+  const scope = summary?.archiveScope ?? { investments: [], total: 0 }
+  const counters = { rows, valid_rows: validRows, errors: errorsTotal, ...counts }
 
   await ctx.db.transaction().execute(async (trx) => {
     await insertImportJob(trx, {
@@ -315,13 +323,12 @@ export async function previewOfferImport(
       counters: JSON.stringify(counters),
       errors: JSON.stringify(errors),
       archive_scope: JSON.stringify(scope),
-      plan_digest: plan?.digest ?? '',
+      plan_digest: summary?.digest ?? '',
+      plan_format: PLAN_FORMAT,
+      plan_revision: valid && revisionAfter === revisionBefore ? revisionBefore : null,
+      plan_today: today,
     })
-    const chunks: Array<{ seq: number; payload: string }> = []
-    for (let i = 0; i < operations.length; i += ITEMS_PER_CHUNK) {
-      chunks.push({ seq: i / ITEMS_PER_CHUNK, payload: JSON.stringify(operations.slice(i, i + ITEMS_PER_CHUNK)) })
-    }
-    await insertJobItemChunks(trx, id, chunks)
+    if (valid) await insertJobItemChunks(trx, id, stored.chunks)
     await recordAudit(
       ctx,
       {
@@ -341,8 +348,8 @@ export async function previewOfferImport(
     preview: {
       valid,
       mode: args.mode,
-      operations: operations.slice(0, PREVIEW_OPERATIONS_SHOWN).map(operationView),
-      operations_total: operations.length,
+      operations: valid ? shown.map(operationView) : [],
+      operations_total: valid ? stored.total : 0,
       counts,
       archive_scope: scope,
       errors,
@@ -352,10 +359,23 @@ export async function previewOfferImport(
   }
 }
 
-async function loadStoredOperations(db: Kysely<Database>, jobId: string): Promise<StoredOperation[]> {
-  const out: StoredOperation[] = []
-  for (const payload of await selectJobItemChunks(db, jobId)) out.push(...(JSON.parse(payload) as StoredOperation[]))
-  return out
+/** The stored operations of a job, a few chunks at a time, in plan order. */
+async function* storedOperations(
+  db: Kysely<Database>,
+  job: Pick<ImportJobRow, 'id' | 'plan_format'>,
+  options: { writesOnly: boolean },
+): AsyncGenerator<PlannedOperation[]> {
+  const chunks = await countJobItemChunks(db, job.id)
+  for (let from = 0; from < chunks; from += CHUNKS_PER_READ) {
+    const payloads = await selectJobItemChunks(db, job.id, {
+      fromSeq: from,
+      toSeq: from + CHUNKS_PER_READ - 1,
+      writesOnly: options.writesOnly && job.plan_format >= 2,
+    })
+    const operations: PlannedOperation[] = []
+    for (const payload of payloads) for (const op of decodeChunk(payload, job.plan_format)) operations.push(op)
+    if (operations.length > 0) yield operations
+  }
 }
 
 function storedResult(job: ImportJobRow): ImportResult {
@@ -512,6 +532,22 @@ export async function executeOfferImport(
 
 class PlanChanged extends Error {}
 
+/**
+ * Plans the stored values again against the catalog as it is now, inside the execution's
+ * transaction, and refuses when anything the preview decided or saw differs (the digest).
+ */
+async function verifyPlan(db: Kysely<Database>, job: ImportJobRow, today: string): Promise<void> {
+  const planner = createPlanner(db, { mode: job.mode as ImportMode, today })
+  for await (const operations of storedOperations(db, job, { writesOnly: false })) {
+    const inputs: PlanInput[] = []
+    for (const op of operations) if (op.action !== 'archive') inputs.push({ row: op.row, values: op.values })
+    await planner.plan(inputs)
+    if (planner.errors.length > 0) throw new PlanChanged()
+  }
+  const summary = await planner.finish()
+  if (summary.digest !== job.plan_digest) throw new PlanChanged()
+}
+
 async function commitJob(
   ctx: HostContext,
   job: ImportJobRow,
@@ -523,33 +559,44 @@ async function commitJob(
   try {
     const result = await ctx.db.transaction().execute(async (trx) => {
       await lockOffersForWrite(trx as unknown as Kysely<never>, ctx.caps.name)
-      const stored = await loadStoredOperations(trx, job.id)
-      const inputs: PlanInput[] = stored.filter((op) => op.a !== 'archive').map((op) => ({ row: op.r, values: op.v }))
-      const plan = await planOffers(trx, inputs, { mode: job.mode as ImportMode, today })
-      if (plan.digest !== job.plan_digest || plan.errors.length > 0) throw new PlanChanged()
-      let runId = 0
-      const counts = await applyOfferPlan(trx, plan, {
-        now,
-        today,
-        recordRun: async (c) => {
-          runId = await recordAudit(
-            ctx,
-            {
-              actor,
-              action: 'import.execute',
-              objectType: 'import_job',
-              objectId: job.id,
-              outcome: 'success',
-              details: { mode: job.mode, file: job.file_name, ...c },
-            },
-            trx,
-          )
-          return runId
+      const db = trx as unknown as Kysely<Database>
+      // a catalog that has not changed since the preview gives the same plan: it is not made again
+      const revision = (await selectCatalogState(trx)).revision
+      const unchangedCatalog =
+        job.plan_format >= 2 && job.plan_revision !== null && job.plan_revision === revision && job.plan_today === today
+      if (!unchangedCatalog) await verifyPlan(db, job, today)
+
+      const planned = JSON.parse(job.counters) as Record<string, number>
+      const expected = {
+        processed: (planned.create ?? 0) + (planned.update ?? 0) + (planned.unchanged ?? 0),
+        created: planned.create ?? 0,
+        updated: planned.update ?? 0,
+        archived: planned.archive ?? 0,
+      }
+      const runId = await recordAudit(
+        ctx,
+        {
+          actor,
+          action: 'import.execute',
+          objectType: 'import_job',
+          objectId: job.id,
+          outcome: 'success',
+          details: { mode: job.mode, file: job.file_name, ...expected, unchanged: planned.unchanged ?? 0 },
         },
-      })
+        trx,
+      )
+      const writer = createPlanWriter(trx, { now, today, runId })
+      for await (const operations of storedOperations(db, job, { writesOnly: true })) await writer.apply(operations)
+      const counts = writer.counts
+      if (
+        counts.created !== expected.created ||
+        counts.updated !== expected.updated ||
+        counts.archived !== expected.archived
+      )
+        throw new Error('the stored plan does not add up to its preview counts')
       const importResult: ImportResult = {
         status: 'completed',
-        processed: counts.processed,
+        processed: expected.processed,
         created: counts.created,
         updated: counts.updated,
         archived: counts.archived,
@@ -655,12 +702,13 @@ export async function getImportJob(ctx: HostContext, id: string, page: number, p
       400,
     )
   const first = (page - 1) * perPage
-  const fromChunk = Math.floor(first / ITEMS_PER_CHUNK)
-  const toChunk = Math.floor((first + perPage - 1) / ITEMS_PER_CHUNK)
-  const ops: StoredOperation[] = []
-  for (const payload of await selectJobItemChunks(ctx.db, id, fromChunk, toChunk))
-    ops.push(...(JSON.parse(payload) as StoredOperation[]))
-  const offset = first - fromChunk * ITEMS_PER_CHUNK
+  const chunkSize = chunkSizeOf(job.plan_format)
+  const fromChunk = Math.floor(first / chunkSize)
+  const toChunk = Math.floor((first + perPage - 1) / chunkSize)
+  const ops: PlannedOperation[] = []
+  for (const payload of await selectJobItemChunks(ctx.db, id, { fromSeq: fromChunk, toSeq: toChunk }))
+    for (const op of decodeChunk(payload, job.plan_format)) ops.push(op)
+  const offset = first - fromChunk * chunkSize
   return {
     id: job.id,
     type: job.type,

@@ -7,14 +7,14 @@
 import { createHash } from 'node:crypto'
 
 import type { Executor } from '../host/context.js'
-import type { OfferRow } from '../host/db/schema.js'
 import { type OfferStatus, STANDALONE_PART_TYPES } from './canonical-fields.js'
 import { priceWithinRounding } from './price-consistency.js'
 import {
   type InvestmentKeyRow,
+  type PlanOfferRow,
   selectInvestmentsBySourceIds,
-  selectOffersByKeys,
-  selectOffersOfInvestments,
+  selectOfferKeysOfInvestments,
+  selectPlanOffersByKeys,
 } from './offers-repository.js'
 import { type ImportMode, type NormalizedOfferValues, offerKey, type RowError } from './validate-offer-row.js'
 
@@ -61,7 +61,7 @@ export type Comparable = string | number | null
 
 interface FieldRule {
   field: string
-  read: (offer: OfferRow) => Comparable
+  read: (offer: PlanOfferRow) => Comparable
   sent: (values: NormalizedOfferValues) => Comparable | undefined
 }
 
@@ -111,186 +111,244 @@ export function isStandalonePart(type: string): boolean {
   return (STANDALONE_PART_TYPES as readonly string[]).includes(type)
 }
 
-/*
- * What the plan decided and what it saw in the catalog. The values are not hashed: execution
- * re-plans from the very values the preview stored, so only the catalog side can differ (and the
- * date a price without its own date gets, which is hashed as `today`).
- */
-function digestOf(operations: PlannedOperation[], today: string): string {
-  const hash = createHash('sha256')
-  hash.update(today)
-  for (const op of operations) {
-    hash.update(`\n${op.key}\t${op.action}\t${op.changes.join(',')}\t${op.offerId ?? ''}\t${op.investmentId ?? ''}`)
-    if (op.changes.length > 0) hash.update(JSON.stringify(op.before))
-  }
-  return hash.digest('hex')
+/** One line of the plan digest: what the plan decided and what it saw in the catalog. */
+function digestLine(op: PlannedOperation): string {
+  const line = `\n${op.key}\t${op.action}\t${op.changes.join(',')}\t${op.offerId ?? ''}\t${op.investmentId ?? ''}`
+  return op.changes.length > 0 ? line + JSON.stringify(op.before) : line
 }
 
+/** The end of a planning session: what only the whole input can tell. */
+export interface PlanSummary {
+  /** A snapshot's archive operations, after every planned row. */
+  archives: PlannedOperation[]
+  counts: OfferPlan['counts']
+  archiveScope: ArchiveScope
+  /*
+   * What the plan decided and what it saw in the catalog. The values are not hashed: execution
+   * re-plans from the very values the preview stored, so only the catalog side can differ (and the
+   * date a price without its own date gets, which is hashed as `today`).
+   */
+  digest: string
+}
+
+export interface Planner {
+  /** Row-level problems only the catalog reveals (a new offer without a type, an inconsistent price). */
+  readonly errors: RowError[]
+  /** Plans the next inputs, in file order; call as often as needed, then `finish` once. */
+  plan(inputs: readonly PlanInput[]): Promise<PlannedOperation[]>
+  finish(): Promise<PlanSummary>
+}
+
+/**
+ * A planning session over an input read in batches, so that a 100,000-row file is planned without
+ * holding it, or its plan, in memory: each batch reads only the investments and offers it names,
+ * and the digest is computed as the operations go by. One session gives the same operations and
+ * digest whatever the batch sizes.
+ */
+export function createPlanner(db: Executor, options: { mode: ImportMode; today: string }): Planner {
+  const hash = createHash('sha256').update(options.today)
+  const investmentBySource = new Map<string, InvestmentKeyRow | null>()
+  const seen = new Set<string>()
+  const errors: RowError[] = []
+  const counts = { create: 0, update: 0, unchanged: 0, archive: 0 }
+
+  async function knowInvestments(inputs: readonly PlanInput[]): Promise<void> {
+    const unknown = new Set<string>()
+    for (const input of inputs) {
+      const source = input.values.sourceInvestmentId
+      if (source !== undefined && !investmentBySource.has(source)) unknown.add(source)
+    }
+    if (unknown.size === 0) return
+    for (const source of unknown) investmentBySource.set(source, null)
+    for (const investment of await selectInvestmentsBySourceIds(db, [...unknown]))
+      investmentBySource.set(investment.source_id ?? '', investment)
+  }
+
+  async function plan(inputs: readonly PlanInput[]): Promise<PlannedOperation[]> {
+    await knowInvestments(inputs)
+    const keys: Array<{ investmentId: number; sourcePropertyId: string }> = []
+    for (const input of inputs) {
+      const source = input.values.sourceInvestmentId
+      const investment = source === undefined ? undefined : investmentBySource.get(source)
+      if (investment && input.values.sourcePropertyId !== undefined)
+        keys.push({ investmentId: investment.id, sourcePropertyId: input.values.sourcePropertyId })
+    }
+    const offersByKey = new Map<string, PlanOfferRow>()
+    if (keys.length > 0) {
+      const sourceOf = new Map<number, string>()
+      for (const [source, investment] of investmentBySource) if (investment) sourceOf.set(investment.id, source)
+      for (const offer of await selectPlanOffersByKeys(db, keys)) {
+        if (offer.source_property_id !== null)
+          offersByKey.set(offerKey(sourceOf.get(offer.investment_id) ?? '', offer.source_property_id), offer)
+      }
+    }
+
+    const operations: PlannedOperation[] = []
+    for (const input of inputs) {
+      const op = planOne(input, investmentBySource, offersByKey, options.today, errors)
+      if (op === undefined) continue
+      if (op !== null) {
+        operations.push(op)
+        counts[op.action]++
+        hash.update(digestLine(op))
+      }
+      seen.add(offerKey(input.values.sourceInvestmentId as string, input.values.sourcePropertyId as string))
+    }
+    return operations
+  }
+
+  async function finish(): Promise<PlanSummary> {
+    const archives: PlannedOperation[] = []
+    const scope: ArchiveScope = { investments: [], total: 0 }
+    if (options.mode === 'snapshot') {
+      const sourceOf = new Map<number, string>()
+      for (const [source, investment] of investmentBySource) if (investment) sourceOf.set(investment.id, source)
+      const perInvestment = new Map<string, number>()
+      for (const offer of await selectOfferKeysOfInvestments(db, [...sourceOf.keys()])) {
+        const source = sourceOf.get(offer.investment_id) ?? ''
+        // an offer without a source id (made in the editor) gets a key no file row can produce
+        const key =
+          offer.source_property_id !== null
+            ? offerKey(source, offer.source_property_id)
+            : `${offerKey(source, '')}%23${offer.id}`
+        if (seen.has(key) || offer.status === ('archived' satisfies OfferStatus)) continue
+        const op: PlannedOperation = {
+          row: null,
+          key,
+          action: 'archive',
+          sourceInvestmentId: source,
+          sourcePropertyId: offer.source_property_id ?? `#${offer.id}`,
+          values: {},
+          changes: ['property_status'],
+          before: { property_status: offer.status },
+          offerId: offer.id,
+          investmentId: offer.investment_id,
+        }
+        archives.push(op)
+        counts.archive++
+        hash.update(digestLine(op))
+        perInvestment.set(source, (perInvestment.get(source) ?? 0) + 1)
+      }
+      for (const [source, archived] of perInvestment) scope.investments.push({ source_investment_id: source, archived })
+      scope.total = archives.length
+    }
+    return { archives, counts: { ...counts }, archiveScope: scope, digest: hash.digest('hex') }
+  }
+
+  return { errors, plan, finish }
+}
+
+/**
+ * The operation of one input: `undefined` when the input has no key (the validator reported it),
+ * `null` when the catalog makes it an error (added to `errors`).
+ */
+function planOne(
+  input: PlanInput,
+  investmentBySource: ReadonlyMap<string, InvestmentKeyRow | null>,
+  offersByKey: ReadonlyMap<string, PlanOfferRow>,
+  today: string,
+  errors: RowError[],
+): PlannedOperation | null | undefined {
+  const values: NormalizedOfferValues = { ...input.values }
+  const sourceInvestmentId = values.sourceInvestmentId
+  const sourcePropertyId = values.sourcePropertyId
+  if (sourceInvestmentId === undefined || sourcePropertyId === undefined) return undefined
+  const key = offerKey(sourceInvestmentId, sourcePropertyId)
+  const investment = investmentBySource.get(sourceInvestmentId) ?? undefined
+  const existing = offersByKey.get(key)
+  const row = input.row ?? 0
+
+  const changes: string[] = []
+  const before: Record<string, Comparable> = {}
+  for (const rule of OFFER_FIELDS) {
+    const sent = rule.sent(values)
+    if (sent === undefined) continue
+    if (!existing || rule.read(existing) !== sent) {
+      changes.push(rule.field)
+      if (existing) before[rule.field] = rule.read(existing)
+    }
+  }
+  for (const price of PRICE_DATES) {
+    if (values[price.date] === undefined && changes.includes(price.priceField)) {
+      values[price.date] = today
+      if (!existing || existing[price.column] !== today) {
+        changes.push(`${price.priceField}_from`)
+        if (existing) before[`${price.priceField}_from`] = existing[price.column]
+      }
+    }
+  }
+  if (values.location) {
+    for (const loc of LOCATION_FIELDS) {
+      const sent = values.location[loc.key]
+      if (sent !== undefined && (!investment || investment[loc.column] !== sent)) {
+        changes.push(loc.field)
+        if (investment) before[loc.field] = investment[loc.column]
+      }
+    }
+  }
+
+  if (!existing && values.propertyType === undefined) {
+    errors.push({
+      row,
+      field: 'prop_type',
+      code: 'required',
+      message: `prop_type: offer ${sourcePropertyId} is new, so its type (mieszkanie, dom or a standalone-part type) is required`,
+    })
+    return null
+  }
+  const total = values.priceTotalCents ?? existing?.price_total_cents ?? null
+  const m2 = values.priceM2Cents ?? existing?.price_m2_cents ?? null
+  const area = values.area ?? existing?.area ?? null
+  const touchesPrice =
+    values.priceTotalCents !== undefined || values.priceM2Cents !== undefined || values.area !== undefined
+  if (
+    touchesPrice &&
+    total !== null &&
+    m2 !== null &&
+    area !== null &&
+    total > 0 &&
+    !priceWithinRounding(total, m2, area)
+  ) {
+    errors.push({
+      row,
+      field: 'price_total',
+      code: 'inconsistent_price',
+      message: `price_total: ${(total / 100).toFixed(2)} does not match price_m2 × area with the stored values (${(m2 / 100).toFixed(2)} × ${area})`,
+    })
+    return null
+  }
+
+  return {
+    row: input.row,
+    key,
+    action: !existing ? 'create' : changes.length > 0 ? 'update' : 'unchanged',
+    sourceInvestmentId,
+    sourcePropertyId,
+    values,
+    // sorted: re-planning sees planner-added dates as sent fields, in another order
+    changes: changes.length > 1 ? changes.sort() : changes,
+    before,
+    offerId: existing?.id ?? null,
+    investmentId: investment?.id ?? null,
+  }
+}
+
+/** Plans a whole input at once: the webhook's one offer, the editor, tests. */
 export async function planOffers(
   db: Executor,
   inputs: readonly PlanInput[],
   options: { mode: ImportMode; today: string },
 ): Promise<OfferPlan> {
-  const sourceIds = [
-    ...new Set(inputs.map((i) => i.values.sourceInvestmentId).filter((id): id is string => id !== undefined)),
-  ]
-  const investments = await selectInvestmentsBySourceIds(db, sourceIds)
-  const investmentBySource = new Map(investments.map((inv) => [inv.source_id ?? '', inv]))
-  // a snapshot must see every offer of the investments it names (to archive the missing ones);
-  // a patch only the offers it names, which keeps a one-offer webhook independent of investment size
-  const offers =
-    options.mode === 'snapshot'
-      ? await selectOffersOfInvestments(
-          db,
-          investments.map((inv) => inv.id),
-        )
-      : await selectOffersByKeys(
-          db,
-          inputs.flatMap((input) => {
-            const investment =
-              input.values.sourceInvestmentId === undefined
-                ? undefined
-                : investmentBySource.get(input.values.sourceInvestmentId)
-            return investment && input.values.sourcePropertyId !== undefined
-              ? [{ investmentId: investment.id, sourcePropertyId: input.values.sourcePropertyId }]
-              : []
-          }),
-        )
-  const offersByKey = new Map<string, OfferRow>()
-  const sourceOf = new Map(investments.map((inv) => [inv.id, inv.source_id ?? '']))
-  for (const offer of offers) {
-    if (offer.source_property_id !== null)
-      offersByKey.set(offerKey(sourceOf.get(offer.investment_id) ?? '', offer.source_property_id), offer)
-  }
-
-  const operations: PlannedOperation[] = []
-  const errors: RowError[] = []
-  const seen = new Set<string>()
-
-  for (const input of inputs) {
-    const values: NormalizedOfferValues = { ...input.values }
-    const sourceInvestmentId = values.sourceInvestmentId
-    const sourcePropertyId = values.sourcePropertyId
-    if (sourceInvestmentId === undefined || sourcePropertyId === undefined) continue
-    const key = offerKey(sourceInvestmentId, sourcePropertyId)
-    seen.add(key)
-    const investment = investmentBySource.get(sourceInvestmentId)
-    const existing = offersByKey.get(key)
-    const row = input.row ?? 0
-
-    const changes: string[] = []
-    const before: Record<string, Comparable> = {}
-    for (const rule of OFFER_FIELDS) {
-      const sent = rule.sent(values)
-      if (sent === undefined) continue
-      if (!existing || rule.read(existing) !== sent) {
-        changes.push(rule.field)
-        if (existing) before[rule.field] = rule.read(existing)
-      }
-    }
-    for (const price of PRICE_DATES) {
-      const priceChanged = changes.includes(price.priceField)
-      if (priceChanged && values[price.date] === undefined) {
-        values[price.date] = options.today
-        if (!existing || existing[price.column] !== options.today) {
-          changes.push(`${price.priceField}_from`)
-          if (existing) before[`${price.priceField}_from`] = existing[price.column]
-        }
-      }
-    }
-    if (values.location) {
-      for (const loc of LOCATION_FIELDS) {
-        const sent = values.location[loc.key]
-        if (sent !== undefined && (!investment || investment[loc.column] !== sent)) {
-          changes.push(loc.field)
-          if (investment) before[loc.field] = investment[loc.column]
-        }
-      }
-    }
-
-    if (!existing && values.propertyType === undefined) {
-      errors.push({
-        row,
-        field: 'prop_type',
-        code: 'required',
-        message: `prop_type: offer ${sourcePropertyId} is new, so its type (mieszkanie, dom or a standalone-part type) is required`,
-      })
-      continue
-    }
-    const total = values.priceTotalCents ?? existing?.price_total_cents ?? null
-    const m2 = values.priceM2Cents ?? existing?.price_m2_cents ?? null
-    const area = values.area ?? existing?.area ?? null
-    const touchesPrice =
-      values.priceTotalCents !== undefined || values.priceM2Cents !== undefined || values.area !== undefined
-    if (
-      touchesPrice &&
-      total !== null &&
-      m2 !== null &&
-      area !== null &&
-      total > 0 &&
-      !priceWithinRounding(total, m2, area)
-    ) {
-      errors.push({
-        row,
-        field: 'price_total',
-        code: 'inconsistent_price',
-        message: `price_total: ${(total / 100).toFixed(2)} does not match price_m2 × area with the stored values (${(m2 / 100).toFixed(2)} × ${area})`,
-      })
-      continue
-    }
-
-    operations.push({
-      row: input.row,
-      key,
-      action: !existing ? 'create' : changes.length > 0 ? 'update' : 'unchanged',
-      sourceInvestmentId,
-      sourcePropertyId,
-      values,
-      // sorted: re-planning sees planner-added dates as sent fields, in another order
-      changes: changes.sort(),
-      before,
-      offerId: existing?.id ?? null,
-      investmentId: investment?.id ?? null,
-    })
-  }
-
-  const scope: ArchiveScope = { investments: [], total: 0 }
-  if (options.mode === 'snapshot') {
-    const perInvestment = new Map<string, number>()
-    for (const offer of offers) {
-      const source = sourceOf.get(offer.investment_id) ?? ''
-      // an offer without a source id (made in the editor) gets a key no file row can produce
-      const key =
-        offer.source_property_id !== null
-          ? offerKey(source, offer.source_property_id)
-          : `${offerKey(source, '')}%23${offer.id}`
-      if (seen.has(key) || offer.status === ('archived' satisfies OfferStatus)) continue
-      operations.push({
-        row: null,
-        key,
-        action: 'archive',
-        sourceInvestmentId: source,
-        sourcePropertyId: offer.source_property_id ?? `#${offer.id}`,
-        values: {},
-        changes: ['property_status'],
-        before: { property_status: offer.status },
-        offerId: offer.id,
-        investmentId: offer.investment_id,
-      })
-      perInvestment.set(source, (perInvestment.get(source) ?? 0) + 1)
-    }
-    for (const [source, archived] of perInvestment) scope.investments.push({ source_investment_id: source, archived })
-    scope.total = [...perInvestment.values()].reduce((a, b) => a + b, 0)
-  }
-
-  const counts = { create: 0, update: 0, unchanged: 0, archive: 0 }
-  for (const op of operations) counts[op.action]++
+  const planner = createPlanner(db, options)
+  const operations = await planner.plan(inputs)
+  const summary = await planner.finish()
+  operations.push(...summary.archives)
   return {
     mode: options.mode,
     operations,
-    errors,
-    counts,
-    archiveScope: scope,
-    digest: digestOf(operations, options.today),
+    errors: planner.errors,
+    counts: summary.counts,
+    archiveScope: summary.archiveScope,
+    digest: summary.digest,
   }
 }

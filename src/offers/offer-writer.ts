@@ -37,10 +37,25 @@ export interface ApplyOptions {
   /** Today in Europe/Warsaw, the valid-from date of withdrawals. */
   today: string
   /**
-   * Called after the offers are written and before the price history, inside the transaction;
-   * returns the run id the history records carry (the audit entry of the run).
+   * Called with the counts of the plan before anything is written, inside the transaction; returns
+   * the run id the history records carry (the audit entry of the run).
    */
   recordRun(counts: ApplyCounts): Promise<number>
+}
+
+/** What applying these operations will count; the same figures the writer counts as it goes. */
+export function countPlannedOperations(operations: readonly Pick<PlannedOperation, 'action'>[]): ApplyCounts {
+  const counts: ApplyCounts = { processed: 0, created: 0, updated: 0, archived: 0, unchanged: 0 }
+  for (const op of operations) {
+    if (op.action === 'archive') counts.archived++
+    else {
+      counts.processed++
+      if (op.action === 'create') counts.created++
+      else if (op.action === 'update') counts.updated++
+      else counts.unchanged++
+    }
+  }
+  return counts
 }
 
 type PriceType = 'total' | 'm2' | 'combined'
@@ -166,6 +181,176 @@ function historyRecord(args: {
   }
 }
 
+export interface PlanWriter {
+  /** What has been applied so far. */
+  readonly counts: ApplyCounts
+  /** Applies the next operations of the plan, in plan order; call as often as needed. */
+  apply(operations: readonly PlannedOperation[]): Promise<void>
+}
+
+/**
+ * Applies a plan in parts inside the caller's transaction, so that a 100,000-row import is written
+ * without holding its plan in memory. Investments created by one part are known to the next.
+ */
+export function createPlanWriter(db: Executor, options: { now: Date; today: string; runId: number }): PlanWriter {
+  const nowIso = options.now.toISOString()
+  const counts: ApplyCounts = { processed: 0, created: 0, updated: 0, archived: 0, unchanged: 0 }
+  const investmentIds = new Map<string, number>()
+
+  async function apply(operations: readonly PlannedOperation[]): Promise<void> {
+    for (const op of operations) if (op.investmentId !== null) investmentIds.set(op.sourceInvestmentId, op.investmentId)
+    const locationUpdates = new Map<string, Partial<InvestmentKeyRow>>()
+    for (const op of operations) {
+      if (op.action === 'archive' || op.action === 'unchanged') continue
+      if (op.changes.some((c) => c.startsWith('proj_'))) {
+        locationUpdates.set(op.sourceInvestmentId, {
+          ...locationUpdates.get(op.sourceInvestmentId),
+          ...locationColumns(op.values),
+        })
+      }
+      if (!investmentIds.has(op.sourceInvestmentId)) {
+        const id = await insertInvestment(db, {
+          source_id: op.sourceInvestmentId,
+          title: op.sourceInvestmentId,
+          slug: slugify(op.sourceInvestmentId) || 'inwestycja',
+          content: '',
+          excerpt: '',
+          host_status: 'publish',
+          visibility: 'public',
+          custom_meta: '{}',
+          gallery: '[]',
+          documents: '[]',
+          created_at: nowIso,
+          modified_at: nowIso,
+          ...locationColumns(op.values),
+        })
+        investmentIds.set(op.sourceInvestmentId, id)
+        locationUpdates.delete(op.sourceInvestmentId)
+      }
+    }
+    for (const [source, location] of locationUpdates) {
+      const id = investmentIds.get(source)
+      if (id !== undefined && Object.keys(location).length > 0) await updateInvestmentLocation(db, id, location, nowIso)
+    }
+
+    const existingIds: number[] = []
+    for (const op of operations) if (op.offerId !== null && op.action !== 'unchanged') existingIds.push(op.offerId)
+    const current = existingIds.length > 0 ? await selectOffersById(db, existingIds) : new Map<number, OfferRow>()
+    const lastPrices = new Map<string, LastPrice>()
+    if (existingIds.length > 0)
+      for (const p of await selectLastPrices(db, existingIds)) lastPrices.set(`${p.offer_id}:${p.price_type}`, p)
+    const history: NewPriceHistory[] = []
+    const record = (args: Omit<Parameters<typeof historyRecord>[0], 'recordedAt'>) =>
+      history.push({ ...historyRecord({ ...args, recordedAt: nowIso }), run_id: options.runId })
+
+    const creates: Array<{ op: PlannedOperation; row: NewOffer }> = []
+    for (const op of operations) {
+      if (op.action !== 'archive') counts.processed++
+      if (op.action === 'unchanged') {
+        counts.unchanged++
+        continue
+      }
+      if (op.action === 'create') {
+        const type = op.values.propertyType ?? 'mieszkanie'
+        const code = op.values.code ?? op.sourcePropertyId
+        creates.push({
+          op,
+          row: {
+            investment_id: investmentIds.get(op.sourceInvestmentId) as number,
+            source_property_id: op.sourcePropertyId,
+            offer_kind: isStandalonePart(type) ? 'standalone_part' : 'property',
+            property_type: type,
+            code,
+            title: offerTitle(type, code),
+            status: op.values.status ?? 'available',
+            host_status: 'publish',
+            custom_meta: '{}',
+            gallery: '[]',
+            created_at: nowIso,
+            modified_at: nowIso,
+            ...EMPTY_OFFER_COLUMNS,
+            ...offerColumns(op.values),
+          } as NewOffer,
+        })
+        continue
+      }
+      const offer = current.get(op.offerId as number)
+      if (!offer) throw new Error(`offer ${op.offerId} disappeared during the transaction`)
+      if (op.action === 'archive') {
+        counts.archived++
+        await updateOffer(db, offer.id, { status: 'archived', host_status: 'private', modified_at: nowIso })
+        for (const price of PRICE_COLUMNS) {
+          if (offer[price.cents] === null) continue
+          record({
+            offerId: offer.id,
+            type: price.type,
+            before: offer[price.cents],
+            after: null,
+            validFrom: options.today,
+            last: lastPrices.get(`${offer.id}:${price.type}`),
+          })
+        }
+        continue
+      }
+      counts.updated++
+      const set = offerColumns(op.values)
+      if (set.code !== undefined && offer.title === offerTitle(offer.property_type, offer.code)) {
+        set.title = offerTitle(set.property_type ?? offer.property_type, set.code)
+      }
+      // an archived offer that a file lists again with a live status is back on sale
+      if (
+        offer.status === 'archived' &&
+        set.status !== undefined &&
+        set.status !== 'archived' &&
+        offer.host_status === 'private'
+      )
+        set.host_status = 'publish'
+      if (set.status === 'archived') set.host_status = 'private'
+      await updateOffer(db, offer.id, { ...set, modified_at: nowIso })
+      for (const price of PRICE_COLUMNS) {
+        const after = op.values[price.value]
+        if (after === undefined || !op.changes.includes(price.field)) continue
+        record({
+          offerId: offer.id,
+          type: price.type,
+          before: offer[price.cents],
+          after,
+          validFrom: op.values[price.date] ?? options.today,
+          last: lastPrices.get(`${offer.id}:${price.type}`),
+        })
+      }
+    }
+
+    if (creates.length > 0) {
+      const inserted = await insertOffers(
+        db,
+        creates.map((c) => c.row),
+      )
+      const idByKey = new Map(inserted.map((r) => [`${r.investment_id}:${r.source_property_id}`, r.id]))
+      for (const { op, row } of creates) {
+        counts.created++
+        const id = idByKey.get(`${row.investment_id}:${op.sourcePropertyId}`)
+        if (id === undefined) throw new Error(`created offer ${op.key} was not returned`)
+        for (const price of PRICE_COLUMNS) {
+          const after = op.values[price.value]
+          if (after === undefined) continue
+          record({
+            offerId: id,
+            type: price.type,
+            before: null,
+            after,
+            validFrom: op.values[price.date] ?? options.today,
+            last: undefined,
+          })
+        }
+      }
+    }
+    if (history.length > 0) await insertPriceHistory(db, history)
+  }
+
+  return { counts, apply }
+}
+
 async function selectOffersById(db: Executor, ids: number[]): Promise<Map<number, OfferRow>> {
   const out = new Map<number, OfferRow>()
   for (let i = 0; i < ids.length; i += 500) {
@@ -179,170 +364,10 @@ async function selectOffersById(db: Executor, ids: number[]): Promise<Map<number
   return out
 }
 
+/** Applies a whole plan: the audit entry of the run first (its id marks the history), then the writes. */
 export async function applyOfferPlan(db: Executor, plan: OfferPlan, options: ApplyOptions): Promise<ApplyCounts> {
-  const nowIso = options.now.toISOString()
-  const counts: ApplyCounts = { processed: 0, created: 0, updated: 0, archived: 0, unchanged: 0 }
-
-  const investmentIds = new Map<string, number>()
-  for (const op of plan.operations)
-    if (op.investmentId !== null) investmentIds.set(op.sourceInvestmentId, op.investmentId)
-  const locationUpdates = new Map<string, Partial<InvestmentKeyRow>>()
-  for (const op of plan.operations) {
-    if (op.action === 'archive') continue
-    if (op.changes.some((c) => c.startsWith('proj_'))) {
-      locationUpdates.set(op.sourceInvestmentId, {
-        ...locationUpdates.get(op.sourceInvestmentId),
-        ...locationColumns(op.values),
-      })
-    }
-    if (!investmentIds.has(op.sourceInvestmentId)) {
-      const id = await insertInvestment(db, {
-        source_id: op.sourceInvestmentId,
-        title: op.sourceInvestmentId,
-        slug: slugify(op.sourceInvestmentId) || 'inwestycja',
-        content: '',
-        excerpt: '',
-        host_status: 'publish',
-        visibility: 'public',
-        custom_meta: '{}',
-        gallery: '[]',
-        documents: '[]',
-        created_at: nowIso,
-        modified_at: nowIso,
-        ...locationColumns(op.values),
-      })
-      investmentIds.set(op.sourceInvestmentId, id)
-      locationUpdates.delete(op.sourceInvestmentId)
-    }
-  }
-  for (const [source, location] of locationUpdates) {
-    const id = investmentIds.get(source)
-    if (id !== undefined && Object.keys(location).length > 0) await updateInvestmentLocation(db, id, location, nowIso)
-  }
-
-  const existingIds = plan.operations
-    .filter((op) => op.offerId !== null && op.action !== 'unchanged')
-    .map((op) => op.offerId as number)
-  const current = await selectOffersById(db, existingIds)
-  const lastPrices = new Map((await selectLastPrices(db, existingIds)).map((p) => [`${p.offer_id}:${p.price_type}`, p]))
-  const history: NewPriceHistory[] = []
-
-  const creates: Array<{ op: PlannedOperation; row: NewOffer }> = []
-  for (const op of plan.operations) {
-    counts.processed += op.action === 'archive' ? 0 : 1
-    if (op.action === 'unchanged') {
-      counts.unchanged++
-      continue
-    }
-    if (op.action === 'create') {
-      const type = op.values.propertyType ?? 'mieszkanie'
-      const code = op.values.code ?? op.sourcePropertyId
-      creates.push({
-        op,
-        row: {
-          investment_id: investmentIds.get(op.sourceInvestmentId) as number,
-          source_property_id: op.sourcePropertyId,
-          offer_kind: isStandalonePart(type) ? 'standalone_part' : 'property',
-          property_type: type,
-          code,
-          title: offerTitle(type, code),
-          status: op.values.status ?? 'available',
-          host_status: 'publish',
-          custom_meta: '{}',
-          gallery: '[]',
-          created_at: nowIso,
-          modified_at: nowIso,
-          ...EMPTY_OFFER_COLUMNS,
-          ...offerColumns(op.values),
-        } as NewOffer,
-      })
-      continue
-    }
-    const offer = current.get(op.offerId as number)
-    if (!offer) throw new Error(`offer ${op.offerId} disappeared during the transaction`)
-    if (op.action === 'archive') {
-      counts.archived++
-      await updateOffer(db, offer.id, { status: 'archived', host_status: 'private', modified_at: nowIso })
-      for (const price of PRICE_COLUMNS) {
-        if (offer[price.cents] === null) continue
-        history.push(
-          historyRecord({
-            offerId: offer.id,
-            type: price.type,
-            before: offer[price.cents],
-            after: null,
-            validFrom: options.today,
-            last: lastPrices.get(`${offer.id}:${price.type}`),
-            recordedAt: nowIso,
-          }),
-        )
-      }
-      continue
-    }
-    counts.updated++
-    const set = offerColumns(op.values)
-    if (set.code !== undefined && offer.title === offerTitle(offer.property_type, offer.code)) {
-      set.title = offerTitle(set.property_type ?? offer.property_type, set.code)
-    }
-    // an archived offer that a file lists again with a live status is back on sale
-    if (
-      offer.status === 'archived' &&
-      set.status !== undefined &&
-      set.status !== 'archived' &&
-      offer.host_status === 'private'
-    )
-      set.host_status = 'publish'
-    if (set.status === 'archived') set.host_status = 'private'
-    await updateOffer(db, offer.id, { ...set, modified_at: nowIso })
-    for (const price of PRICE_COLUMNS) {
-      const after = op.values[price.value]
-      if (after === undefined || !op.changes.includes(price.field)) continue
-      history.push(
-        historyRecord({
-          offerId: offer.id,
-          type: price.type,
-          before: offer[price.cents],
-          after,
-          validFrom: op.values[price.date] ?? options.today,
-          last: lastPrices.get(`${offer.id}:${price.type}`),
-          recordedAt: nowIso,
-        }),
-      )
-    }
-  }
-
-  if (creates.length > 0) {
-    const inserted = await insertOffers(
-      db,
-      creates.map((c) => c.row),
-    )
-    const idByKey = new Map(inserted.map((r) => [`${r.investment_id}:${r.source_property_id}`, r.id]))
-    for (const { op, row } of creates) {
-      counts.created++
-      const id = idByKey.get(`${row.investment_id}:${op.sourcePropertyId}`)
-      if (id === undefined) throw new Error(`created offer ${op.key} was not returned`)
-      for (const price of PRICE_COLUMNS) {
-        const after = op.values[price.value]
-        if (after === undefined) continue
-        history.push(
-          historyRecord({
-            offerId: id,
-            type: price.type,
-            before: null,
-            after,
-            validFrom: op.values[price.date] ?? options.today,
-            last: undefined,
-            recordedAt: nowIso,
-          }),
-        )
-      }
-    }
-  }
-
-  const runId = await options.recordRun(counts)
-  await insertPriceHistory(
-    db,
-    history.map((h) => ({ ...h, run_id: runId })),
-  )
-  return counts
+  const runId = await options.recordRun(countPlannedOperations(plan.operations))
+  const writer = createPlanWriter(db, { now: options.now, today: options.today, runId })
+  await writer.apply(plan.operations)
+  return writer.counts
 }

@@ -54,34 +54,69 @@ export async function selectInvestmentsBySourceIds(
   return out
 }
 
-export async function selectOffersOfInvestments(db: Executor, investmentIds: readonly number[]): Promise<OfferRow[]> {
-  const out: OfferRow[] = []
-  for (const part of chunks(investmentIds)) {
-    out.push(...(await db.selectFrom('offers').selectAll().where('investment_id', 'in', part).orderBy('id').execute()))
+/** The columns the planner compares with what a file sends; the rest of a row is not read. */
+const PLAN_OFFER_COLUMNS = [
+  'id',
+  'investment_id',
+  'source_property_id',
+  'code',
+  'property_type',
+  'status',
+  'area',
+  'rooms',
+  'floor',
+  'price_m2_cents',
+  'price_m2_from',
+  'price_total_cents',
+  'price_total_from',
+  'price_combined_cents',
+  'price_combined_from',
+  'price_combined_variant',
+  'price_combined_status',
+] as const satisfies ReadonlyArray<keyof OfferRow>
+
+export type PlanOfferRow = Pick<OfferRow, (typeof PLAN_OFFER_COLUMNS)[number]>
+
+/** Only the offers named by (investment, source id): planning needs nothing else of the catalog. */
+export async function selectPlanOffersByKeys(
+  db: Executor,
+  keys: ReadonlyArray<{ investmentId: number; sourcePropertyId: string }>,
+): Promise<PlanOfferRow[]> {
+  const byInvestment = new Map<number, Set<string>>()
+  for (const key of keys) {
+    let ids = byInvestment.get(key.investmentId)
+    if (!ids) byInvestment.set(key.investmentId, (ids = new Set()))
+    ids.add(key.sourcePropertyId)
+  }
+  const out: PlanOfferRow[] = []
+  for (const [investmentId, ids] of byInvestment) {
+    for (const part of chunks([...ids])) {
+      const rows = await db
+        .selectFrom('offers')
+        .select(PLAN_OFFER_COLUMNS)
+        .where('investment_id', '=', investmentId)
+        .where('source_property_id', 'in', part)
+        .execute()
+      for (const row of rows) out.push(row)
+    }
   }
   return out
 }
 
-/** Only the offers named by (investment, source id): a patch needs nothing else of the catalog. */
-export async function selectOffersByKeys(
+/** Every offer of the investments a snapshot names, just enough to find the ones it archives. */
+export async function selectOfferKeysOfInvestments(
   db: Executor,
-  keys: ReadonlyArray<{ investmentId: number; sourcePropertyId: string }>,
-): Promise<OfferRow[]> {
-  const byInvestment = new Map<number, string[]>()
-  for (const key of keys)
-    byInvestment.set(key.investmentId, [...(byInvestment.get(key.investmentId) ?? []), key.sourcePropertyId])
-  const out: OfferRow[] = []
-  for (const [investmentId, ids] of byInvestment) {
-    for (const part of chunks([...new Set(ids)])) {
-      out.push(
-        ...(await db
-          .selectFrom('offers')
-          .selectAll()
-          .where('investment_id', '=', investmentId)
-          .where('source_property_id', 'in', part)
-          .execute()),
-      )
-    }
+  investmentIds: readonly number[],
+): Promise<Array<Pick<OfferRow, 'id' | 'investment_id' | 'source_property_id' | 'status'>>> {
+  const out: Array<Pick<OfferRow, 'id' | 'investment_id' | 'source_property_id' | 'status'>> = []
+  for (const part of chunks(investmentIds)) {
+    const rows = await db
+      .selectFrom('offers')
+      .select(['id', 'investment_id', 'source_property_id', 'status'])
+      .where('investment_id', 'in', part)
+      .orderBy('id')
+      .execute()
+    for (const row of rows) out.push(row)
   }
   return out
 }

@@ -2,6 +2,7 @@ import iconv from 'iconv-lite'
 import { beforeAll, expect, it } from 'vitest'
 
 import { removeExpiredImportJobs } from '../../src/imports/offer-import-service.js'
+import { decodeChunk } from '../../src/imports/stored-operations.js'
 import { setLicense } from '../../src/licensing/license.js'
 import { createTestUser, grantProLicense, type TestUser } from '../helpers/factories.js'
 import { multipart } from '../helpers/multipart.js'
@@ -318,6 +319,108 @@ describeEachDatabase('offer import over HTTP', (getEnv) => {
     expect(run.json().error).toBe('import_conflict')
     const offer = await env.ctx.db.selectFrom('offers').selectAll().where('code', '=', 'C1').executeTakeFirstOrThrow()
     expect(offer.price_total_cents).toBe(1)
+  })
+
+  it('executes a preview after a catalog change that does not touch its plan (the plan is checked again)', async () => {
+    await execute(
+      (
+        await previewFile(csv(['INV-U;1;U1;mieszkanie;wolne;40,00;1;0;10 000;2026-05-01;400 000;2026-05-01;Kraków']))
+      ).json().id,
+      'key-unrelated-setup',
+    )
+    const rows = [
+      'INV-V;1;V1;mieszkanie;wolne;40,00;1;0;10 000;2026-05-01;400 000;2026-05-01;Kraków',
+      'INV-V;2;V2;mieszkanie;wolne;50,00;2;1;10 000;2026-05-01;500 000;2026-05-01;Kraków',
+    ]
+    const preview = (await previewFile(csv(rows))).json()
+    // another investment's offer changes between preview and execution: the catalog revision moves
+    await env.ctx.db.updateTable('offers').set({ rooms: 4 }).where('code', '=', 'U1').execute()
+    const run = await execute(preview.id, 'key-unrelated-run')
+    expect(run.statusCode).toBe(200)
+    expect(run.json().result).toMatchObject({ status: 'completed', processed: 2, created: 2, updated: 0 })
+    const created = await env.ctx.db
+      .selectFrom('offers')
+      .select(['code', 'price_total_cents'])
+      .where('code', 'in', ['V1', 'V2'])
+      .orderBy('code')
+      .execute()
+    expect(created).toEqual([
+      { code: 'V1', price_total_cents: 40_000_000 },
+      { code: 'V2', price_total_cents: 50_000_000 },
+    ])
+    const job = (
+      await env.app.inject({
+        method: 'GET',
+        url: `/wp-json/dg/v2/imports/${preview.id}`,
+        headers: { authorization: admin.authorization },
+      })
+    ).json()
+    expect(job.items.map((item: { key: string; action: string }) => `${item.key} ${item.action}`)).toEqual([
+      'INV-V/1 create',
+      'INV-V/2 create',
+    ])
+  })
+
+  it('pages and executes a job previewed before the upgrade (plan format 1)', async () => {
+    const rows = Array.from(
+      { length: 130 },
+      (_, i) => `INV-W;${i};W${i};mieszkanie;wolne;40,00;1;0;10 000;2026-05-01;400 000;2026-05-01;Gdańsk`,
+    )
+    const preview = (await previewFile(csv(rows))).json()
+    // rewrite the stored plan as the previous release kept it: chunks of 100 objects
+    const stored = await env.ctx.db
+      .selectFrom('import_job_items')
+      .select('payload')
+      .where('job_id', '=', preview.id)
+      .orderBy('seq')
+      .execute()
+    const ops = stored.flatMap((chunk) => decodeChunk(chunk.payload, 2))
+    const v1 = ops.map((op) => ({
+      r: op.row,
+      k: op.key,
+      a: op.action,
+      v: op.values,
+      c: op.changes,
+      b: op.before,
+      o: op.offerId,
+      i: op.investmentId,
+      s: op.sourceInvestmentId,
+      p: op.sourcePropertyId,
+    }))
+    await env.ctx.db.deleteFrom('import_job_items').where('job_id', '=', preview.id).execute()
+    for (let seq = 0; seq * 100 < v1.length; seq++) {
+      await env.ctx.db
+        .insertInto('import_job_items')
+        .values({
+          job_id: preview.id,
+          seq,
+          row: null,
+          action: 'chunk',
+          offer_key: '',
+          payload: JSON.stringify(v1.slice(seq * 100, seq * 100 + 100)),
+        })
+        .execute()
+    }
+    await env.ctx.db
+      .updateTable('import_jobs')
+      .set({ plan_format: 1, plan_revision: null })
+      .where('id', '=', preview.id)
+      .execute()
+    const page = (
+      await env.app.inject({
+        method: 'GET',
+        url: `/wp-json/dg/v2/imports/${preview.id}?page=2&per_page=60`,
+        headers: { authorization: admin.authorization },
+      })
+    ).json()
+    expect(page.items.map((item: { key: string }) => item.key)).toEqual(
+      Array.from({ length: 60 }, (_, i) => `INV-W/${60 + i}`),
+    )
+    const run = await execute(preview.id, 'key-format-one')
+    expect(run.statusCode).toBe(200)
+    expect(run.json().result).toMatchObject({ processed: 130, created: 130 })
+    const created = await env.ctx.db.selectFrom('offers').select('id').where('code', 'like', 'W%').execute()
+    expect(created).toHaveLength(130)
   })
 
   it('runs one of two concurrent executions of a job and answers the other 409', async () => {

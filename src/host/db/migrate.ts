@@ -7,6 +7,7 @@ import * as catalogRead from './migrations/0002-catalog-read.js'
 import * as catalogListIndexes from './migrations/0003-catalog-list-indexes.js'
 import * as imports from './migrations/0004-imports.js'
 import * as webhook from './migrations/0005-webhook.js'
+import * as importPlanFormat from './migrations/0006-import-plan-format.js'
 
 interface MigrationModule {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>
@@ -23,6 +24,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, MigrationModule]> = [
   ['0003-catalog-list-indexes', catalogListIndexes],
   ['0004-imports', imports],
   ['0005-webhook', webhook],
+  ['0006-import-plan-format', importPlanFormat],
 ]
 
 export class MigrationError extends Error {}

@@ -244,6 +244,12 @@ export interface ImportJobsTable {
   archive_scope: string
   /** SHA-256 of the previewed plan; execution re-plans and must arrive at the same digest. */
   plan_digest: string
+  /** How the plan's operations are stored (see imports/stored-operations.ts). */
+  plan_format: Generated<number>
+  /** The catalog revision the whole plan was computed against; null when it changed meanwhile. */
+  plan_revision: number | null
+  /** The day (Europe/Warsaw) the plan dated undated prices with. */
+  plan_today: string | null
   idempotency_key: string | null
   run_token: string | null
   run_id: number | null

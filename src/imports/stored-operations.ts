@@ -1,0 +1,207 @@
+/*
+ * How a previewed plan is kept until it is executed or paged through: its operations in chunks of
+ * JSON arrays, one row of `import_job_items` per chunk. A 100,000-row plan is about 25 MB this way
+ * instead of 60 MB as objects with field names, and it is written and read back as text, never as
+ * 100,000 live objects.
+ *
+ * Format 2 (current): each operation is a positional array `[row, action, values, changes, before,
+ * offerId, investmentId]`, plus `sourceInvestmentId, sourcePropertyId, key` for an archive (which
+ * has no values to derive them from). `values` are the normalized values in VALUE_FIELDS order.
+ * Chunks hold CHUNK_SIZE operations; a chunk's `action` column is `w` when it holds something to
+ * write and `u` when every operation in it is `unchanged`, so execution reads only the former.
+ * Format 1 (jobs previewed before the upgrade): chunks of 100 objects `{r,k,a,v,c,b,o,i,s,p}`.
+ */
+import type { Comparable, PlanAction, PlannedOperation } from '../offers/offer-planner.js'
+import { type NormalizedLocation, type NormalizedOfferValues, offerKey } from '../offers/validate-offer-row.js'
+
+export const PLAN_FORMAT = 2
+
+export function chunkSizeOf(format: number): number {
+  return format === 1 ? 100 : 500
+}
+
+type Stored = string | number | null
+type LocationKey = keyof NormalizedLocation
+
+const VALUE_FIELDS = [
+  'sourceInvestmentId',
+  'sourcePropertyId',
+  'code',
+  'offerKind',
+  'propertyType',
+  'status',
+  'area',
+  'rooms',
+  'floor',
+  'priceM2Cents',
+  'priceM2From',
+  'priceTotalCents',
+  'priceTotalFrom',
+  'priceCombinedCents',
+  'priceCombinedFrom',
+  'priceCombinedVariant',
+  'priceCombinedStatus',
+] as const satisfies ReadonlyArray<Exclude<keyof NormalizedOfferValues, 'location'>>
+
+const LOCATION_FIELDS = [
+  'voivodeship',
+  'powiat',
+  'gmina',
+  'city',
+  'street',
+  'buildingNo',
+  'localNo',
+  'postalCode',
+] as const satisfies readonly LocationKey[]
+
+const ACTION_CODES: Readonly<Record<PlanAction, string>> = { create: 'c', update: 'u', unchanged: 'n', archive: 'a' }
+const ACTIONS: Readonly<Record<string, PlanAction>> = { c: 'create', u: 'update', n: 'unchanged', a: 'archive' }
+
+function encodeValues(values: NormalizedOfferValues): Stored[] {
+  const out: Stored[] = []
+  const record = values as Record<string, Stored | undefined>
+  for (const field of VALUE_FIELDS) out.push(record[field] ?? null)
+  const location = values.location as Record<string, Stored | undefined> | undefined
+  if (location) for (const field of LOCATION_FIELDS) out.push(location[field] ?? null)
+  let end = out.length
+  while (end > 0 && out[end - 1] === null) end--
+  out.length = end
+  return out
+}
+
+function decodeValues(stored: Stored[]): NormalizedOfferValues {
+  const values: Record<string, unknown> = {}
+  const fields = VALUE_FIELDS.length
+  for (let i = 0; i < fields && i < stored.length; i++) {
+    const value = stored[i]
+    if (value !== null && value !== undefined) values[VALUE_FIELDS[i] as string] = value
+  }
+  if (stored.length > fields) {
+    const location: Record<string, unknown> = {}
+    for (let i = fields; i < stored.length; i++) {
+      const value = stored[i]
+      if (value !== null && value !== undefined) location[LOCATION_FIELDS[i - fields] as string] = value
+    }
+    values.location = location
+  }
+  return values as NormalizedOfferValues
+}
+
+export function encodeOperation(op: PlannedOperation): unknown[] {
+  const before = op.changes.length > 0 && Object.keys(op.before).length > 0 ? op.before : 0
+  const stored: unknown[] = [
+    op.row,
+    ACTION_CODES[op.action],
+    encodeValues(op.values),
+    op.changes.join(','),
+    before,
+    op.offerId,
+    op.investmentId,
+  ]
+  if (op.action === 'archive') stored.push(op.sourceInvestmentId, op.sourcePropertyId, op.key)
+  return stored
+}
+
+function decodeV2(stored: unknown[]): PlannedOperation {
+  const [row, code, rawValues, changes, before, offerId, investmentId] = stored as [
+    number | null,
+    string,
+    Stored[],
+    string,
+    Record<string, Comparable> | 0,
+    number | null,
+    number | null,
+  ]
+  const action = ACTIONS[code]
+  if (action === undefined) throw new Error(`stored operation with unknown action ${String(code)}`)
+  const values = decodeValues(rawValues)
+  let sourceInvestmentId: string
+  let sourcePropertyId: string
+  let key: string
+  if (action === 'archive') {
+    ;[sourceInvestmentId, sourcePropertyId, key] = stored.slice(7, 10) as [string, string, string]
+  } else {
+    sourceInvestmentId = values.sourceInvestmentId ?? ''
+    sourcePropertyId = values.sourcePropertyId ?? ''
+    key = offerKey(sourceInvestmentId, sourcePropertyId)
+  }
+  return {
+    row,
+    key,
+    action,
+    sourceInvestmentId,
+    sourcePropertyId,
+    values,
+    changes: changes === '' ? [] : changes.split(','),
+    before: before === 0 ? {} : before,
+    offerId,
+    investmentId,
+  }
+}
+
+interface StoredV1 {
+  r: number | null
+  k: string
+  a: PlanAction
+  v: NormalizedOfferValues
+  c: string[]
+  b: Record<string, Comparable> | null
+  o: number | null
+  i: number | null
+  s: string
+  p: string
+}
+
+function decodeV1(op: StoredV1): PlannedOperation {
+  return {
+    row: op.r,
+    key: op.k,
+    action: op.a,
+    sourceInvestmentId: op.s,
+    sourcePropertyId: op.p,
+    values: op.v,
+    changes: op.c,
+    before: op.b ?? {},
+    offerId: op.o,
+    investmentId: op.i,
+  }
+}
+
+/** The operations of one stored chunk, in plan order. */
+export function decodeChunk(payload: string, format: number): PlannedOperation[] {
+  const parsed = JSON.parse(payload) as unknown[]
+  return format === 1 ? (parsed as StoredV1[]).map(decodeV1) : (parsed as unknown[][]).map((stored) => decodeV2(stored))
+}
+
+export interface EncodedChunk {
+  seq: number
+  /** `w` when the chunk holds a create, update or archive; `u` when all of it is unchanged. */
+  action: 'w' | 'u'
+  payload: string
+}
+
+/** Collects encoded operations into chunks of text as a plan streams by. */
+export class ChunkBuilder {
+  readonly chunks: EncodedChunk[] = []
+  private pending: string[] = []
+  private writes = false
+  total = 0
+
+  add(op: PlannedOperation): void {
+    this.pending.push(JSON.stringify(encodeOperation(op)))
+    if (op.action !== 'unchanged') this.writes = true
+    this.total++
+    if (this.pending.length === chunkSizeOf(PLAN_FORMAT)) this.flush()
+  }
+
+  flush(): void {
+    if (this.pending.length === 0) return
+    this.chunks.push({
+      seq: this.chunks.length,
+      action: this.writes ? 'w' : 'u',
+      payload: `[${this.pending.join(',')}]`,
+    })
+    this.pending = []
+    this.writes = false
+  }
+}
