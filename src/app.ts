@@ -28,6 +28,8 @@ import { licensingRoutes, StatusSchema } from './licensing/routes.js'
 import { catalogRoutes } from './catalog/routes.js'
 import { importRoutes } from './imports/routes.js'
 import { webhookRoutes } from './webhook/routes.js'
+import { webhookSecretRoutes } from './webhook/webhook-secret-routes.js'
+import { adminPanelRoutes } from './admin-panel/admin-panel-routes.js'
 import { publicationRoutes, publicFileRoutes } from './publication/routes.js'
 import { reportImportRoutes } from './publication/report-import-routes.js'
 import { legacyGenerateRoutes } from './publication/legacy-generate-routes.js'
@@ -106,6 +108,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   await app.register(healthRoutes)
   await app.register(publicFileRoutes)
+  await app.register(adminPanelRoutes)
   await app.register(
     async (v2) => {
       await v2.register(openApiRoute)
@@ -114,6 +117,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v2.register(catalogRoutes)
       await v2.register(importRoutes)
       await v2.register(webhookRoutes)
+      await v2.register(webhookSecretRoutes)
       await v2.register(publicationRoutes)
       await v2.register(reportImportRoutes)
       await v2.register(preflightRoutes)

@@ -80,8 +80,15 @@ export function authenticate(request: FastifyRequest): Promise<Principal | null>
 
 export async function requirePrincipal(request: FastifyRequest): Promise<Principal> {
   const principal = await authenticate(request)
-  if (!principal) throw unauthorized('rest_forbidden', 'Sorry, you are not allowed to do that.')
-  return principal
+  if (principal) return principal
+  // A request that tried the admin panel's session (its cookie or X-WP-Nonce, no Authorization)
+  // gets no Basic challenge, as in the CMS: a browser would answer one with its own login dialog
+  // over the panel (and a headless one would wait for it forever).
+  const triedSession =
+    request.headers.authorization === undefined &&
+    (request.headers['x-wp-nonce'] !== undefined || request.cookies[SESSION_COOKIE] !== undefined)
+  if (triedSession) throw new HostError('rest_forbidden', 'Sorry, you are not allowed to do that.', 401)
+  throw unauthorized('rest_forbidden', 'Sorry, you are not allowed to do that.')
 }
 
 export function actorOf(principal: Principal): Actor {

@@ -1,0 +1,109 @@
+/*
+ * The admin panel (design.md section 2): static HTML, CSS and ES modules served by this process at
+ * /dg-admin/. The panel holds no server logic of its own; every action is a call to the public REST
+ * endpoints with the session cookie and X-WP-Nonce, so it can never skip their validation.
+ *
+ * The files are read once at start into a fixed table and a request can only name an entry of that
+ * table, so no path from the URL ever reaches the file system (no traversal, no directory listing).
+ * They are read from src/admin-panel/assets resolved from this module's URL, which is the same
+ * folder two levels up from src/admin-panel/ (tsx, vitest) and from dist/admin-panel/ (built), so
+ * the build needs no copy step (like resources/ for the XSD).
+ */
+import { createHash } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { baseUrl } from '../config.js'
+import { ifNoneMatchMatches } from '../host/http/conditional.js'
+import { HostError } from '../host/errors.js'
+
+export const ADMIN_PANEL_PATH = '/dg-admin'
+
+export const ADMIN_PANEL_ASSETS_DIR = fileURLToPath(new URL('../../src/admin-panel/assets/', import.meta.url))
+
+/**
+ * Scripts and styles only from this origin, no inline code, API calls only to this origin, and
+ * never framed (clickjacking of the rotate and publish buttons).
+ */
+export const ADMIN_PANEL_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ')
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+}
+
+interface Asset {
+  body: Buffer
+  contentType: string
+  etag: string
+}
+
+const INDEX = 'index.html'
+/** Replaced in index.html by the REST base URL, so the panel follows DG_REST_PREFIX. */
+const REST_BASE_PLACEHOLDER = '__DG_REST_BASE__'
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+}
+
+function loadAssets(restBase: string): Map<string, Asset> {
+  const assets = new Map<string, Asset>()
+  for (const entry of fs.readdirSync(ADMIN_PANEL_ASSETS_DIR, { withFileTypes: true })) {
+    const contentType = CONTENT_TYPES[path.extname(entry.name)]
+    if (!entry.isFile() || !contentType) continue
+    let body = fs.readFileSync(path.join(ADMIN_PANEL_ASSETS_DIR, entry.name))
+    if (entry.name === INDEX)
+      body = Buffer.from(body.toString('utf8').replaceAll(REST_BASE_PLACEHOLDER, escapeAttribute(restBase)))
+    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`
+    assets.set(entry.name, { body, contentType, etag })
+  }
+  if (!assets.has(INDEX)) throw new Error(`admin panel: ${INDEX} is missing from ${ADMIN_PANEL_ASSETS_DIR}`)
+  return assets
+}
+
+function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset): FastifyReply {
+  reply
+    .header('Content-Type', asset.contentType)
+    .header('Content-Security-Policy', ADMIN_PANEL_CSP)
+    .header('X-Content-Type-Options', 'nosniff')
+    .header('Referrer-Policy', 'no-referrer')
+    .header('X-Frame-Options', 'DENY')
+    .header('Cross-Origin-Opener-Policy', 'same-origin')
+    // revalidated on every load, so a new version of the service never runs with old scripts
+    .header('Cache-Control', 'no-cache')
+    .header('ETag', asset.etag)
+  const inm = request.headers['if-none-match']
+  if (typeof inm === 'string' && ifNoneMatchMatches(inm, asset.etag)) return reply.code(304).send()
+  return reply.send(asset.body)
+}
+
+export async function adminPanelRoutes(app: FastifyInstance): Promise<void> {
+  const assets = loadAssets(baseUrl(app.ctx.config))
+  const index = assets.get(INDEX)!
+  const hidden = { hide: true }
+
+  // relative module URLs in index.html need the trailing slash
+  app.get(ADMIN_PANEL_PATH, { schema: hidden }, async (_request, reply) =>
+    reply.code(301).header('Location', `${ADMIN_PANEL_PATH}/`).send(),
+  )
+  app.get(`${ADMIN_PANEL_PATH}/`, { schema: hidden }, async (request, reply) => sendAsset(request, reply, index))
+  app.get(`${ADMIN_PANEL_PATH}/:file`, { schema: hidden }, async (request, reply) => {
+    const { file } = request.params as { file: string }
+    const asset = assets.get(file)
+    if (!asset) throw new HostError('dg_file_not_found', 'No admin-panel file has this name.', 404)
+    return sendAsset(request, reply, asset)
+  })
+}
