@@ -32,8 +32,6 @@ import { getPublicationSettings, resolvePublishingDeveloper, validateDeveloper }
 import { type Manifest, type ManifestDay, PublicationStore, XML_NAME } from './publication-store.js'
 import { validateHarvesterXml } from './validate-xml.js'
 
-export { checkCsvBytes } from './csv-byte-check.js'
-
 export const PUBLICATION_LOCK = 'publication'
 const LEASE_MS = 120_000
 export const PUBLIC_PATH = '/dane-gov'

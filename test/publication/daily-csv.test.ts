@@ -1,4 +1,5 @@
 import { parse } from 'csv-parse/sync'
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 
 import {
@@ -7,6 +8,7 @@ import {
   csvEscape,
   DailyCsvError,
   dailyCsvFileName,
+  DailyCsvSerializer,
   formatMoney,
   slugify,
   type DailyCsvComponent,
@@ -392,5 +394,52 @@ describe('money, escaping and file names', () => {
     )
     expect(() => dailyCsvFileName('2026-03-09', '---')).toThrow(expect.objectContaining({ code: 'invalid_slug' }))
     expect(() => dailyCsvFileName('2026-3-9', 'acme')).toThrow(expect.objectContaining({ code: 'invalid_date' }))
+  })
+  it('orders codes exactly as the per-comparison split did, with each code split once', () => {
+    // the comparator this replaced, kept here as the reference
+    const reference = (a: string, b: string): number => {
+      const units = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0)
+      const chunksA = a.match(/\d+|\D+/g) ?? []
+      const chunksB = b.match(/\d+|\D+/g) ?? []
+      for (let i = 0; i < Math.min(chunksA.length, chunksB.length); i++) {
+        const x = chunksA[i] as string
+        const y = chunksB[i] as string
+        const order =
+          /^\d/.test(x) && /^\d/.test(y)
+            ? (() => {
+                const p = x.replace(/^0+(?=\d)/, '')
+                const q = y.replace(/^0+(?=\d)/, '')
+                return p.length - q.length || units(p, q)
+              })()
+            : units(x, y)
+        if (order !== 0) return order
+      }
+      return chunksA.length - chunksB.length || units(a, b)
+    }
+    const code = fc.string({ unit: fc.constantFrom('0', '1', '2', '9', 'A', 'a', '/', '-', '.', ' ', 'ł', '\u0000') })
+    fc.assert(
+      fc.property(code, code, (a, b) => {
+        expect(Math.sign(compareOfferCodes(a, b))).toBe(Math.sign(reference(a, b)))
+      }),
+      { numRuns: 5000 },
+    )
+  })
+
+  it('gives the same bytes when fed one investment at a time, and refuses an investment out of order', () => {
+    const file = buildDailyCsv(catalog)
+    const serializer = new DailyCsvSerializer(catalog)
+    const pieces: string[] = []
+    for (const investment of [warszawa, poznan]) {
+      pieces.push(...serializer.add(catalog.offers.filter((offer) => offer.investment === investment)))
+    }
+    pieces.push(serializer.end())
+    expect(Buffer.from(pieces.join(''), 'utf8').equals(file.content)).toBe(true)
+    expect(serializer.rows).toBe(file.rowCount)
+
+    const late = new DailyCsvSerializer(catalog)
+    expect([...late.add(catalog.offers.filter((offer) => offer.investment === poznan))]).toHaveLength(0)
+    expect(() => [...late.add(catalog.offers.filter((offer) => offer.investment === warszawa))]).toThrow(
+      /increasing id/,
+    )
   })
 })

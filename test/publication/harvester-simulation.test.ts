@@ -232,6 +232,9 @@ describeEachDatabase('the running server, checked by a simulated dane.gov.pl har
   it('keeps every served byte when a publication is refused for a data error', async () => {
     const before = await harvester.harvest(XML_URL)
     const served = await servedState(before)
+    const pointer = readCurrentPointer()
+    const versions = listVersions()
+    const storedFiles = fs.readdirSync(publicationStore(env.ctx).filesDir).sort()
     const offer = ids.get('A/2') as number
     await env.ctx.db.updateTable('offers').set({ price_m2_from: null }).where('id', '=', offer).execute()
     try {
@@ -241,6 +244,10 @@ describeEachDatabase('the running server, checked by a simulated dane.gov.pl har
       expect(issues).toEqual([
         expect.objectContaining({ code: 'csv_missing_price_date', message_pl: expect.any(String) }),
       ])
+      // the refused day's partly written file went with its version folder
+      expect(readCurrentPointer()).toBe(pointer)
+      expect(listVersions()).toEqual(versions)
+      expect(fs.readdirSync(publicationStore(env.ctx).filesDir).sort()).toEqual(storedFiles)
       const after = await harvester.harvest(XML_URL)
       expect(failedSteps(after)).toEqual([])
       const servedAfter = await servedState(after)

@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto'
+import fs from 'node:fs'
+import path from 'node:path'
 
 import { beforeAll, expect, it } from 'vitest'
 
 import { setUpDemo } from '../../src/demo/demo-setup.js'
+import { publicationStore, publish } from '../../src/publication/publication-service.js'
 import { updatePublicationSettings } from '../../src/publication/publication-settings.js'
 import { OFFICIAL_HEADER_LINE } from '../../src/publication/official-columns.js'
 import { validateHarvesterXml } from '../../src/publication/validate-xml.js'
@@ -151,6 +154,29 @@ describeEachDatabase('official publication pipeline', (getEnv) => {
       .set({ price_total_cents: null, price_m2_cents: null, price_total_from: null, price_m2_from: null })
       .where('id', '=', offer.id)
       .execute()
+  })
+
+  it('refuses a given file that breaks the byte rules, leaving the served version and the store as they were', async () => {
+    const before = (await fetchPublic('dataset.xml')).rawPayload
+    const store = publicationStore(env.ctx)
+    const versions = fs.readdirSync(path.join(store.root, 'versions')).sort()
+    const files = fs.readdirSync(store.filesDir).sort()
+    const row = new Array<string>(58).fill('X')
+    row[40] = ''
+    const content = Buffer.from(`${OFFICIAL_HEADER_LINE}\n${row.join(';')}\n`, 'utf8')
+    const refused = await publish(env.ctx, {
+      date: '2026-11-22',
+      trigger: 'report_import',
+      actor: { type: 'cli' },
+      csv: { fileName: 'ceny-ofertowe-mieszkan-dewelopera-test-2026-11-22.csv', content, rows: 1 },
+    }).catch((error: unknown) => error)
+    expect(refused).toMatchObject({
+      status: 422,
+      extra: { issues: [expect.objectContaining({ code: 'csv_empty_cell' })] },
+    })
+    expect((await fetchPublic('dataset.xml')).rawPayload.equals(before)).toBe(true)
+    expect(fs.readdirSync(path.join(store.root, 'versions')).sort()).toEqual(versions)
+    expect(fs.readdirSync(store.filesDir).sort()).toEqual(files)
   })
 
   it('runs one of two concurrent publications and answers the other 409', async () => {
