@@ -17,6 +17,7 @@ import { setUpDemo } from '../../src/demo/demo-setup.js'
 import { warsawDate } from '../../src/licensing/license.js'
 import { updatePublicationSettings } from '../../src/publication/publication-settings.js'
 import { getWebhookSecret } from '../../src/webhook/webhook-secret.js'
+import { createTestUser } from '../helpers/factories.js'
 import { startTestApp, type TestEnv } from '../helpers/test-app.js'
 
 const CHROMIUM = '/usr/bin/chromium'
@@ -211,7 +212,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('admin panel in Chr
     await shot('12-webhook-rotated')
   })
 
-  it('asks for a login again when the session ends, and logs out', async () => {
+  it('asks for a login again when the session ends, logs out, and offers a catalog reader nothing', async () => {
     await page.click('#nav a[data-route=status]')
     await page.locator('#last-publication').waitFor()
     // the session cookie is gone (expired, or logged out in another tab): the next call answers 401
@@ -228,6 +229,16 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('admin panel in Chr
     await page.locator('#login').waitFor()
     expect(await page.isHidden('#nav')).toBe(true)
     await page.reload()
+    await page.locator('#login').waitFor()
+
+    // a catalog reader may log in, but the panel offers it nothing (the API would answer 403)
+    const reader = await createTestUser(env.ctx, 'dg_catalog_reader')
+    await page.fill('#login', reader.login)
+    await page.fill('#password', reader.loginPassword)
+    await page.click('button[type=submit]')
+    await expect.poll(() => page.textContent('.page')).toContain('nie ma uprawnień administratora')
+    expect(await page.isHidden('#nav')).toBe(true)
+    await page.click('#logout')
     await page.locator('#login').waitFor()
     expect(problems).toEqual([])
   })

@@ -30,7 +30,7 @@ function routeName() {
 }
 
 function setChrome(loggedIn) {
-  nav.hidden = !loggedIn
+  nav.hidden = !loggedIn || !user.capabilities.includes('manage_options')
   account.hidden = !loggedIn
   if (loggedIn) document.getElementById('account-name').textContent = user.display_name || user.login
 }

@@ -61,7 +61,12 @@ export function describeError(error) {
           .filter((v) => typeof v === 'string')
           .join(' ')
       : ''
-  const serverMessage = typeof error?.body?.message === 'string' ? error.body.message : (error?.message ?? '')
+  const serverMessage =
+    typeof error?.body?.message === 'string'
+      ? error.body.message
+      : code === 'network_error'
+        ? (error?.message ?? '')
+        : ''
   const detail = [status ? `HTTP ${status}` : '', code, paramText || serverMessage].filter(Boolean).join(' · ')
   return { text, code, detail }
 }

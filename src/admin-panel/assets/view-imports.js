@@ -208,7 +208,8 @@ function operationsTable(operations, total) {
               {},
               (op.changes ?? []).map((field) => {
                 const before = op.before?.[field]
-                const after = op.values?.[field]
+                // an archiving keeps the row's other values; its change is the status
+                const after = op.action === 'archive' && field === 'property_status' ? 'archived' : op.values?.[field]
                 return h(
                   'div',
                   { class: 'change' },
@@ -371,17 +372,28 @@ export async function renderImports(root, { api, signal }) {
       headerList,
       headers.map((header) => h('option', { value: header })),
     )
+    // a remembered mapping is only a suggestion: a column this file lacks would fail the preview
+    let dropped = 0
+    for (const input of inputs.values()) {
+      if (input.value.trim() && !headers.includes(input.value.trim())) {
+        input.value = ''
+        dropped++
+      }
+    }
     let guessed = 0
     for (const header of headers) {
       const key = header.toLowerCase()
       const field = inputs.has(key) ? key : HEADER_GUESSES[key]
       const input = field && inputs.get(field)
-      if (input && (!input.value.trim() || !headers.includes(input.value.trim()))) {
+      if (input && !input.value.trim()) {
         input.value = header
         guessed++
       }
     }
-    fileInfo.append(` — kolumny: ${headers.length}${guessed ? `, dopasowano automatycznie: ${guessed}` : ''}.`)
+    fileInfo.append(
+      ` — kolumny: ${headers.length}${guessed ? `, dopasowano automatycznie: ${guessed}` : ''}` +
+        `${dropped ? `, usunięto przypisania do kolumn, których nie ma w pliku: ${dropped}` : ''}.`,
+    )
     refreshMarks()
   })
 
@@ -579,6 +591,9 @@ export async function renderImports(root, { api, signal }) {
     const missing = FIELDS.filter(([field, , required]) => required && !mapping[field]).map(([field]) => field)
     if (missing.length > 0)
       return replaceChildren(formMessage, alertBox('error', `Przypisz kolumny wymaganych pól: ${missing.join(', ')}.`))
+    const absent = headers.length > 0 ? Object.values(mapping).filter((header) => !headers.includes(header)) : []
+    if (absent.length > 0)
+      return replaceChildren(formMessage, alertBox('error', `W pliku nie ma kolumn: ${absent.join(', ')}.`))
     localStorage.setItem(MAPPING_STORAGE_KEY, JSON.stringify(mapping))
 
     const body = new FormData()
