@@ -126,8 +126,11 @@ class DayFileSink {
 
   async close(): Promise<{ md5: string; bytes: number; issues: PublicationIssue[] }> {
     if (this.handle) {
-      await this.handle.sync()
-      await this.handle.close()
+      try {
+        await this.handle.sync()
+      } finally {
+        await this.handle.close()
+      }
     }
     return { md5: this.hash.digest('hex'), bytes: this.bytes, issues: this.checker.finish() }
   }
