@@ -10,7 +10,8 @@
  * The signed requests are generated before each run (timestamps must stay within ±300 s, nonces
  * must be unique) and handed out one per request by autocannon's `setupRequest`; should a run
  * outlast its list, the rest are signed on the fly (reported). Prints 2xx/s, p99, the ratio to the
- * floor, and the goals: deliveries >= 500/s with p99 <= 50 ms, replays >= 3,000/s.
+ * floor, and the goals: deliveries >= 500/s with p99 <= 50 ms, replays >= 3,000/s; and, per run,
+ * how many transactions (one fsync each) the server's group commit made for its deliveries.
  * BENCH_SECONDS (default 10), BENCH_OFFERS (5000), BENCH_OFFERS_PER_INVESTMENT (100);
  * BENCH_PROFILE=<dir> writes a V8 CPU profile of the server process there.
  */
@@ -200,6 +201,8 @@ interface Measured {
   statuses: string
   /** Requests signed on the fly because the pre-generated list ran out. */
   signedLate: number
+  /** Webhook transactions (commits) during the run and the deliveries they held; none for the floor. */
+  commits?: { batches: number; items: number; largest: number }
 }
 
 async function measure(
@@ -259,7 +262,20 @@ const deliveries = Array.from({ length: planned }, () => signed(secret, event(ev
 const results: Record<string, Measured> = {}
 let floorNext = 0
 results.floor = await measure(bareUrl, deliveries, () => deliveries[floorNext++ % deliveries.length] as SignedRequest)
-results.deliveries = await measure(fullUrl, deliveries, () => signed(secret, event(eventCounter++)))
+const statsUrl = `http://127.0.0.1:${server.barePort}/stats`
+type BatchStats = NonNullable<Measured['commits']>
+const batchStats = async () => (await (await fetch(statsUrl)).json()) as BatchStats
+/** Runs `run` and attaches the group-commit counters of the server during it. */
+async function withCommits(run: () => Promise<Measured>): Promise<Measured> {
+  const before = await batchStats()
+  const measured = await run()
+  const after = await batchStats()
+  return {
+    ...measured,
+    commits: { batches: after.batches - before.batches, items: after.items - before.items, largest: after.largest },
+  }
+}
+results.deliveries = await withCommits(() => measure(fullUrl, deliveries, () => signed(secret, event(eventCounter++))))
 
 // the replays: every event the deliveries applied, re-signed (new nonce and timestamp)
 const config = loadConfig(env)
@@ -277,8 +293,8 @@ let replayCounter = 0
 const replays = Array.from({ length: DURATION * 8_000 }, () =>
   signed(secret, applied[replayCounter++ % applied.length] as BenchEvent),
 )
-results.replays = await measure(fullUrl, replays, () =>
-  signed(secret, applied[replayCounter++ % applied.length] as BenchEvent),
+results.replays = await withCommits(() =>
+  measure(fullUrl, replays, () => signed(secret, applied[replayCounter++ % applied.length] as BenchEvent)),
 )
 
 // correctness of what was measured: each applied event wrote exactly its two price records
@@ -337,7 +353,11 @@ out.push('')
 for (const [name, m] of rows) {
   out.push(
     `  ${name.split(':')[0]}: ${m.requests} requests, status ${m.statuses || '-'}` +
-      (m.signedLate > 0 ? `, ${m.signedLate} signed on the fly` : ''),
+      (m.signedLate > 0 ? `, ${m.signedLate} signed on the fly` : '') +
+      (m.commits && m.commits.batches > 0
+        ? `; ${m.commits.batches} transactions for ${m.commits.items} deliveries ` +
+          `(${(m.commits.items / m.commits.batches).toFixed(1)} per commit)`
+        : ''),
   )
 }
 out.push(

@@ -21,12 +21,26 @@ const ResultSchema = Type.Object({
   run_id: Type.Integer(),
 })
 
+/** Whether Fastify can parse the value as `type/subtype[; parameters]` (fastify/lib/content-type.js). */
+function isMediaType(value: string): boolean {
+  const semicolon = value.indexOf(';')
+  const media = (semicolon === -1 ? value : value.slice(0, semicolon)).toLowerCase()
+  const slash = media.indexOf('/')
+  return (
+    slash !== -1 &&
+    /^[\w!#$%&'*+.^`|~-]+$/.test(media.slice(0, slash).trimStart()) &&
+    /^[\w!#$%&'*+.^`|~-]+\s*$/.test(media.slice(slash + 1).trimEnd())
+  )
+}
+
 export async function webhookRoutes(app: FastifyInstance): Promise<void> {
   // Fastify refuses a malformed Content-Type (415) before any parser runs; the contract wants
   // 401 invalid_auth for it, as for every other header problem, so it is checked first here
   app.addHook('onRequest', async (request) => {
     const type = request.headers['content-type']
     if (type !== undefined && !/^application\/json\s*(;\s*charset=utf-8\s*)?$/i.test(type.trim())) {
+      // a well-formed media type with a body over the limit gets the framework's 413, as any other
+      if (Number(request.headers['content-length']) > WEBHOOK_BODY_LIMIT && isMediaType(type)) return
       throw new PluginError('invalid_auth', 401, { message: 'Content-Type must be application/json' })
     }
   })

@@ -65,15 +65,33 @@ export function sign(
   return createHmac('sha256', Buffer.from(secret, 'utf8')).update(signingString(headers, rawBody)).digest('hex')
 }
 
-export function verifySignedRequest(args: {
-  headers: Record<string, string | string[] | undefined>
-  rawBody: Buffer
-  secret: string | undefined
-  nowSeconds: number
-}): VerifyResult {
-  const headers = readSignedHeaders(args.headers)
-  if ('ok' in headers) return headers
-  const skew = args.nowSeconds - Number(headers.timestamp)
+const TOKEN_BYTES = new Set(Buffer.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-'))
+
+/**
+ * Whether the signing string `timestamp.nonce.key.body` could be split into another nonce/key
+ * pair (design.md section 6). The timestamp is 10 digits, so another split needs another end for
+ * the nonce or the key: a dot inside the nonce or the key, or key characters taken from the body,
+ * which needs a body that starts with a key character. JSON objects start with `{` or
+ * whitespace, so senders' usual requests (nonce and key without dots) have exactly one reading,
+ * and their nonce alone identifies them.
+ */
+export function signingStringIsAmbiguous(
+  headers: Pick<SignedHeaders, 'nonce' | 'idempotencyKey'>,
+  rawBody: Buffer,
+): boolean {
+  if (headers.nonce.includes('.') || headers.idempotencyKey.includes('.')) return true
+  const first = rawBody[0]
+  return first !== undefined && TOKEN_BYTES.has(first)
+}
+
+/** The checks that need neither the secret nor the database: header formats, then clock skew. */
+export function checkSignedHeaders(
+  headers: Record<string, string | string[] | undefined>,
+  nowSeconds: number,
+): SignedHeaders | VerifyFailure {
+  const read = readSignedHeaders(headers)
+  if ('ok' in read) return read
+  const skew = nowSeconds - Number(read.timestamp)
   if (Math.abs(skew) > MAX_SKEW_SECONDS) {
     return {
       ok: false,
@@ -81,15 +99,33 @@ export function verifySignedRequest(args: {
       detail: `timestamp is ${Math.abs(skew)} s ${skew > 0 ? 'in the past' : 'in the future'}; at most ${MAX_SKEW_SECONDS} s are accepted`,
     }
   }
-  if (!args.secret) return { ok: false, error: 'invalid_signature', detail: 'no webhook secret is configured' }
-  const expected = Buffer.from(sign(args.secret, headers, args.rawBody), 'hex')
+  return read
+}
+
+/** The HMAC check (constant time) of headers that passed `checkSignedHeaders`. */
+export function verifySignature(
+  headers: SignedHeaders,
+  rawBody: Buffer,
+  secret: string | undefined,
+): { ok: true; signingStringSha256: string } | VerifyFailure {
+  if (!secret) return { ok: false, error: 'invalid_signature', detail: 'no webhook secret is configured' }
+  const signed = signingString(headers, rawBody)
+  const expected = createHmac('sha256', Buffer.from(secret, 'utf8')).update(signed).digest()
   const given = Buffer.from(headers.signature, 'hex')
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
     return { ok: false, error: 'invalid_signature', detail: 'the signature does not match the body and the secret' }
   }
-  return {
-    ok: true,
-    headers,
-    signingStringSha256: createHash('sha256').update(signingString(headers, args.rawBody)).digest('hex'),
-  }
+  return { ok: true, signingStringSha256: createHash('sha256').update(signed).digest('hex') }
+}
+
+export function verifySignedRequest(args: {
+  headers: Record<string, string | string[] | undefined>
+  rawBody: Buffer
+  secret: string | undefined
+  nowSeconds: number
+}): VerifyResult {
+  const headers = checkSignedHeaders(args.headers, args.nowSeconds)
+  if ('ok' in headers) return headers
+  const verified = verifySignature(headers, args.rawBody, args.secret)
+  return verified.ok ? { ok: true, headers, signingStringSha256: verified.signingStringSha256 } : verified
 }

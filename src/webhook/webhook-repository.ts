@@ -75,15 +75,6 @@ export async function completeExecution(
   return Number(updated.numUpdatedRows) > 0
 }
 
-export async function releaseExecutionClaim(db: Executor, key: string, owner: string): Promise<void> {
-  await db
-    .deleteFrom('webhook_executions')
-    .where('idempotency_key', '=', key)
-    .where('owner', '=', owner)
-    .where('status', '=', 'running')
-    .execute()
-}
-
 export async function deleteExpiredExecutions(db: Executor, nowIso: string): Promise<number> {
   return Number(
     (

@@ -8,10 +8,17 @@
  * writer) and then answers the stored result. A crash commits nothing, so a retry executes. A
  * `running` row can exist only from an earlier version or a manual claim; while its lease lasts a
  * retry gets 409 webhook_in_progress, after it the retry takes it over.
+ *
+ * Durable commits: the header and clock checks need no storage; everything after them runs in one
+ * transaction per batch of deliveries (replay-guard insert, execution in a savepoint of its own,
+ * so that a refused event undoes only its own writes), and every answer waits for that commit.
+ * On SQLite (one writer, an fsync per commit) the deliveries that arrive while a batch runs form
+ * the next batch: group commit, one fsync for all of them. On PostgreSQL each delivery is a batch
+ * of its own, concurrent with the others.
  */
 import { createHash, randomBytes } from 'node:crypto'
 
-import type { Kysely } from 'kysely'
+import { type Kysely, sql } from 'kysely'
 
 import { recordAudit } from '../host/audit/audit.js'
 import type { Executor, HostContext } from '../host/context.js'
@@ -20,8 +27,14 @@ import { PluginError } from '../host/errors.js'
 import { requires, warsawDate } from '../licensing/license.js'
 import { planOffers } from '../offers/offer-planner.js'
 import { applyOfferPlan } from '../offers/offer-writer.js'
-import { validateOfferRow } from '../offers/validate-offer-row.js'
-import { verifySignedRequest } from './verify-signature.js'
+import { type NormalizedOfferValues, validateOfferRow } from '../offers/validate-offer-row.js'
+import { GroupCommit, type GroupCommitStats } from './group-commit.js'
+import {
+  checkSignedHeaders,
+  type SignedHeaders,
+  signingStringIsAmbiguous,
+  verifySignature,
+} from './verify-signature.js'
 import {
   completeExecution,
   deleteExpiredExecutions,
@@ -29,7 +42,6 @@ import {
   findExecution,
   insertExecutionClaim,
   insertReplayFingerprints,
-  releaseExecutionClaim,
   takeOverExecution,
   type WebhookExecutionRow,
 } from './webhook-repository.js'
@@ -63,69 +75,254 @@ const storageUnavailable = () =>
     { 'Retry-After': 10 },
   )
 
-async function guarded<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work()
-  } catch (error) {
-    if (error instanceof PluginError) throw error
-    throw storageUnavailable()
-  }
-}
-
 function isScalar(value: unknown): boolean {
   return value === null || ['string', 'number', 'boolean'].includes(typeof value)
 }
 
-let lastCleanup = 0
+/** A delivery whose headers passed the format and clock checks, waiting for its batch. */
+interface Delivery {
+  headers: SignedHeaders
+  rawBody: Buffer
+  bodySha256: string
+  /** Arrival time: the clock check used it, and the execution records it. */
+  now: Date
+}
+
+type Answer = { ok: true; outcome: WebhookOutcome } | { ok: false; error: PluginError }
+
+/** A failure no refusal explains: the batch's transaction is rolled back. */
+class BatchAbort extends Error {
+  constructor(
+    readonly index: number,
+    readonly answer: PluginError,
+    /** Storage itself failed: every delivery of the batch is answered with it, none is run again. */
+    readonly wholeBatch: boolean,
+  ) {
+    super(answer.error)
+  }
+}
+
+/** Deliveries per transaction at most, so that a burst does not make one long transaction. */
+export const MAX_BATCH = 64
+
+const committers = new WeakMap<HostContext, GroupCommit<Delivery, Answer>>()
+
+/** The app's group commit on SQLite (undefined on PostgreSQL): its batch counters, for benchmarks. */
+export function webhookBatchStats(ctx: HostContext): GroupCommitStats | undefined {
+  return committers.get(ctx)?.stats
+}
+
+function committerOf(ctx: HostContext): GroupCommit<Delivery, Answer> {
+  let committer = committers.get(ctx)
+  if (!committer) {
+    committer = new GroupCommit((deliveries) => runBatch(ctx, deliveries), MAX_BATCH)
+    committers.set(ctx, committer)
+  }
+  return committer
+}
 
 export async function handlePropertyWebhook(
   ctx: HostContext,
   request: { headers: Record<string, string | string[] | undefined>; rawBody: Buffer },
 ): Promise<WebhookOutcome> {
   const now = ctx.now()
-  const bodySha256 = createHash('sha256').update(request.rawBody).digest('hex')
-  const secret = await guarded(async () => (await getWebhookSecret(ctx))?.secret)
-  const verified = verifySignedRequest({
-    headers: request.headers,
+  const headers = checkSignedHeaders(request.headers, Math.floor(now.getTime() / 1000))
+  if ('ok' in headers) throw new PluginError(headers.error, 401, { message: headers.detail })
+  const delivery: Delivery = {
+    headers,
     rawBody: request.rawBody,
-    secret,
-    nowSeconds: Math.floor(now.getTime() / 1000),
-  })
-  if (!verified.ok) throw new PluginError(verified.error, 401, { message: verified.detail })
-  const { nonce, idempotencyKey } = verified.headers
+    bodySha256: createHash('sha256').update(request.rawBody).digest('hex'),
+    now,
+  }
+  // SQLite has one writer and pays an fsync per commit: deliveries share commits. PostgreSQL
+  // runs each delivery in its own transaction, concurrently with the others.
+  const answer = ctx.caps.concurrentWriters
+    ? ((await runBatch(ctx, [delivery]))[0] as Answer)
+    : await committerOf(ctx).submit(delivery)
+  if (!answer.ok) throw answer.error
+  return answer.outcome
+}
 
-  // the signing string is remembered too: with dots allowed in nonce and key, one captured request
-  // can be re-split into another nonce/key pair with the same signature (design.md section 6)
-  const expiresAt = new Date(now.getTime() + NONCE_TTL_MS).toISOString()
-  const fresh = await guarded(() =>
-    insertReplayFingerprints(ctx.db, [`n:${nonce}`, `s:${verified.signingStringSha256}`], expiresAt),
-  )
-  if (fresh < 2)
-    throw new PluginError('replay', 401, {
-      message: 'This nonce or this exact signed request was already used; sign every attempt with a new nonce.',
-    })
-  if (now.getTime() - lastCleanup > 60_000) {
-    lastCleanup = now.getTime()
-    await deleteExpiredFingerprints(ctx.db, now.toISOString()).catch(() => undefined)
+let lastCleanup = 0
+
+/**
+ * Answers every delivery of the batch after one transaction has committed all of their writes.
+ * The secret and the licence are read once per batch, right before it, so a rotation or a licence
+ * change applies to every batch that starts after it.
+ */
+async function runBatch(ctx: HostContext, deliveries: Delivery[]): Promise<Answer[]> {
+  const answers: Answer[] = new Array<Answer>(deliveries.length)
+  const unavailable = () => deliveries.map(() => refused(storageUnavailable()))
+  let secret: string | undefined
+  let entitlement: PluginError | undefined
+  try {
+    const now = ctx.now()
+    if (now.getTime() - lastCleanup > 60_000) {
+      lastCleanup = now.getTime()
+      await deleteExpiredFingerprints(ctx.db, now.toISOString()).catch(() => undefined)
+    }
+    secret = (await getWebhookSecret(ctx))?.secret
+    entitlement = await requires(ctx, 'api_webhooks').then(
+      () => undefined,
+      (error: unknown) => {
+        if (error instanceof PluginError) return error
+        throw error
+      },
+    )
+  } catch {
+    return unavailable()
   }
 
-  await requires(ctx, 'api_webhooks')
+  let pending = deliveries.map((_, index) => index)
+  while (pending.length > 0) {
+    const executed = new Set<number>()
+    try {
+      await ctx.db.transaction().execute(async (trx) => {
+        for (const index of pending) {
+          answers[index] = await runDelivery(trx, ctx, deliveries[index] as Delivery, index, secret, entitlement)
+          if (answers[index]?.ok && answers[index].outcome.statusCode === 202) executed.add(index)
+        }
+      })
+      return answers
+    } catch (error) {
+      if (error instanceof BatchAbort && !error.wholeBatch) {
+        // one delivery failed unexpectedly; the rollback took the others' writes too, so they
+        // run again in a new transaction without it
+        answers[error.index] = refused(error.answer)
+        pending = pending.filter((index) => index !== error.index)
+        continue
+      }
+      // storage failed (the batch was rolled back: nothing happened), or the commit itself did:
+      // then an execution's outcome is uncertain until a retry reads it
+      const commitFailed = !(error instanceof BatchAbort)
+      for (const index of pending) {
+        answers[index] = refused(commitFailed && executed.has(index) ? recoveryRequired() : storageUnavailable())
+      }
+      if (commitFailed) ctx.log.error({ err: error }, 'webhook batch commit failed')
+      return answers
+    }
+  }
+  return answers
+}
 
+function refused(error: PluginError): Answer {
+  return { ok: false, error }
+}
+
+function answered(delivery: Delivery, result: WebhookResult, replayed: boolean): Answer {
+  return {
+    ok: true,
+    outcome: {
+      statusCode: replayed ? 200 : 202,
+      body: replayed ? { accepted: true, result, replayed: true } : { accepted: true, result },
+      bodySha256: delivery.bodySha256,
+      eventId: delivery.headers.idempotencyKey,
+    },
+  }
+}
+
+const recoveryRequired = () =>
+  new PluginError(
+    'recovery_required',
+    503,
+    { message: 'The result could not be confirmed; retry later with the same key and body to learn the outcome.' },
+    { 'Retry-After': 30 },
+  )
+
+/**
+ * One delivery inside the batch's transaction, in the contract's order after the clock check:
+ * HMAC, replay guard, entitlement, JSON, structure, keys, validation, execution. Refusals are
+ * answers; the replay-guard entry stays written whatever follows (a refused request's nonce is
+ * spent as well). The execution runs in a savepoint, so a refused event undoes only its own writes.
+ */
+async function runDelivery(
+  trx: Executor,
+  ctx: HostContext,
+  delivery: Delivery,
+  index: number,
+  secret: string | undefined,
+  entitlement: PluginError | undefined,
+): Promise<Answer> {
+  const verified = verifySignature(delivery.headers, delivery.rawBody, secret)
+  if (!verified.ok) return refused(new PluginError(verified.error, 401, { message: verified.detail }))
+  const { nonce, idempotencyKey } = delivery.headers
+  const storage = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work()
+    } catch {
+      throw new BatchAbort(index, storageUnavailable(), true)
+    }
+  }
+
+  // the signing string is remembered too when it has another reading: with dots allowed in nonce
+  // and key, such a captured request can be re-split into another nonce/key pair with the same
+  // signature (design.md section 6); a request with one reading is identified by its nonce alone
+  const expiresAt = new Date(delivery.now.getTime() + NONCE_TTL_MS).toISOString()
+  const fingerprints = signingStringIsAmbiguous(delivery.headers, delivery.rawBody)
+    ? [`n:${nonce}`, `s:${verified.signingStringSha256}`]
+    : [`n:${nonce}`]
+  const fresh = await storage(() => insertReplayFingerprints(trx, fingerprints, expiresAt))
+  if (fresh < fingerprints.length)
+    return refused(
+      new PluginError('replay', 401, {
+        message: 'This nonce or this exact signed request was already used; sign every attempt with a new nonce.',
+      }),
+    )
+  if (entitlement) return refused(entitlement)
+
+  const values = parsePayload(delivery.rawBody)
+  if (values instanceof PluginError) return refused(values)
+
+  // replays and body conflicts are answered from a read: no execution, no table lock
+  const known = await storage(() => findExecution(trx, idempotencyKey))
+  if (known) {
+    try {
+      const decided = decideExisting(known, delivery.bodySha256, delivery.now)
+      if (decided.kind === 'replay') return answered(delivery, decided.result, true)
+    } catch (error) {
+      if (error instanceof PluginError) return refused(error)
+      throw error
+    }
+  }
+
+  await storage(() => sql`savepoint dg_webhook_event`.execute(trx))
+  try {
+    const done = await executeEvent(trx, ctx, delivery, values)
+    await sql`release savepoint dg_webhook_event`.execute(trx)
+    return answered(delivery, done.result, done.kind === 'replay')
+  } catch (error) {
+    if (error instanceof PluginError) {
+      // nothing of the event stays: the key is free for the corrected event (or a retry)
+      await storage(async () => {
+        await sql`rollback to savepoint dg_webhook_event`.execute(trx)
+        await sql`release savepoint dg_webhook_event`.execute(trx)
+      })
+      return refused(error)
+    }
+    ctx.log.error({ err: error, event: idempotencyKey }, 'webhook execution failed')
+    throw new BatchAbort(index, recoveryRequired(), false)
+  }
+}
+
+/** JSON object → flat scalars → offer key → canonical validation (patch mode), or the refusal. */
+function parsePayload(rawBody: Buffer): NormalizedOfferValues | PluginError {
   let payload: unknown
   try {
-    payload = JSON.parse(request.rawBody.toString('utf8'))
+    payload = JSON.parse(rawBody.toString('utf8'))
   } catch {
-    throw new PluginError('invalid_json', 400, { message: 'The body is not valid JSON.' })
+    return new PluginError('invalid_json', 400, { message: 'The body is not valid JSON.' })
   }
   if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
-    throw new PluginError('invalid_json', 400, { message: 'The body must be a JSON object of canonical offer fields.' })
+    return new PluginError('invalid_json', 400, {
+      message: 'The body must be a JSON object of canonical offer fields.',
+    })
   }
   const record = payload as Record<string, unknown>
   const nested = Object.entries(record)
     .filter(([, value]) => !isScalar(value))
     .map(([field]) => field)
   if (nested.length > 0) {
-    throw new PluginError('unsupported_property_structure', 422, {
+    return new PluginError('unsupported_property_structure', 422, {
       message: 'Every value must be a string, number, boolean or null; nothing was written.',
       fields: nested,
     })
@@ -134,111 +331,82 @@ export async function handlePropertyWebhook(
     (field) => record[field] === undefined || record[field] === null || record[field] === '',
   )
   if (missing.length > 0) {
-    throw new PluginError('invalid_payload', 400, {
+    return new PluginError('invalid_payload', 400, {
       message: `No offer key: ${missing.join(' and ')} must be sent.`,
       fields: missing,
     })
   }
   const validated = validateOfferRow(record, { row: 1, mode: 'patch' })
   if (validated.errors.length > 0) {
-    throw new PluginError('validation_failed', 422, {
+    return new PluginError('validation_failed', 422, {
       issues: validated.errors.map(({ field, code, message }) => ({ field, code, message })),
     })
   }
+  return validated.values
+}
 
-  const owner = randomBytes(12).toString('hex')
-  // replays and body conflicts are answered from a read: no write, no table lock
-  const known = await guarded(() => findExecution(ctx.db, idempotencyKey))
-  if (known) {
-    const decided = decideExisting(known, bodySha256, now)
-    if (decided.kind === 'replay')
-      return {
-        statusCode: 200,
-        body: { accepted: true, result: decided.result, replayed: true },
-        bodySha256,
-        eventId: idempotencyKey,
-      }
-  }
+/** Owner of this process's claims: unique across instances and restarts, a counter within one. */
+const PROCESS_TOKEN = randomBytes(12).toString('hex')
+let executions = 0
 
-  let replayed: WebhookResult | undefined
-  try {
-    const result = await ctx.db.transaction().execute(async (trx) => {
-      await lockOffersForWrite(trx as unknown as Kysely<never>, ctx.caps.name)
-      // the claim commits with the writes: one durable commit for the whole execution
-      const claim = await claimExecution(trx, ctx, idempotencyKey, bodySha256, owner)
-      if (claim.kind === 'replay') {
-        replayed = claim.result
-        return undefined
-      }
-      const plan = await planOffers(trx, [{ row: null, values: validated.values }], {
-        mode: 'patch',
-        today: warsawDate(now),
-      })
-      if (plan.errors.length > 0) {
-        throw new PluginError('webhook_import_failed', 422, {
-          issues: plan.errors.map(({ field, code, message }) => ({ field, code, message })),
-        })
-      }
-      let runId = 0
-      const counts = await applyOfferPlan(trx, plan, {
-        now,
-        today: warsawDate(now),
-        recordRun: async (c) => {
-          runId = await recordAudit(
-            ctx,
-            {
-              actor: { type: 'webhook' },
-              action: 'webhook.execute',
-              objectType: 'webhook_event',
-              objectId: idempotencyKey,
-              outcome: 'success',
-              details: { body_sha256: bodySha256, ...c },
-            },
-            trx,
-          )
-          return runId
-        },
-      })
-      const webhookResult: WebhookResult = {
-        status: 'completed',
-        processed: counts.processed,
-        created: counts.created,
-        updated: counts.updated,
-        archived: counts.archived,
-        run_id: runId,
-      }
-      if (
-        !(await completeExecution(trx, idempotencyKey, owner, JSON.stringify(webhookResult), runId, now.toISOString()))
-      ) {
-        throw new PluginError(
-          'webhook_in_progress',
-          409,
-          { message: 'Another attempt took over this event; retry after a moment.' },
-          { 'Retry-After': 2 },
-        )
-      }
-      return webhookResult
+/** Claim, plan, write, complete: the execution, inside the batch's transaction. */
+async function executeEvent(
+  trx: Executor,
+  ctx: HostContext,
+  delivery: Delivery,
+  values: NormalizedOfferValues,
+): Promise<{ kind: 'executed' | 'replay'; result: WebhookResult }> {
+  const { now, bodySha256 } = delivery
+  const idempotencyKey = delivery.headers.idempotencyKey
+  const owner = `${PROCESS_TOKEN}-${++executions}`
+  const today = warsawDate(now)
+  await lockOffersForWrite(trx as unknown as Kysely<never>, ctx.caps.name)
+  // the claim commits with the writes: one durable commit for the whole execution
+  const claim = await claimExecution(trx, ctx, idempotencyKey, bodySha256, owner)
+  if (claim.kind === 'replay') return claim
+  const plan = await planOffers(trx, [{ row: null, values }], { mode: 'patch', today })
+  if (plan.errors.length > 0) {
+    throw new PluginError('webhook_import_failed', 422, {
+      issues: plan.errors.map(({ field, code, message }) => ({ field, code, message })),
     })
-    if (replayed || !result)
-      return {
-        statusCode: 200,
-        body: { accepted: true, result: replayed as WebhookResult, replayed: true },
-        bodySha256,
-        eventId: idempotencyKey,
-      }
-    return { statusCode: 202, body: { accepted: true, result }, bodySha256, eventId: idempotencyKey }
-  } catch (error) {
-    // nothing committed: free the key so the corrected event (or a retry) can execute
-    await releaseExecutionClaim(ctx.db, idempotencyKey, owner).catch(() => undefined)
-    if (error instanceof PluginError) throw error
-    ctx.log.error({ err: error, event: idempotencyKey }, 'webhook execution failed')
+  }
+  let runId = 0
+  const counts = await applyOfferPlan(trx, plan, {
+    now,
+    today,
+    recordRun: async (c) => {
+      runId = await recordAudit(
+        ctx,
+        {
+          actor: { type: 'webhook' },
+          action: 'webhook.execute',
+          objectType: 'webhook_event',
+          objectId: idempotencyKey,
+          outcome: 'success',
+          details: { body_sha256: bodySha256, ...c },
+        },
+        trx,
+      )
+      return runId
+    },
+  })
+  const result: WebhookResult = {
+    status: 'completed',
+    processed: counts.processed,
+    created: counts.created,
+    updated: counts.updated,
+    archived: counts.archived,
+    run_id: runId,
+  }
+  if (!(await completeExecution(trx, idempotencyKey, owner, JSON.stringify(result), runId, now.toISOString()))) {
     throw new PluginError(
-      'recovery_required',
-      503,
-      { message: 'The result could not be confirmed; retry later with the same key and body to learn the outcome.' },
-      { 'Retry-After': 30 },
+      'webhook_in_progress',
+      409,
+      { message: 'Another attempt took over this event; retry after a moment.' },
+      { 'Retry-After': 2 },
     )
   }
+  return { kind: 'executed', result }
 }
 
 type Claim = { kind: 'claimed' } | { kind: 'replay'; result: WebhookResult }

@@ -293,6 +293,27 @@ describeEachDatabase('signed property webhook', (getEnv) => {
     }
   })
 
+  it('answers a body over 256 KiB 413 whatever well-formed media type it declares', async () => {
+    const body = `{"source_investment_id":"${'x'.repeat(256 * 1024)}"}`
+    for (const [contentType, status] of [
+      ['application/json', 413],
+      ['text/plain', 413],
+      ['application/json;charset=utf-8;x=y', 413],
+      ['json', 401],
+    ] as const) {
+      const response = await env.app.inject({
+        method: 'POST',
+        url: WEBHOOK_URL,
+        payload: body,
+        headers: {
+          ...deliveryHeaders({ body, key: 'evt-too-big', secret, timestamp: now() }),
+          'content-type': contentType,
+        },
+      })
+      expect(response.statusCode, contentType).toBe(status)
+    }
+  })
+
   it('answers 503 execution_storage_unavailable when the execution records cannot be written', async () => {
     if (env.dialect !== 'postgres') return // SQLite's store is the same file as the catalog; it cannot be down alone
     await sql`ALTER TABLE webhook_executions RENAME TO webhook_executions_off`.execute(env.ctx.db)
