@@ -19,10 +19,22 @@ export async function insertReplayFingerprints(
   return Number(result.numInsertedOrUpdatedRows ?? 0)
 }
 
-export async function deleteExpiredFingerprints(db: Executor, nowIso: string): Promise<number> {
-  return Number(
-    (await db.deleteFrom('webhook_replay_guard').where('expires_at', '<', nowIso).executeTakeFirst()).numDeletedRows,
-  )
+/** Deletes expired fingerprints, at most `limit` of them (the oldest-expiring first) when given. */
+export async function deleteExpiredFingerprints(db: Executor, nowIso: string, limit?: number): Promise<number> {
+  const query =
+    limit === undefined
+      ? db.deleteFrom('webhook_replay_guard').where('expires_at', '<', nowIso)
+      : db
+          .deleteFrom('webhook_replay_guard')
+          .where('fingerprint', 'in', (eb) =>
+            eb
+              .selectFrom('webhook_replay_guard')
+              .select('fingerprint')
+              .where('expires_at', '<', nowIso)
+              .orderBy('expires_at')
+              .limit(limit),
+          )
+  return Number((await query.executeTakeFirst()).numDeletedRows)
 }
 
 export async function insertExecutionClaim(db: Executor, row: WebhookExecutionRow): Promise<boolean> {

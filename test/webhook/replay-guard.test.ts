@@ -145,4 +145,33 @@ describeEachDatabase('replay guard against re-split signing strings', (getEnv) =
       expect(again.json().error).toBe('replay')
     }
   })
+
+  it('forgets fingerprints 600 s after their use, as later deliveries go by', async () => {
+    const tag = randomBytes(4).toString('hex')
+    const fingerprints = () =>
+      env.ctx.db
+        .selectFrom('webhook_replay_guard')
+        .select('fingerprint')
+        .where('fingerprint', 'like', `n:old${tag}%`)
+        .execute()
+    const deliverWith = (nonce: string, key: string) => {
+      const timestamp = String(Math.floor(env.clock.now().getTime() / 1000))
+      return post(
+        timestamp,
+        nonce,
+        key,
+        body,
+        sign(secret, { timestamp, nonce, idempotencyKey: key }, Buffer.from(body)),
+      )
+    }
+    for (let i = 0; i < 3; i++)
+      expect((await deliverWith(`old${tag}-nonce-${i}-xxxx`, `evt-old-${tag}`)).statusCode).not.toBe(401)
+    expect(await fingerprints()).toHaveLength(3)
+    env.clock.advance(599_000)
+    await deliverWith(`mid${tag}-nonce-xxxxxxxx`, `evt-old-${tag}`)
+    expect(await fingerprints()).toHaveLength(3)
+    env.clock.advance(2_000)
+    await deliverWith(`new${tag}-nonce-xxxxxxxx`, `evt-old-${tag}`)
+    expect(await fingerprints()).toHaveLength(0)
+  })
 })
