@@ -585,7 +585,7 @@ async function commitJob(
         },
         trx,
       )
-      const writer = createPlanWriter(trx, { now, today, runId })
+      const writer = createPlanWriter(trx, { now, today, runId, bulk: ctx.caps.name })
       for await (const operations of storedOperations(db, job, { writesOnly: true })) await writer.apply(operations)
       const counts = writer.counts
       if (

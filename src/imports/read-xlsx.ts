@@ -1,18 +1,16 @@
 /*
- * Streaming XLSX reading for the offer import, on exceljs's streaming WorkbookReader.
+ * Streaming XLSX reading for the offer import.
  *
- * exceljs is not handed the uploaded file. Its reader parses the ZIP in stored order and needs the
- * workbook, its relationships, the styles and the shared strings before a sheet: when a sheet comes
- * first (Excel and exceljs store them so) it copies each sheet to a temporary file, dates are not
- * recognised if the styles come later, and `xl/workbook.xml` stored last can make it fail at random
- * (exceljs#3064). It also inflates whatever the archive holds, however large.
+ * The uploaded file is never handed whole to a library: the ZIP central directory is read here,
+ * the sizes are checked, and each part needed is inflated here, counted against the size its
+ * directory entry declares (a lying header cannot smuggle a ZIP bomb through). No temporary files,
+ * no other sheet decompressed, nothing held in memory but the shared strings.
  *
- * So the central directory is read here, the sizes are checked, and exceljs reads a ZIP stream
- * assembled from the parts it needs, in the order it needs them: workbook, relationships, styles,
- * shared strings, then the one sheet asked for. Each part is inflated here, counted against the size
- * its directory entry declares (a lying header cannot smuggle a ZIP bomb through) and passed on
- * uncompressed ("stored"). No temporary files, no other sheet decompressed, nothing held in memory
- * but the shared strings, which exceljs keeps for the cells that refer to them.
+ * The workbook and its relationships (sheet names, order, visibility, the 1904 date system) are
+ * read by exceljs's streaming WorkbookReader from a ZIP stream assembled here in the order it needs
+ * (it parses in stored order, and `xl/workbook.xml` stored last made it fail at random, exceljs#3064).
+ * The sheet itself, its shared strings and styles are read by read-xlsx-cells.ts with saxes, the XML
+ * parser exceljs uses: exceljs's row objects made a 100,000-row sheet take four times as long.
  */
 import { createReadStream } from 'node:fs'
 import { type FileHandle, open } from 'node:fs/promises'
@@ -22,6 +20,7 @@ import { createInflateRaw } from 'node:zlib'
 import ExcelJS from 'exceljs'
 
 import { FileReadError, formatBytes } from './file-errors.js'
+import { type RawCell, readCellFormats, readSharedStrings, readSheetRows } from './read-xlsx-cells.js'
 
 export interface ZipLimits {
   /** Sum of the declared uncompressed sizes of all parts. */
@@ -76,7 +75,6 @@ const READER_OPTIONS = {
   sharedStrings: 'cache',
   worksheets: 'emit',
   hyperlinks: 'ignore',
-  // number formats tell date cells from numbers
   styles: 'cache',
 } as const
 
@@ -97,18 +95,7 @@ const FEED_PATHS = {
   relationships: 'xl/_rels/workbook.xml.rels',
   styles: 'xl/styles.xml',
   sharedStrings: 'xl/sharedStrings.xml',
-  sheet: 'xl/worksheets/sheet1.xml',
 }
-
-/*
- * Stands in when a workbook has no shared strings (all cells numbers or inline strings): exceljs
- * streams a sheet directly only once it has seen shared strings, and otherwise copies it to a
- * temporary file first.
- */
-const EMPTY_SHARED_STRINGS = Buffer.from(
-  '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' +
-    '<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" count="0" uniqueCount="0"/>',
-)
 
 const RESAVE_HINT = 'Open it in Excel or LibreOffice and save it again as .xlsx, or export the offers as CSV.'
 
@@ -576,47 +563,54 @@ export function selectSheet(workbook: XlsxWorkbook, name?: string): XlsxSheet {
 // ---------------------------------------------------------------------------------------------
 // Rows
 
-/** Every row exceljs reports for the sheet, as cell texts. */
+/** Every row of the sheet that has a cell, as cell texts. */
 export async function* readXlsxRecords(workbook: XlsxWorkbook, sheet: XlsxSheet): AsyncGenerator<XlsxRecord> {
-  const { parts } = workbook
-  const feed = new ZipFeed(workbook.path, [
-    { name: FEED_PATHS.workbook, entry: parts.workbook },
-    { name: FEED_PATHS.relationships, entry: parts.relationships },
-    ...(parts.styles === undefined ? [] : [{ name: FEED_PATHS.styles, entry: parts.styles }]),
-    parts.sharedStrings === undefined
-      ? { name: FEED_PATHS.sharedStrings, content: EMPTY_SHARED_STRINGS }
-      : { name: FEED_PATHS.sharedStrings, entry: parts.sharedStrings },
-    { name: FEED_PATHS.sheet, entry: sheet.entry },
-  ])
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(feed.stream, READER_OPTIONS)
-  const worksheets = reader[Symbol.asyncIterator]()
-  let rows: AsyncIterator<ExcelJS.Row> | undefined
+  const { parts, path, date1904 } = workbook
+  let context = 'its styles cannot be read'
   try {
-    const worksheet = await feed.guard(worksheets.next())
-    if (worksheet.done === true) throw corrupt(`the sheet "${sheet.name}" cannot be found in the archive`)
-    rows = worksheet.value[Symbol.asyncIterator]()
-    for (;;) {
-      const next = await feed.guard(rows.next())
-      if (next.done === true) break
-      yield toRecord(next.value, workbook.date1904)
+    const formats = parts.styles === undefined ? [] : await readCellFormats(entryContent(path, parts.styles))
+    context = 'its shared strings cannot be read'
+    const shared =
+      parts.sharedStrings === undefined ? [] : await readSharedStrings(entryContent(path, parts.sharedStrings))
+    context = `the sheet "${sheet.name}" cannot be read`
+    for await (const { row, cells } of readSheetRows(entryContent(path, sheet.entry), formats)) {
+      const texts: string[] = []
+      for (const [column, cell] of cells) {
+        const text = rawCellText(cell, shared, date1904)
+        if (text !== '') texts[column] = text
+      }
+      yield { row, cells: texts }
     }
   } catch (error) {
-    throw feed.failure ?? asCorrupt(error, `the sheet "${sheet.name}" cannot be read`)
-  } finally {
-    feed.close()
-    // not awaited: after a failure exceljs may never settle them, and they hold nothing but memory
-    rows?.return?.(undefined).catch(() => undefined)
-    worksheets.return?.(undefined).catch(() => undefined)
+    throw asCorrupt(error, context)
   }
 }
 
-function toRecord(row: ExcelJS.Row, date1904: boolean): XlsxRecord {
-  const cells: string[] = []
-  row.eachCell({ includeEmpty: false }, (cell, column) => {
-    const text = cellText(cell.value, cell.numFmt, date1904)
-    if (text !== '') cells[column - 1] = text
-  })
-  return { row: row.number, cells }
+/** The text of a cell as the sheet stores it; the same text `cellText` gives for exceljs's value. */
+function rawCellText(cell: RawCell, shared: readonly string[], date1904: boolean): string {
+  const { type, value } = cell
+  switch (type) {
+    case 's': {
+      const text = shared[Number(value)]
+      if (text === undefined) throw new Error(`a cell refers to shared string ${value}, which the file does not have`)
+      return decodeEscapes(text)
+    }
+    case 'str':
+    case 'inlineStr':
+      return decodeEscapes(value)
+    case 'b':
+      return value === '' ? '' : value === '1' || value === 'true' ? 'true' : 'false'
+    case 'e':
+      return value === '' ? FORMULA_ERROR_TEXT : value
+    case 'd':
+      return /^\d{4}-\d{2}-\d{2}/.test(value) ? value.slice(0, 10) : value
+    default: {
+      if (value === '') return ''
+      const number = Number(value)
+      if (Number.isNaN(number)) return FORMULA_ERROR_TEXT
+      return cellText(number, cell.format, date1904)
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

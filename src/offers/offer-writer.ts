@@ -9,6 +9,7 @@
  * A change of a price's date alone rewrites the offer but adds no history record.
  */
 import type { Executor } from '../host/context.js'
+import type { DialectName } from '../host/db/dialect.js'
 import type { NewOffer, NewPriceHistory, OfferRow, OfferUpdate } from '../host/db/schema.js'
 import { OFFER_TYPE_LABELS, slugify } from '../catalog/presentation.js'
 import { isStandalonePart, type OfferPlan, type PlannedOperation } from './offer-planner.js'
@@ -192,7 +193,16 @@ export interface PlanWriter {
  * Applies a plan in parts inside the caller's transaction, so that a 100,000-row import is written
  * without holding its plan in memory. Investments created by one part are known to the next.
  */
-export function createPlanWriter(db: Executor, options: { now: Date; today: string; runId: number }): PlanWriter {
+export function createPlanWriter(
+  db: Executor,
+  options: {
+    now: Date
+    today: string
+    runId: number
+    /** The dialect, for the bulk insert path of large plans (an import); a webhook's one offer does without. */
+    bulk?: DialectName
+  },
+): PlanWriter {
   const nowIso = options.now.toISOString()
   const counts: ApplyCounts = { processed: 0, created: 0, updated: 0, archived: 0, unchanged: 0 }
   const investmentIds = new Map<string, number>()
@@ -325,6 +335,7 @@ export function createPlanWriter(db: Executor, options: { now: Date; today: stri
       const inserted = await insertOffers(
         db,
         creates.map((c) => c.row),
+        options.bulk,
       )
       const idByKey = new Map(inserted.map((r) => [`${r.investment_id}:${r.source_property_id}`, r.id]))
       for (const { op, row } of creates) {
@@ -345,7 +356,7 @@ export function createPlanWriter(db: Executor, options: { now: Date; today: stri
         }
       }
     }
-    if (history.length > 0) await insertPriceHistory(db, history)
+    if (history.length > 0) await insertPriceHistory(db, history, options.bulk)
   }
 
   return { counts, apply }

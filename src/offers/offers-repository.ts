@@ -2,9 +2,10 @@
  * SQL of the shared write path: reading the current catalog for planning, and writing offers,
  * investments and price history in the caller's transaction.
  */
-import type { Insertable } from 'kysely'
+import type { Insertable, Kysely } from 'kysely'
 
 import type { Executor } from '../host/context.js'
+import { type DialectName, insertRows } from '../host/db/dialect.js'
 import type { InvestmentsTable, NewOffer, NewPriceHistory, OfferRow, OfferUpdate } from '../host/db/schema.js'
 
 export type InvestmentKeyRow = {
@@ -138,10 +139,20 @@ export async function updateInvestmentLocation(
     .execute()
 }
 
+/**
+ * Inserts offers and returns their ids with their keys. `bulk` names the dialect for the bulk path
+ * of large imports (see `insertRows`); without it, Kysely's multi-row INSERT … RETURNING.
+ */
 export async function insertOffers(
   db: Executor,
   rows: readonly NewOffer[],
+  bulk?: DialectName,
 ): Promise<Array<{ id: number; investment_id: number; source_property_id: string | null }>> {
+  if (bulk !== undefined) {
+    return insertRows(db as unknown as Kysely<never>, bulk, 'offers', rows, {
+      returning: ['id', 'investment_id', 'source_property_id'],
+    })
+  }
   const out: Array<{ id: number; investment_id: number; source_property_id: string | null }> = []
   for (const part of chunks(rows, 400)) {
     out.push(
@@ -159,7 +170,15 @@ export async function updateOffer(db: Executor, id: number, values: OfferUpdate)
   await db.updateTable('offers').set(values).where('id', '=', id).execute()
 }
 
-export async function insertPriceHistory(db: Executor, rows: readonly NewPriceHistory[]): Promise<void> {
+export async function insertPriceHistory(
+  db: Executor,
+  rows: readonly NewPriceHistory[],
+  bulk?: DialectName,
+): Promise<void> {
+  if (bulk !== undefined) {
+    await insertRows(db as unknown as Kysely<never>, bulk, 'price_history', rows)
+    return
+  }
   for (const part of chunks(rows, 800)) await db.insertInto('price_history').values(part).execute()
 }
 

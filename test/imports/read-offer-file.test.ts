@@ -471,6 +471,62 @@ describe('XLSX', () => {
     expect(rows).toEqual([{ row: 2, values: { id: 'X\r1', cena: '199.99' } }])
   })
 
+  it('reads shared strings (rich runs joined, phonetic runs left out), styles, booleans, errors and unreferenced cells', async () => {
+    const main = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"'
+    const sharedStrings =
+      `<sst ${main} count="4" uniqueCount="4"><si><t>id</t></si><si><t>cena</t></si>` +
+      '<si><r><t>ul. </t></r><r><rPr><b/></rPr><t>Żółkiewskiego</t></r><rPh sb="0" eb="1"><t>ZZ</t></rPh></si>' +
+      '<si><t xml:space="preserve"> ą &amp; ę </t></si></sst>'
+    const styles =
+      `<styleSheet ${main}><numFmts count="2"><numFmt numFmtId="164" formatCode="dd\\.mm\\.yyyy"/>` +
+      '<numFmt numFmtId="165" formatCode="0.00\\ \\m\\²"/></numFmts>' +
+      '<cellXfs count="4"><xf numFmtId="0"/><xf numFmtId="164"/><xf numFmtId="14"/><xf numFmtId="165"/></cellXfs></styleSheet>'
+    const sheetXml =
+      `<worksheet ${main}><sheetData>` +
+      '<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c><c t="inlineStr"><is><t>ulica</t></is></c>' +
+      '<c t="inlineStr"><is><t>od</t></is></c><c t="inlineStr"><is><t>do</t></is></c><c t="inlineStr"><is><t>pow</t></is></c>' +
+      '<c t="inlineStr"><is><t>flaga</t></is></c><c t="inlineStr"><is><t>błąd</t></is></c></row>' +
+      '<row><c t="s"><v>3</v></c><c><f>1+2</f><v>3.0000000000000004</v></c><c t="s"><v>2</v></c>' +
+      '<c s="1"><v>46037</v></c><c s="2"><v>46067.5</v></c><c s="3"><v>54.3</v></c><c t="b"><v>1</v></c>' +
+      '<c t="e"><f>1/0</f><v>#DIV/0!</v></c></row>' +
+      '</sheetData></worksheet>'
+    const file = minimalXlsx(sheetXml, {
+      parts: [
+        { path: 'sharedStrings.xml', type: 'sharedStrings', xml: sharedStrings },
+        { path: 'styles.xml', type: 'styles', xml: styles },
+      ],
+    })
+    const { reader, rows } = await read(file, 'shared.xlsx')
+    expect(reader.headers).toEqual(['id', 'cena', 'ulica', 'od', 'do', 'pow', 'flaga', 'błąd'])
+    expect(rows).toEqual([
+      {
+        row: 2,
+        values: {
+          id: ' ą & ę ',
+          cena: '3',
+          ulica: 'ul. Żółkiewskiego',
+          od: '2026-01-15',
+          do: '2026-02-14',
+          pow: '54.3',
+          flaga: 'true',
+          błąd: '#DIV/0!',
+        },
+      },
+    ])
+  })
+
+  it('refuses a cell that refers to a shared string the file does not have', async () => {
+    const main = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"'
+    const file = minimalXlsx(
+      `<worksheet ${main}><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c></row>` +
+        '<row r="2"><c r="A2" t="s"><v>7</v></c></row></sheetData></worksheet>',
+      { parts: [{ path: 'sharedStrings.xml', type: 'sharedStrings', xml: `<sst ${main}><si><t>id</t></si></sst>` }] },
+    )
+    const error = await readFailure(file, 'missing-string.xlsx')
+    expect(error.code).toBe('xlsx_corrupt')
+    expect(error.message).toContain('shared string 7')
+  })
+
   it('returns the headers and no rows for a header-only sheet, and refuses an empty sheet', async () => {
     const workbook = new ExcelJS.Workbook()
     workbook.addWorksheet('Pusty')
@@ -634,7 +690,12 @@ function zipArchive(parts: ZipPart[]): Buffer {
 /** A workbook with one sheet "Oferty", written part by part. */
 function minimalXlsx(
   sheetXml: string,
-  options: { target?: string; sheet?: { data: Buffer; uncompressedSize: number } } = {},
+  options: {
+    target?: string
+    sheet?: { data: Buffer; uncompressedSize: number }
+    /** Further workbook parts (shared strings, styles) with their relationship type. */
+    parts?: Array<{ path: string; type: string; xml: string }>
+  } = {},
 ): Buffer {
   const target = options.target ?? 'worksheets/sheet1.xml'
   const workbook =
@@ -646,7 +707,14 @@ function minimalXlsx(
     '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>' +
     '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">' +
     '<Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" ' +
-    `Target="${target}"/></Relationships>`
+    `Target="${target}"/>` +
+    (options.parts ?? [])
+      .map(
+        (part, i) =>
+          `<Relationship Id="rIdP${i}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/${part.type}" Target="${part.path}"/>`,
+      )
+      .join('') +
+    '</Relationships>'
   const sheetPath = target.startsWith('/') ? target.slice(1) : `xl/${target}`
   const sheet: ZipPart = options.sheet
     ? { name: sheetPath, data: options.sheet.data, uncompressedSize: options.sheet.uncompressedSize }
@@ -654,6 +722,11 @@ function minimalXlsx(
   return zipArchive([
     { name: 'xl/workbook.xml', data: Buffer.from(workbook) },
     { name: 'xl/_rels/workbook.xml.rels', data: Buffer.from(rels) },
+    ...(options.parts ?? []).map((part) => ({
+      name: `xl/${part.path}`,
+      data: deflateRawSync(Buffer.from(part.xml)),
+      uncompressedSize: Buffer.byteLength(part.xml),
+    })),
     sheet,
   ])
 }

@@ -9,6 +9,7 @@ import path from 'node:path'
 import SqliteDatabase from 'better-sqlite3'
 import {
   type ColumnDefinitionBuilder,
+  CompiledQuery,
   type CreateTableBuilder,
   type Kysely,
   PostgresDialect,
@@ -71,6 +72,46 @@ function withStatementCache(database: SqliteDatabase.Database, maxStatements = 5
       return statement
     },
   }
+}
+
+/**
+ * Inserts rows that all name the same columns, in multi-row INSERTs whose SQL text is written
+ * here once per batch size: Kysely would compile thousands of placeholders anew for every batch
+ * of a large import, and the SQLite statement cache reuses the prepared statement. `returning`
+ * columns come back for every row, in no promised order.
+ */
+export async function insertRows<R = Record<string, unknown>>(
+  db: Kysely<never>,
+  dialect: DialectName,
+  table: string,
+  rows: readonly object[],
+  options: { returning?: readonly string[] } = {},
+): Promise<R[]> {
+  const first = rows[0]
+  if (first === undefined) return []
+  const columns = Object.keys(first)
+  const list = columns.map((c) => `"${c}"`).join(', ')
+  const returning = options.returning?.length ? ` RETURNING ${options.returning.map((c) => `"${c}"`).join(', ')}` : ''
+  // SQLite allows 32,766 parameters per statement, PostgreSQL 65,535
+  const batchRows = Math.max(1, Math.floor((dialect === 'sqlite' ? 12_000 : 30_000) / columns.length))
+  const out: R[] = []
+  for (let at = 0; at < rows.length; at += batchRows) {
+    const part = rows.slice(at, at + batchRows)
+    const parameters: unknown[] = []
+    for (const row of part) {
+      // every row must name the same columns: a column only some rows have would be lost
+      if (Object.keys(row).length !== columns.length) throw new Error(`insertRows: rows of ${table} differ in columns`)
+      for (const column of columns) parameters.push((row as Record<string, unknown>)[column] ?? null)
+    }
+    let n = 0
+    const placeholder = dialect === 'sqlite' ? () => '?' : () => `$${++n}`
+    const values = part.map(() => `(${columns.map(placeholder).join(', ')})`).join(', ')
+    const result = await db.executeQuery<R>(
+      CompiledQuery.raw(`INSERT INTO "${table}" (${list}) VALUES ${values}${returning}`, parameters),
+    )
+    for (const row of result.rows) out.push(row)
+  }
+  return out
 }
 
 export interface PostgresOptions {

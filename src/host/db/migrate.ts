@@ -8,6 +8,7 @@ import * as catalogListIndexes from './migrations/0003-catalog-list-indexes.js'
 import * as imports from './migrations/0004-imports.js'
 import * as webhook from './migrations/0005-webhook.js'
 import * as importPlanFormat from './migrations/0006-import-plan-format.js'
+import * as dropRedundantOfferIndexes from './migrations/0007-drop-redundant-offer-indexes.js'
 
 interface MigrationModule {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>
@@ -25,6 +26,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, MigrationModule]> = [
   ['0004-imports', imports],
   ['0005-webhook', webhook],
   ['0006-import-plan-format', importPlanFormat],
+  ['0007-drop-redundant-offer-indexes', dropRedundantOfferIndexes],
 ]
 
 export class MigrationError extends Error {}

@@ -12,7 +12,8 @@
  * never lost):
  * - `ready` once the context is built and the execution starts;
  * - `phase <statement> <n>` before the n-th statement of that kind runs, e.g. `phase insert:offers 1`
- *   (a Kysely plugin sees every query, inside the transaction too);
+ *   (a Kysely plugin sees every query built with the query builder, inside the transaction too, and
+ *   the bulk inserts that bypass the builder are seen where they are executed);
  * - `result <json>` or `error <json>` when the execution ends.
  */
 import { writeSync } from 'node:fs'
@@ -21,6 +22,7 @@ import {
   AliasNode,
   DeleteQueryNode,
   InsertQueryNode,
+  Kysely,
   type KyselyPlugin,
   type OperationNode,
   type PluginTransformQueryArgs,
@@ -62,6 +64,12 @@ function tableOf(node: RootOperationNode): string {
 class PhaseProbe implements KyselyPlugin {
   readonly #counts = new Map<string, number>()
 
+  announce(name: string): void {
+    const n = (this.#counts.get(name) ?? 0) + 1
+    this.#counts.set(name, n)
+    say(`phase ${name} ${n}`)
+  }
+
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
     const node = args.node
     const kind = InsertQueryNode.is(node)
@@ -71,12 +79,7 @@ class PhaseProbe implements KyselyPlugin {
         : DeleteQueryNode.is(node)
           ? 'delete'
           : undefined
-    if (kind) {
-      const name = `${kind}:${tableOf(args.node)}`
-      const n = (this.#counts.get(name) ?? 0) + 1
-      this.#counts.set(name, n)
-      say(`phase ${name} ${n}`)
-    }
+    if (kind) this.announce(`${kind}:${tableOf(args.node)}`)
     return args.node
   }
 
@@ -91,7 +94,17 @@ const startedAt = Date.now()
 const now = () => new Date(start + (Date.now() - startedAt))
 
 const handle = openDatabase(connection)
-const database = { ...handle, db: handle.db.withPlugin(new PhaseProbe()) }
+const probe = new PhaseProbe()
+const database = { ...handle, db: handle.db.withPlugin(probe) }
+// insertRows (src/host/db/dialect.ts) executes compiled SQL text, which no plugin sees
+// eslint-disable-next-line @typescript-eslint/unbound-method -- called below with the instance as `this`
+const executeQuery = Kysely.prototype.executeQuery
+Kysely.prototype.executeQuery = function (this: Kysely<unknown>, query, queryId) {
+  const text = 'sql' in query ? query.sql : ''
+  const insert = /^INSERT INTO "(\w+)"/.exec(text)
+  if (insert) probe.announce(`insert:${insert[1]}`)
+  return executeQuery.call(this, query, queryId) as never
+} as typeof executeQuery
 const config = loadConfig({ DG_ENV: 'test', DG_LOG_LEVEL: 'silent', DG_DATA_DIR: required('DG_CHILD_DATA_DIR') })
 try {
   const ctx = await createHostContext({ config, database, log: pino({ level: 'silent' }), now })
