@@ -22,6 +22,15 @@ export async function insertJobItemChunks(
   }
 }
 
+export async function deleteJobItems(db: Executor, jobId: string): Promise<void> {
+  await db.deleteFrom('import_job_items').where('job_id', '=', jobId).execute()
+}
+
+export async function deleteImportJob(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom('import_job_items').where('job_id', '=', id).execute()
+  await db.deleteFrom('import_jobs').where('id', '=', id).execute()
+}
+
 export async function findImportJob(db: Executor, id: string): Promise<ImportJobRow | undefined> {
   return db.selectFrom('import_jobs').selectAll().where('id', '=', id).executeTakeFirst()
 }

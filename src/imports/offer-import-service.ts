@@ -32,6 +32,8 @@ import { FileReadError } from './file-errors.js'
 import {
   countJobItemChunks,
   deleteExpiredJobs,
+  deleteImportJob,
+  deleteJobItems,
   findImportJob,
   findJobByIdempotencyKey,
   type ImportJobRow,
@@ -56,8 +58,11 @@ const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{8,128}$/
 const PLAN_BATCH_ROWS = 2000
 /** Stored chunks read at once by an execution (× 500 operations). */
 const CHUNKS_PER_READ = 10
+/** Stored chunks a preview writes at once (× 500 operations). */
+const STORE_CHUNKS_AT_ONCE = 20
 
 export type JobStatus =
+  | 'previewing'
   | 'previewed'
   | 'invalid'
   | 'running'
@@ -226,6 +231,38 @@ export async function previewOfferImport(
     updated_at: now.toISOString(),
     expires_at: new Date(now.getTime() + PREVIEW_RETENTION_MS).toISOString(),
   }
+  const fileSha = await sha256File(args.filePath)
+
+  // the job exists from the start, as `previewing` (never executable), so that the plan is stored
+  // as it is made instead of being held in memory; a preview that does not finish leaves a job
+  // that cannot run and expires like any preview
+  await insertImportJob(ctx.db, {
+    ...base,
+    status: 'previewing',
+    file_sha256: fileSha,
+    file_format: 'unknown',
+    counters: '{}',
+    errors: '[]',
+    archive_scope: JSON.stringify({ investments: [], total: 0 }),
+    plan_digest: '',
+    plan_format: PLAN_FORMAT,
+    plan_revision: null,
+    plan_today: today,
+  })
+  try {
+    return await previewInto(ctx, args, id, today)
+  } catch (error) {
+    await deleteImportJob(ctx.db, id).catch(() => undefined)
+    throw error
+  }
+}
+
+async function previewInto(
+  ctx: HostContext,
+  args: PreviewArgs,
+  id: string,
+  today: string,
+): Promise<{ id: string; preview: PreviewBody }> {
   const maxErrors = ctx.config.importMaxErrors
   const errors: RowError[] = []
   let errorsTotal = 0
@@ -236,9 +273,8 @@ export async function previewOfferImport(
   let rows = 0
   let validRows = 0
   let format = 'unknown'
-  const fileSha = await sha256File(args.filePath)
 
-  // the plan is made batch by batch as the file is read, and kept only as encoded text; once a
+  // the plan is made batch by batch as the file is read, and stored as encoded text; once a
   // row is refused, the rest of the file is still validated (every error is reported) but no
   // longer planned, since an invalid preview is never executed
   const planner = createPlanner(ctx.db, { mode: args.mode, today })
@@ -251,6 +287,18 @@ export async function previewOfferImport(
     stored.add(op)
     if (shown.length < PREVIEW_OPERATIONS_SHOWN) shown.push(op)
   }
+  // the stored part of the plan and the rows read so far (GET /imports/{id} shows the progress)
+  const storeChunks = async () => {
+    const chunks = stored.take()
+    if (chunks.length === 0) return
+    await ctx.db.transaction().execute(async (trx) => {
+      await insertJobItemChunks(trx, id, chunks)
+      await transitionJob(trx, id, 'previewing', {
+        counters: JSON.stringify({ rows, valid_rows: validRows, errors: errorsTotal }),
+        updated_at: ctx.now().toISOString(),
+      })
+    })
+  }
   const planBatch = async () => {
     const inputs = batch
     batch = []
@@ -258,8 +306,8 @@ export async function previewOfferImport(
     for (const op of await planner.plan(inputs)) keep(op)
     for (; plannerErrorsSeen < planner.errors.length; plannerErrorsSeen++)
       addError(planner.errors[plannerErrorsSeen] as RowError)
+    if (stored.ready >= STORE_CHUNKS_AT_ONCE) await storeChunks()
   }
-
   try {
     const reader = await readOfferFile({
       path: args.filePath,
@@ -314,21 +362,21 @@ export async function previewOfferImport(
   const scope = summary?.archiveScope ?? { investments: [], total: 0 }
   const counters = { rows, valid_rows: validRows, errors: errorsTotal, ...counts }
 
+  if (valid) await storeChunks()
   await ctx.db.transaction().execute(async (trx) => {
-    await insertImportJob(trx, {
-      ...base,
+    const finished = await transitionJob(trx, id, 'previewing', {
       status: valid ? 'previewed' : 'invalid',
-      file_sha256: fileSha,
       file_format: format,
       counters: JSON.stringify(counters),
       errors: JSON.stringify(errors),
       archive_scope: JSON.stringify(scope),
       plan_digest: summary?.digest ?? '',
-      plan_format: PLAN_FORMAT,
       plan_revision: valid && revisionAfter === revisionBefore ? revisionBefore : null,
-      plan_today: today,
+      updated_at: ctx.now().toISOString(),
     })
-    if (valid) await insertJobItemChunks(trx, id, stored.chunks)
+    if (!finished) throw new Error(`import job ${id} left the previewing state during its own preview`)
+    // an invalid preview is never executed: the part of its plan stored before the first error goes
+    if (!valid) await deleteJobItems(trx, id)
     await recordAudit(
       ctx,
       {
@@ -337,7 +385,7 @@ export async function previewOfferImport(
         objectType: 'import_job',
         objectId: id,
         outcome: valid ? 'success' : 'refused',
-        details: { file: base.file_name, mode: args.mode, ...counters },
+        details: { file: args.fileName.slice(0, 255), mode: args.mode, ...counters },
       },
       trx,
     )
@@ -483,6 +531,13 @@ export async function executeOfferImport(
       message: 'The catalog changed since this preview; preview the file again.',
     })
   if (job.status === 'running') throw pending()
+  if (job.status === 'previewing')
+    throw new PluginError(
+      'import_pending',
+      409,
+      { message: 'The preview of this job is still being made; retry in a few seconds.' },
+      { 'Retry-After': 5 },
+    )
   if (job.status !== 'previewed' && job.status !== 'failed')
     throw new PluginError('import_conflict', 409, { message: `The job is ${job.status} and cannot be executed.` })
   const scope = JSON.parse(job.archive_scope) as OfferPlan['archiveScope']

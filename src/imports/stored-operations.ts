@@ -180,11 +180,12 @@ export interface EncodedChunk {
   payload: string
 }
 
-/** Collects encoded operations into chunks of text as a plan streams by. */
+/** Collects encoded operations into chunks of text as a plan streams by; `take` hands them over. */
 export class ChunkBuilder {
-  readonly chunks: EncodedChunk[] = []
+  private chunks: EncodedChunk[] = []
   private pending: string[] = []
   private writes = false
+  private nextSeq = 0
   total = 0
 
   add(op: PlannedOperation): void {
@@ -194,14 +195,22 @@ export class ChunkBuilder {
     if (this.pending.length === chunkSizeOf(PLAN_FORMAT)) this.flush()
   }
 
+  /** Closes the chunk being filled, even if it is not full. */
   flush(): void {
     if (this.pending.length === 0) return
-    this.chunks.push({
-      seq: this.chunks.length,
-      action: this.writes ? 'w' : 'u',
-      payload: `[${this.pending.join(',')}]`,
-    })
+    this.chunks.push({ seq: this.nextSeq++, action: this.writes ? 'w' : 'u', payload: `[${this.pending.join(',')}]` })
     this.pending = []
     this.writes = false
+  }
+
+  /** The complete chunks not taken yet. */
+  get ready(): number {
+    return this.chunks.length
+  }
+
+  take(): EncodedChunk[] {
+    const taken = this.chunks
+    this.chunks = []
+    return taken
   }
 }
