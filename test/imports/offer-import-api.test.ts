@@ -361,6 +361,22 @@ describeEachDatabase('offer import over HTTP', (getEnv) => {
     ])
   })
 
+  it('answers 409 import_pending for a job whose preview is still being made, and runs it once it is done', async () => {
+    const preview = (
+      await previewFile(csv(['INV-P;1;P1;mieszkanie;wolne;40,00;1;0;10 000;2026-05-01;400 000;2026-05-01;Opole']))
+    ).json()
+    await env.ctx.db.updateTable('import_jobs').set({ status: 'previewing' }).where('id', '=', preview.id).execute()
+    const early = await execute(preview.id, 'key-previewing')
+    expect(early.statusCode).toBe(409)
+    expect(early.json().error).toBe('import_pending')
+    expect(early.headers['retry-after']).toBe('5')
+    expect(await env.ctx.db.selectFrom('offers').select('id').where('code', '=', 'P1').execute()).toHaveLength(0)
+    await env.ctx.db.updateTable('import_jobs').set({ status: 'previewed' }).where('id', '=', preview.id).execute()
+    const run = await execute(preview.id, 'key-previewing')
+    expect(run.statusCode).toBe(200)
+    expect(run.json().result).toMatchObject({ created: 1 })
+  })
+
   it('pages and executes a job previewed before the upgrade (plan format 1)', async () => {
     const rows = Array.from(
       { length: 130 },
