@@ -327,12 +327,13 @@ async function previewInto(
     }
     if (missing.length === 0) {
       const validate = createOfferRowsValidator(args.mode)
-      const entries = Object.entries(args.mapping)
+      const fields = Object.keys(args.mapping)
+      const headers = fields.map((field) => args.mapping[field] as string)
       for await (const { row, values } of reader.rows) {
         rows++
         if (args.onProgress && rows % 1000 === 0) args.onProgress(rows)
         const record: Record<string, unknown> = {}
-        for (const [field, header] of entries) record[field] = values[header]
+        for (let i = 0; i < fields.length; i++) record[fields[i] as string] = values[headers[i] as string]
         const result = validate(record, row)
         if (result.errors.length > 0) {
           for (const error of result.errors) addError(error)

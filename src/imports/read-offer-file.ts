@@ -332,7 +332,7 @@ async function* dataRows(
     for (let index = 0; index < table.headers.length; index += 1) {
       const header = table.headers[index] ?? ''
       const text = cells[table.columns[index] ?? -1] ?? ''
-      if (empty && text.trim() !== '') empty = false
+      if (empty && text !== '' && (text.charCodeAt(0) > 32 || text.trim() !== '')) empty = false
       // a header named __proto__ must become a key, not replace the object's prototype
       if (header === '__proto__') {
         Object.defineProperty(values, header, { value: text, enumerable: true, writable: true, configurable: true })

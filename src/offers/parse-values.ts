@@ -390,8 +390,12 @@ export function parseText(value: unknown, options: TextOptions): ParseResult<str
   if (UNPRINTABLE.test(text)) {
     return fail('invalid_text', `${describeValue(value)} contains control or invisible characters`)
   }
-  let length = 0
-  for (const _char of text) length += 1
+  // code points, not UTF-16 units: a character outside the BMP counts once
+  let length = text.length
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i)
+    if (unit >= 0xd800 && unit <= 0xdbff) length -= 1
+  }
   return length > options.maxLength ? tooLong(value, options.maxLength) : ok(text)
 }
 

@@ -6,6 +6,19 @@
  */
 export function priceWithinRounding(totalCents: number, m2Cents: number, area: string): boolean {
   const [whole = '0', fraction = ''] = area.split('.')
+  const hundredths = Number(whole) * 100 + Number((fraction + '00').slice(0, 2))
+  // exact in doubles while every product stays below 2^53; BigInt only beyond (never for a real flat)
+  if (
+    Number.isSafeInteger(hundredths) &&
+    hundredths >= 0 &&
+    Number.isSafeInteger(m2Cents * hundredths) &&
+    Number.isSafeInteger(totalCents * 100) &&
+    Math.abs(m2Cents * hundredths) < 2 ** 52 &&
+    Math.abs(totalCents * 100) < 2 ** 52
+  ) {
+    const difference = Math.abs(totalCents * 100 - m2Cents * hundredths)
+    return difference <= 100 * 100 + Math.floor(hundredths / 2)
+  }
   const areaHundredths = BigInt(whole) * 100n + BigInt((fraction + '00').slice(0, 2))
   const expectedHundredthsOfGrosz = BigInt(m2Cents) * areaHundredths
   const difference = BigInt(totalCents) * 100n - expectedHundredthsOfGrosz
