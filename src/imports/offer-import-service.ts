@@ -13,7 +13,7 @@ import type { Kysely } from 'kysely'
 
 import { type Actor, recordAudit } from '../host/audit/audit.js'
 import type { HostContext } from '../host/context.js'
-import { lockOffersForWrite } from '../host/db/dialect.js'
+import { deferSecondaryIndexes, lockOffersForWrite } from '../host/db/dialect.js'
 import type { Database } from '../host/db/schema.js'
 import { HostError, PluginError } from '../host/errors.js'
 import { isLockOwnerAlive, keepLockAlive, newLockOwner, releaseLock, tryAcquireLock } from '../host/locks.js'
@@ -22,6 +22,7 @@ import { selectCatalogState } from '../catalog/catalog-repository.js'
 import { CANONICAL_FIELDS, isCanonicalField } from '../offers/canonical-fields.js'
 import { createPlanner, type OfferPlan, type PlannedOperation, type PlanInput } from '../offers/offer-planner.js'
 import { createPlanWriter } from '../offers/offer-writer.js'
+import { countOffers } from '../offers/offers-repository.js'
 import {
   createOfferRowsValidator,
   type ImportMode,
@@ -58,6 +59,8 @@ const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{8,128}$/
 const PLAN_BATCH_ROWS = 2000
 /** Stored chunks read at once by an execution (× 500 operations). */
 const CHUNKS_PER_READ = 10
+/** Creates from which an execution that at least doubles the catalog loads it as a bulk load. */
+const BULK_LOAD_MIN_CREATES = 5_000
 /** Stored chunks a preview writes at once (× 500 operations). */
 const STORE_CHUNKS_AT_ONCE = 20
 
@@ -642,7 +645,13 @@ async function commitJob(
         trx,
       )
       const writer = createPlanWriter(trx, { now, today, runId, bulk: ctx.caps.name })
+      // a file that creates most of the catalog is loaded as a bulk load (see deferSecondaryIndexes)
+      const restoreIndexes =
+        expected.created >= BULK_LOAD_MIN_CREATES && expected.created >= (await countOffers(trx))
+          ? await deferSecondaryIndexes(trx as unknown as Kysely<never>, ctx.caps.name, 'offers')
+          : undefined
       for await (const operations of storedOperations(db, job, { writesOnly: true })) await writer.apply(operations)
+      await restoreIndexes?.()
       const counts = writer.counts
       if (
         counts.created !== expected.created ||

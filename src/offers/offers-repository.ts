@@ -122,6 +122,14 @@ export async function selectOfferKeysOfInvestments(
   return out
 }
 
+export async function countOffers(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('offers')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
 export async function insertInvestment(db: Executor, row: Insertable<InvestmentsTable>): Promise<number> {
   return (await db.insertInto('investments').values(row).returning('id').executeTakeFirstOrThrow()).id
 }

@@ -244,6 +244,17 @@ async function catalogState(ctx: HostContext, investment: string, jobId: string)
   return { investments: investments.length, offers, history, successAudits: successAudits.map((a) => a.id), job }
 }
 
+/** Names and definitions of the offer indexes, as the database holds them. */
+async function indexesOfOffers(ctx: HostContext): Promise<string[]> {
+  const { rows } =
+    ctx.caps.name === 'sqlite'
+      ? await sql<{ d: string }>`SELECT name || ': ' || coalesce(sql, '') AS d FROM sqlite_master
+          WHERE type = 'index' AND tbl_name = 'offers' ORDER BY name`.execute(ctx.db)
+      : await sql<{ d: string }>`SELECT indexname || ': ' || indexdef AS d FROM pg_indexes
+          WHERE schemaname = current_schema() AND tablename = 'offers' ORDER BY indexname`.execute(ctx.db)
+  return rows.map((row) => row.d)
+}
+
 /** The whole import is there exactly once: every offer with one `first` total and m² record, all of one run. */
 function expectWholeImport(state: CatalogState, rows: number): void {
   expect(state.investments).toBe(1)
@@ -294,10 +305,14 @@ describeEachDatabase('offer import killed during its commit', (getEnv) => {
   let admin: TestUser
   let run = 0
 
+  let offerIndexes: string[] = []
+
   beforeAll(async () => {
     env = getEnv()
     await grantProLicense(env.ctx)
     admin = await createTestUser(env.ctx, 'administrator')
+    offerIndexes = await indexesOfOffers(env.ctx)
+    expect(offerIndexes.length).toBeGreaterThan(5)
   })
 
   afterAll(() => {
@@ -395,6 +410,8 @@ describeEachDatabase('offer import killed during its commit', (getEnv) => {
           const outcome = after.offers === 0 ? 'rolled back' : 'completed'
           if (outcome === 'completed') expectWholeImport(after, ROWS)
           else expectNothing(after)
+          // a large first import loads as a bulk load (indexes dropped and made again in its transaction)
+          expect(await indexesOfOffers(ctx)).toEqual(offerIndexes)
           if (returned) expect(outcome).toBe('completed')
           expect(await ctx.db.selectFrom('locks').selectAll().where('name', '=', 'offer_import').execute()).toEqual([])
 

@@ -75,6 +75,29 @@ function withStatementCache(database: SqliteDatabase.Database, maxStatements = 5
 }
 
 /**
+ * Bulk load on SQLite: drops the table's secondary indexes for the rest of the transaction and
+ * returns the function that creates them again from their own stored definitions. Inserting a
+ * large share of a table row by row into a dozen b-trees costs several times more than sorting
+ * each index once at the end. Everything happens inside the caller's transaction, so a failure or
+ * a crash rolls the indexes back with the rows; unique indexes stay, as they are constraints.
+ * PostgreSQL keeps its indexes (dropping them would lock the table against readers).
+ */
+export async function deferSecondaryIndexes(
+  db: Kysely<never>,
+  dialect: DialectName,
+  table: string,
+): Promise<() => Promise<void>> {
+  if (dialect !== 'sqlite') return async () => undefined
+  const { rows } = await sql<{ name: string; sql: string }>`
+    SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ${table} AND sql IS NOT NULL`.execute(db)
+  const secondary = rows.filter((index) => !/^\s*CREATE\s+UNIQUE\b/i.test(index.sql))
+  for (const index of secondary) await sql.raw(`DROP INDEX "${index.name.replace(/"/g, '""')}"`).execute(db)
+  return async () => {
+    for (const index of secondary) await sql.raw(index.sql).execute(db)
+  }
+}
+
+/**
  * Inserts rows that all name the same columns, in multi-row INSERTs whose SQL text is written
  * here once per batch size: Kysely would compile thousands of placeholders anew for every batch
  * of a large import, and the SQLite statement cache reuses the prepared statement. `returning`
