@@ -56,13 +56,13 @@ const IMPORT_LOCK = 'offer_import'
 const LEASE_MS = 120_000
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{8,128}$/
 /** Rows validated before they are planned together: one catalog read per batch, bounded memory. */
-const PLAN_BATCH_ROWS = 2000
+const PLAN_BATCH_ROWS = 1000
 /** Stored chunks read at once by an execution (× 500 operations). */
-const CHUNKS_PER_READ = 10
+const CHUNKS_PER_READ = 4
 /** Creates from which an execution that at least doubles the catalog loads it as a bulk load. */
 const BULK_LOAD_MIN_CREATES = 5_000
 /** Stored chunks a preview writes at once (× 500 operations). */
-const STORE_CHUNKS_AT_ONCE = 20
+const STORE_CHUNKS_AT_ONCE = 8
 
 export type JobStatus =
   | 'previewing'
@@ -332,20 +332,21 @@ async function previewInto(
       const validate = createOfferRowsValidator(args.mode)
       const fields = Object.keys(args.mapping)
       const headers = fields.map((field) => args.mapping[field] as string)
-      for await (const { row, values } of reader.rows) {
-        rows++
-        if (args.onProgress && rows % 1000 === 0) args.onProgress(rows)
-        const record: Record<string, unknown> = {}
-        for (let i = 0; i < fields.length; i++) record[fields[i] as string] = values[headers[i] as string]
-        const result = validate(record, row)
-        if (result.errors.length > 0) {
-          for (const error of result.errors) addError(error)
-          continue
+      for await (const fileRows of reader.batches)
+        for (const { row, values } of fileRows) {
+          rows++
+          if (args.onProgress && rows % 1000 === 0) args.onProgress(rows)
+          const record: Record<string, unknown> = {}
+          for (let i = 0; i < fields.length; i++) record[fields[i] as string] = values[headers[i] as string]
+          const result = validate(record, row)
+          if (result.errors.length > 0) {
+            for (const error of result.errors) addError(error)
+            continue
+          }
+          validRows++
+          if (errorsTotal === 0) batch.push({ row, values: result.values })
+          if (batch.length >= PLAN_BATCH_ROWS) await planBatch()
         }
-        validRows++
-        if (errorsTotal === 0) batch.push({ row, values: result.values })
-        if (batch.length >= PLAN_BATCH_ROWS) await planBatch()
-      }
       await planBatch()
       if (rows === 0)
         addError({ row: 1, field: 'file', code: 'file_empty', message: 'The file has a header row but no data rows.' })

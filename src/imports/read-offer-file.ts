@@ -7,8 +7,8 @@ import { createReadStream } from 'node:fs'
 import { open, stat } from 'node:fs/promises'
 
 import { FileReadError, formatBytes } from './file-errors.js'
-import { type CsvEncoding, detectCsvDialect, readCsvRecords } from './read-csv.js'
-import { openXlsx, readXlsxRecords, selectSheet } from './read-xlsx.js'
+import { type CsvEncoding, detectCsvDialect, readCsvRecordBatches, readCsvRecords } from './read-csv.js'
+import { openXlsx, readXlsxRecordBatches, readXlsxRecords, selectSheet } from './read-xlsx.js'
 
 export interface FileLimits {
   /** Largest accepted upload, in bytes. */
@@ -56,6 +56,8 @@ export interface OfferFileReader {
    * and a sheet's columns cannot shift.
    */
   rows: AsyncIterable<OfferFileRow>
+  /** The same rows in the batches the reader has ready (a large file's rows without a wait each). */
+  batches: AsyncIterable<OfferFileRow[]>
 }
 
 export interface ReadOfferFileArgs {
@@ -98,7 +100,7 @@ export async function readOfferFile(args: ReadOfferFileArgs): Promise<OfferFileR
       sheet: sheet.name,
       headers: [...table.headers],
       headerRow: table.row,
-      rows: reiterable(() => dataRows(readXlsxRecords(workbook, sheet), table, limits.maxRows)),
+      ...rowsOf(() => dataRowBatches(readXlsxRecordBatches(workbook, sheet), table, limits.maxRows)),
     }
   }
 
@@ -113,12 +115,21 @@ export async function readOfferFile(args: ReadOfferFileArgs): Promise<OfferFileR
     delimiter: dialect.delimiter,
     headers: [...table.headers],
     headerRow: table.row,
-    rows: reiterable(() => dataRows(readCsvRecords(path, dialect), table, limits.maxRows, dialect.delimiter)),
+    ...rowsOf(() => dataRowBatches(readCsvRecordBatches(path, dialect), table, limits.maxRows, dialect.delimiter)),
   }
 }
 
 function reiterable<T>(open: () => AsyncGenerator<T>): AsyncIterable<T> {
   return { [Symbol.asyncIterator]: open }
+}
+
+function rowsOf(batches: () => AsyncGenerator<OfferFileRow[]>): Pick<OfferFileReader, 'rows' | 'batches'> {
+  return {
+    batches: reiterable(batches),
+    rows: reiterable(async function* () {
+      for await (const batch of batches()) yield* batch
+    }),
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -311,46 +322,50 @@ function headerOf(record: SourceRecord, format: 'csv' | 'xlsx'): Table {
   return { format, row: record.row, headers, columns }
 }
 
-async function* dataRows(
-  records: AsyncIterable<SourceRecord>,
+async function* dataRowBatches(
+  batches: AsyncIterable<SourceRecord[]>,
   table: Table,
   maxRows: number,
   delimiter?: string,
-): AsyncGenerator<OfferFileRow> {
+): AsyncGenerator<OfferFileRow[]> {
   const lastColumn = table.columns[table.columns.length - 1] ?? -1
   let count = 0
-  for await (const record of records) {
-    if (record.row <= table.row) continue
-    const { cells } = record
-    if (table.format === 'csv') {
-      for (let column = lastColumn + 1; column < cells.length; column += 1) {
-        if (!isBlank(cells[column])) throw extraCell(record.row, column, cells[column] ?? '', table, delimiter)
+  for await (const records of batches) {
+    const rows: OfferFileRow[] = []
+    for (const record of records) {
+      if (record.row <= table.row) continue
+      const { cells } = record
+      if (table.format === 'csv') {
+        for (let column = lastColumn + 1; column < cells.length; column += 1) {
+          if (!isBlank(cells[column])) throw extraCell(record.row, column, cells[column] ?? '', table, delimiter)
+        }
       }
-    }
-    const values: Record<string, string> = {}
-    let empty = true
-    for (let index = 0; index < table.headers.length; index += 1) {
-      const header = table.headers[index] ?? ''
-      const text = cells[table.columns[index] ?? -1] ?? ''
-      if (empty && text !== '' && (text.charCodeAt(0) > 32 || text.trim() !== '')) empty = false
-      // a header named __proto__ must become a key, not replace the object's prototype
-      if (header === '__proto__') {
-        Object.defineProperty(values, header, { value: text, enumerable: true, writable: true, configurable: true })
-      } else {
-        values[header] = text
+      const values: Record<string, string> = {}
+      let empty = true
+      for (let index = 0; index < table.headers.length; index += 1) {
+        const header = table.headers[index] ?? ''
+        const text = cells[table.columns[index] ?? -1] ?? ''
+        if (empty && text !== '' && (text.charCodeAt(0) > 32 || text.trim() !== '')) empty = false
+        // a header named __proto__ must become a key, not replace the object's prototype
+        if (header === '__proto__') {
+          Object.defineProperty(values, header, { value: text, enumerable: true, writable: true, configurable: true })
+        } else {
+          values[header] = text
+        }
       }
+      if (empty) continue
+      count += 1
+      if (count > maxRows) {
+        throw new FileReadError(
+          'too_many_rows',
+          `The file has more than ${maxRows} data rows, the limit (row ${record.row} is data row ${count}). ` +
+            `Split the offers into files of at most ${maxRows} rows.`,
+          { limit: maxRows, row: record.row },
+        )
+      }
+      rows.push({ row: record.row, values })
     }
-    if (empty) continue
-    count += 1
-    if (count > maxRows) {
-      throw new FileReadError(
-        'too_many_rows',
-        `The file has more than ${maxRows} data rows, the limit (row ${record.row} is data row ${count}). ` +
-          `Split the offers into files of at most ${maxRows} rows.`,
-        { limit: maxRows, row: record.row },
-      )
-    }
-    yield { row: record.row, values }
+    if (rows.length > 0) yield rows
   }
 }
 

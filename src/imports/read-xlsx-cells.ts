@@ -179,13 +179,14 @@ function columnOf(reference: string): number {
 }
 
 /**
- * Streams the rows of a sheet: for every `<row>`, its number and its cells by column index. Rows
- * and cells without a reference take the next position, as Excel does.
+ * Streams the rows of a sheet, in the batches each piece of XML completes: for every `<row>`, its
+ * number and its cells by column index. Rows and cells without a reference take the next position,
+ * as Excel does.
  */
 export async function* readSheetRows(
   chunks: AsyncIterable<Buffer>,
   formats: ReadonlyArray<string | undefined>,
-): AsyncGenerator<{ row: number; cells: Map<number, RawCell> }> {
+): AsyncGenerator<Array<{ row: number; cells: Map<number, RawCell> }>> {
   let rowNumber = 0
   let cells: Map<number, RawCell> | undefined
   let column = -1
@@ -264,7 +265,7 @@ export async function* readSheetRows(
       if (ready.length > 0) {
         const batch = ready
         ready = []
-        yield* batch
+        yield batch
       }
     }
     xml.write(decoder.decode())
@@ -272,5 +273,5 @@ export async function* readSheetRows(
   } catch (error) {
     throw notUtf8(error)
   }
-  yield* ready
+  if (ready.length > 0) yield ready
 }

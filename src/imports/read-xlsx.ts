@@ -563,8 +563,8 @@ export function selectSheet(workbook: XlsxWorkbook, name?: string): XlsxSheet {
 // ---------------------------------------------------------------------------------------------
 // Rows
 
-/** Every row of the sheet that has a cell, as cell texts. */
-export async function* readXlsxRecords(workbook: XlsxWorkbook, sheet: XlsxSheet): AsyncGenerator<XlsxRecord> {
+/** Every row of the sheet that has a cell, as cell texts, in the batches each piece of the sheet gives. */
+export async function* readXlsxRecordBatches(workbook: XlsxWorkbook, sheet: XlsxSheet): AsyncGenerator<XlsxRecord[]> {
   const { parts, path, date1904 } = workbook
   let context = 'its styles cannot be read'
   try {
@@ -573,17 +573,26 @@ export async function* readXlsxRecords(workbook: XlsxWorkbook, sheet: XlsxSheet)
     const shared =
       parts.sharedStrings === undefined ? [] : await readSharedStrings(entryContent(path, parts.sharedStrings))
     context = `the sheet "${sheet.name}" cannot be read`
-    for await (const { row, cells } of readSheetRows(entryContent(path, sheet.entry), formats)) {
-      const texts: string[] = []
-      for (const [column, cell] of cells) {
-        const text = rawCellText(cell, shared, date1904)
-        if (text !== '') texts[column] = text
+    for await (const rows of readSheetRows(entryContent(path, sheet.entry), formats)) {
+      const records: XlsxRecord[] = []
+      for (const { row, cells } of rows) {
+        const texts: string[] = []
+        for (const [column, cell] of cells) {
+          const text = rawCellText(cell, shared, date1904)
+          if (text !== '') texts[column] = text
+        }
+        records.push({ row, cells: texts })
       }
-      yield { row, cells: texts }
+      yield records
     }
   } catch (error) {
     throw asCorrupt(error, context)
   }
+}
+
+/** The rows one by one (the header row, tests). */
+export async function* readXlsxRecords(workbook: XlsxWorkbook, sheet: XlsxSheet): AsyncGenerator<XlsxRecord> {
+  for await (const batch of readXlsxRecordBatches(workbook, sheet)) yield* batch
 }
 
 /** The text of a cell as the sheet stores it; the same text `cellText` gives for exceljs's value. */
