@@ -186,8 +186,8 @@ export async function* readCsvRecordBatches(path: string, dialect: CsvDialect): 
   let row = 0
   try {
     for await (const batch of readyBatches<string[]>(parser)) {
-      const records: CsvRecord[] = new Array(batch.length)
-      for (let i = 0; i < batch.length; i++) records[i] = { row: ++row, cells: batch[i] as string[] }
+      const records: CsvRecord[] = []
+      for (const cells of batch) records.push({ row: ++row, cells })
       yield records
     }
   } catch (error) {
@@ -200,6 +200,10 @@ export async function* readCsvRecordBatches(path: string, dialect: CsvDialect): 
 /** The records one by one (the header row, tests). */
 export async function* readCsvRecords(path: string, dialect: CsvDialect): AsyncGenerator<CsvRecord> {
   for await (const batch of readCsvRecordBatches(path, dialect)) yield* batch
+}
+
+function asError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value))
 }
 
 /** Everything an object stream has buffered, each time it has something, until it ends or fails. */
@@ -217,7 +221,7 @@ async function* readyBatches<T>(stream: Readable): AsyncGenerator<T[]> {
   stream.on('close', onEvent)
   try {
     for (;;) {
-      if (failure !== undefined) throw failure
+      if (failure !== undefined) throw asError(failure)
       const batch: T[] = []
       for (let item = stream.read() as T | null; item !== null; item = stream.read() as T | null) batch.push(item)
       if (batch.length > 0) {
@@ -225,7 +229,7 @@ async function* readyBatches<T>(stream: Readable): AsyncGenerator<T[]> {
         continue
       }
       if (stream.readableEnded) return
-      if (stream.destroyed) throw failure ?? stream.errored ?? new Error('the CSV parser closed early')
+      if (stream.destroyed) throw asError(failure ?? stream.errored ?? 'the CSV parser closed early')
       await new Promise<void>((resolve) => (wake = resolve))
       wake = undefined
     }
