@@ -595,6 +595,15 @@ export async function* readXlsxRecords(workbook: XlsxWorkbook, sheet: XlsxSheet)
   for await (const batch of readXlsxRecordBatches(workbook, sheet)) yield* batch
 }
 
+const PLAIN_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/
+
+/** Text that formatNumber(Number(text)) gives back unchanged: at most 15 digits, no -0, no exponent. */
+function isPlainNumber(text: string): boolean {
+  if (!PLAIN_NUMBER.test(text) || text === '-0') return false
+  const digits = text.length - (text.startsWith('-') ? 1 : 0) - (text.includes('.') ? 1 : 0)
+  return digits <= 15
+}
+
 /** The text of a cell as the sheet stores it; the same text `cellText` gives for exceljs's value. */
 function rawCellText(cell: RawCell, shared: readonly string[], date1904: boolean): string {
   const { type, value } = cell
@@ -615,6 +624,9 @@ function rawCellText(cell: RawCell, shared: readonly string[], date1904: boolean
       return /^\d{4}-\d{2}-\d{2}/.test(value) ? value.slice(0, 10) : value
     default: {
       if (value === '') return ''
+      // the usual stored number is already its own plain text (at most 15 digits, no exponent,
+      // no trailing zero); anything else goes through formatNumber's rounding
+      if (isPlainNumber(value) && !isDateFormat(cell.format)) return value
       const number = Number(value)
       if (Number.isNaN(number)) return FORMULA_ERROR_TEXT
       return cellText(number, cell.format, date1904)

@@ -730,3 +730,17 @@ function minimalXlsx(
     sheet,
   ])
 }
+
+describe('stored numbers', () => {
+  it('gives the same text for a number stored as plain text as for the number itself', async () => {
+    const texts = ['0', '7', '-3', '1234.5', '0.000001', '123456789012345', '1234567890123456', '-0', '0.1', '99.99']
+    const main = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"'
+    const cells = texts.map((text, i) => `<c r="${String.fromCharCode(65 + i)}2"><v>${text}</v></c>`).join('')
+    const header = texts.map((_, i) => `<c r="${String.fromCharCode(65 + i)}1" t="inlineStr"><is><t>h${i}</t></is></c>`)
+    const file = minimalXlsx(
+      `<worksheet ${main}><sheetData><row r="1">${header.join('')}</row><row r="2">${cells}</row></sheetData></worksheet>`,
+    )
+    const { rows } = await read(file, 'numbers.xlsx')
+    expect(Object.values(rows[0]?.values ?? {})).toEqual(texts.map((text) => formatNumber(Number(text))))
+  })
+})
