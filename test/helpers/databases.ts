@@ -1,6 +1,7 @@
 /*
- * Runs a storage-touching suite once per database: SQLite always, PostgreSQL when
- * DG_TEST_DATABASE_URL is set (CI sets it). Every suite gets a fresh SQLite file or a fresh
+ * Runs a storage-touching suite once per database: SQLite always, PostgreSQL at
+ * DG_TEST_DATABASE_URL, which test/helpers/postgres-setup.ts sets (the local server by default;
+ * `none` leaves PostgreSQL out). Every suite gets a fresh SQLite file or a fresh
  * PostgreSQL schema, dropped afterwards.
  */
 import { randomBytes } from 'node:crypto'
