@@ -13,14 +13,20 @@ import type { Kysely } from 'kysely'
 
 import { type Actor, recordAudit } from '../host/audit/audit.js'
 import type { HostContext } from '../host/context.js'
-import { deferSecondaryIndexes, lockOffersForWrite } from '../host/db/dialect.js'
+import { deferSecondaryIndexes, lockCatalogRevision, lockOffersForWrite } from '../host/db/dialect.js'
 import type { Database } from '../host/db/schema.js'
 import { HostError, PluginError } from '../host/errors.js'
 import { isLockOwnerAlive, keepLockAlive, newLockOwner, releaseLock, tryAcquireLock } from '../host/locks.js'
 import { warsawDate } from '../licensing/license.js'
 import { selectCatalogState } from '../catalog/catalog-repository.js'
 import { CANONICAL_FIELDS, isCanonicalField } from '../offers/canonical-fields.js'
-import { createPlanner, type OfferPlan, type PlannedOperation, type PlanInput } from '../offers/offer-planner.js'
+import {
+  createPlanner,
+  type OfferPlan,
+  type PlannedOperation,
+  type PlanInput,
+  PLANNER_VERSION,
+} from '../offers/offer-planner.js'
 import { createPlanWriter } from '../offers/offer-writer.js'
 import { countOffers } from '../offers/offers-repository.js'
 import {
@@ -251,6 +257,7 @@ export async function previewOfferImport(
     plan_format: PLAN_FORMAT,
     plan_revision: null,
     plan_today: today,
+    plan_version: PLANNER_VERSION,
   })
   try {
     return await previewInto(ctx, args, id, today)
@@ -302,13 +309,19 @@ async function previewInto(
       })
     })
   }
+  // a row the validator refuses ends the planning (the file must be fixed anyway); a row the plan
+  // refuses (a new offer without a type, a price that disagrees with the stored values) does not,
+  // so that every such row is reported in one preview; an invalid plan is no longer stored
+  let rowsRefused = false
   const planBatch = async () => {
     const inputs = batch
     batch = []
-    if (errorsTotal > 0 || inputs.length === 0) return
-    for (const op of await planner.plan(inputs)) keep(op)
+    if (rowsRefused || inputs.length === 0) return
+    const operations = await planner.plan(inputs)
     for (; plannerErrorsSeen < planner.errors.length; plannerErrorsSeen++)
       addError(planner.errors[plannerErrorsSeen] as RowError)
+    if (errorsTotal > 0) return
+    for (const op of operations) keep(op)
     if (stored.ready >= STORE_CHUNKS_AT_ONCE) await storeChunks()
   }
   try {
@@ -341,10 +354,11 @@ async function previewInto(
           const result = validate(record, row)
           if (result.errors.length > 0) {
             for (const error of result.errors) addError(error)
+            rowsRefused = true
             continue
           }
           validRows++
-          if (errorsTotal === 0) batch.push({ row, values: result.values })
+          if (!rowsRefused) batch.push({ row, values: result.values })
           if (batch.length >= PLAN_BATCH_ROWS) await planBatch()
         }
       await planBatch()
@@ -621,9 +635,13 @@ async function commitJob(
       await lockOffersForWrite(trx as unknown as Kysely<never>, ctx.caps.name)
       const db = trx as unknown as Kysely<Database>
       // a catalog that has not changed since the preview gives the same plan: it is not made again
-      const revision = (await selectCatalogState(trx)).revision
+      const revision = await lockCatalogRevision(trx as unknown as Kysely<never>, ctx.caps.name)
       const unchangedCatalog =
-        job.plan_format >= 2 && job.plan_revision !== null && job.plan_revision === revision && job.plan_today === today
+        job.plan_format >= 2 &&
+        job.plan_version === PLANNER_VERSION &&
+        job.plan_revision !== null &&
+        job.plan_revision === revision &&
+        job.plan_today === today
       if (!unchangedCatalog) await verifyPlan(db, job, today)
 
       const planned = JSON.parse(job.counters) as Record<string, number>
@@ -648,7 +666,9 @@ async function commitJob(
       const writer = createPlanWriter(trx, { now, today, runId, bulk: ctx.caps.name })
       // a file that creates most of the catalog is loaded as a bulk load (see deferSecondaryIndexes)
       const restoreIndexes =
-        expected.created >= BULK_LOAD_MIN_CREATES && expected.created >= (await countOffers(trx))
+        ctx.caps.name === 'sqlite' &&
+        expected.created >= BULK_LOAD_MIN_CREATES &&
+        expected.created >= (await countOffers(trx))
           ? await deferSecondaryIndexes(trx as unknown as Kysely<never>, ctx.caps.name, 'offers')
           : undefined
       for await (const operations of storedOperations(db, job, { writesOnly: true })) await writer.apply(operations)
@@ -757,7 +777,7 @@ export async function getImportJob(ctx: HostContext, id: string, page: number, p
     throw new PluginError('import_not_found', 404, { message: `No import job ${id} (unknown or expired).` })
   const counters = JSON.parse(job.counters) as Record<string, number>
   const total =
-    job.status === 'invalid'
+    job.status === 'invalid' || job.status === 'previewing'
       ? 0
       : (counters.create ?? 0) + (counters.update ?? 0) + (counters.unchanged ?? 0) + (counters.archive ?? 0)
   const totalPages = Math.max(1, Math.ceil(total / perPage))
@@ -772,8 +792,10 @@ export async function getImportJob(ctx: HostContext, id: string, page: number, p
   const fromChunk = Math.floor(first / chunkSize)
   const toChunk = Math.floor((first + perPage - 1) / chunkSize)
   const ops: PlannedOperation[] = []
-  for (const payload of await selectJobItemChunks(ctx.db, id, { fromSeq: fromChunk, toSeq: toChunk }))
-    for (const op of decodeChunk(payload, job.plan_format)) ops.push(op)
+  // a preview still being made has only part of its plan stored: none of it is shown yet
+  if (total > 0)
+    for (const payload of await selectJobItemChunks(ctx.db, id, { fromSeq: fromChunk, toSeq: toChunk }))
+      for (const op of decodeChunk(payload, job.plan_format)) ops.push(op)
   const offset = first - fromChunk * chunkSize
   return {
     id: job.id,

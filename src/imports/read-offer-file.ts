@@ -345,7 +345,12 @@ async function* dataRowBatches(
       for (let index = 0; index < table.headers.length; index += 1) {
         const header = table.headers[index] ?? ''
         const text = cells[table.columns[index] ?? -1] ?? ''
-        if (empty && text !== '' && (text.charCodeAt(0) > 32 || text.trim() !== '')) empty = false
+        if (empty && text !== '') {
+          // a printable ASCII first character settles it without trimming; anything else (a
+          // no-break space, a BOM) is judged as trim() judges it
+          const first = text.charCodeAt(0)
+          if ((first > 32 && first < 127) || text.trim() !== '') empty = false
+        }
         // a header named __proto__ must become a key, not replace the object's prototype
         if (header === '__proto__') {
           Object.defineProperty(values, header, { value: text, enumerable: true, writable: true, configurable: true })

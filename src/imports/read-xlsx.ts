@@ -563,15 +563,40 @@ export function selectSheet(workbook: XlsxWorkbook, name?: string): XlsxSheet {
 // ---------------------------------------------------------------------------------------------
 // Rows
 
+/*
+ * The styles and shared strings of a workbook, read once: the header row and the data rows are two
+ * passes over the sheet, and the shared strings of a large workbook are most of its text.
+ */
+const lookupsOf = new WeakMap<XlsxWorkbook, Promise<{ formats: Array<string | undefined>; shared: string[] }>>()
+
+function cellLookups(
+  workbook: XlsxWorkbook,
+  reading: (context: string) => void,
+): Promise<{ formats: Array<string | undefined>; shared: string[] }> {
+  let lookups = lookupsOf.get(workbook)
+  if (lookups === undefined) {
+    const { parts, path } = workbook
+    lookups = (async () => {
+      reading('its styles cannot be read')
+      const formats = parts.styles === undefined ? [] : await readCellFormats(entryContent(path, parts.styles))
+      reading('its shared strings cannot be read')
+      const shared =
+        parts.sharedStrings === undefined ? [] : await readSharedStrings(entryContent(path, parts.sharedStrings))
+      return { formats, shared }
+    })()
+    lookupsOf.set(workbook, lookups)
+    // a failure is reported to this reader and not kept for the next one
+    lookups.catch(() => lookupsOf.delete(workbook))
+  }
+  return lookups
+}
+
 /** Every row of the sheet that has a cell, as cell texts, in the batches each piece of the sheet gives. */
 export async function* readXlsxRecordBatches(workbook: XlsxWorkbook, sheet: XlsxSheet): AsyncGenerator<XlsxRecord[]> {
-  const { parts, path, date1904 } = workbook
+  const { path, date1904 } = workbook
   let context = 'its styles cannot be read'
   try {
-    const formats = parts.styles === undefined ? [] : await readCellFormats(entryContent(path, parts.styles))
-    context = 'its shared strings cannot be read'
-    const shared =
-      parts.sharedStrings === undefined ? [] : await readSharedStrings(entryContent(path, parts.sharedStrings))
+    const { formats, shared } = await cellLookups(workbook, (part) => (context = part))
     context = `the sheet "${sheet.name}" cannot be read`
     for await (const rows of readSheetRows(entryContent(path, sheet.entry), formats)) {
       const records: XlsxRecord[] = []
@@ -607,9 +632,12 @@ function isPlainNumber(text: string): boolean {
 /** The text of a cell as the sheet stores it; the same text `cellText` gives for exceljs's value. */
 function rawCellText(cell: RawCell, shared: readonly string[], date1904: boolean): string {
   const { type, value } = cell
+  // a cell with a type but no value (a formula never calculated, an emptied cell) is empty
+  if (value === '') return ''
   switch (type) {
     case 's': {
-      const text = shared[Number(value)]
+      const index = Number(value)
+      const text = Number.isInteger(index) ? shared[index] : undefined
       if (text === undefined) throw new Error(`a cell refers to shared string ${value}, which the file does not have`)
       return decodeEscapes(text)
     }
@@ -617,13 +645,12 @@ function rawCellText(cell: RawCell, shared: readonly string[], date1904: boolean
     case 'inlineStr':
       return decodeEscapes(value)
     case 'b':
-      return value === '' ? '' : value === '1' || value === 'true' ? 'true' : 'false'
+      return value === '1' || value === 'true' ? 'true' : 'false'
     case 'e':
-      return value === '' ? FORMULA_ERROR_TEXT : value
+      return value
     case 'd':
       return /^\d{4}-\d{2}-\d{2}/.test(value) ? value.slice(0, 10) : value
     default: {
-      if (value === '') return ''
       // the usual stored number is already its own plain text (at most 15 digits, no exponent,
       // no trailing zero); anything else goes through formatNumber's rounding
       if (isPlainNumber(value) && !isDateFormat(cell.format)) return value

@@ -20,6 +20,12 @@ import { type ImportMode, type NormalizedOfferValues, offerKey, type RowError } 
 
 export type PlanAction = 'create' | 'update' | 'unchanged' | 'archive'
 
+/**
+ * The planner's rules, as stored with a previewed plan: a plan made by other rules (a release in
+ * between) is planned again before it is executed, never taken as it is. Change it with the rules.
+ */
+export const PLANNER_VERSION = '2026-11-24'
+
 export interface PlannedOperation {
   /** Row of the file (or null for an archive, which has no row). */
   row: number | null

@@ -158,6 +158,11 @@ describe('CSV', () => {
     expect(rows[0]?.values).toEqual({ 'Cena m2': '1', 'ID lokalu': '2', Piętro: '3' })
   })
 
+  it('skips rows whose cells hold only spaces of any kind (no-break space, BOM)', async () => {
+    const { rows } = await read('id;cena\n\u00a0;\ufeff\n \u3000; \nA-1;100\n')
+    expect(rows).toEqual([{ row: 4, values: { id: 'A-1', cena: '100' } }])
+  })
+
   it('fills missing trailing cells and ignores empty extra cells', async () => {
     const { reader, rows } = await read('a;b;c;;\n1;2\n3;4;5;;\n')
     expect(reader.headers).toEqual(['a', 'b', 'c'])
@@ -513,6 +518,27 @@ describe('XLSX', () => {
         },
       },
     ])
+  })
+
+  it('reads a typed cell without a value as empty, never as the first shared string', async () => {
+    const main = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"'
+    const file = minimalXlsx(
+      `<worksheet ${main}><sheetData><row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c>` +
+        '<c r="C1" t="s"><v>2</v></c><c r="D1" t="s"><v>3</v></c></row>' +
+        '<row r="2"><c r="A2" t="s"><v>4</v></c><c r="B2" t="s"/><c r="C2" t="e"><f>X()</f></c>' +
+        '<c r="D2" t="b"><v></v></c></row></sheetData></worksheet>',
+      {
+        parts: [
+          {
+            path: 'sharedStrings.xml',
+            type: 'sharedStrings',
+            xml: `<sst ${main}><si><t>id</t></si><si><t>miasto</t></si><si><t>cena</t></si><si><t>flaga</t></si><si><t>A-1</t></si></sst>`,
+          },
+        ],
+      },
+    )
+    const { rows } = await read(file, 'typed-empty.xlsx')
+    expect(rows).toEqual([{ row: 2, values: { id: 'A-1', miasto: '', cena: '', flaga: '' } }])
   })
 
   it('refuses a cell that refers to a shared string the file does not have', async () => {

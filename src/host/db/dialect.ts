@@ -113,8 +113,9 @@ export async function insertRows<R = Record<string, unknown>>(
   const first = rows[0]
   if (first === undefined) return []
   const columns = Object.keys(first)
-  const list = columns.map((c) => `"${c}"`).join(', ')
-  const returning = options.returning?.length ? ` RETURNING ${options.returning.map((c) => `"${c}"`).join(', ')}` : ''
+  const quote = (name: string) => `"${name.replace(/"/g, '""')}"`
+  const list = columns.map(quote).join(', ')
+  const returning = options.returning?.length ? ` RETURNING ${options.returning.map(quote).join(', ')}` : ''
   // SQLite allows 32,766 parameters per statement, PostgreSQL 65,535
   const batchRows = Math.max(1, Math.floor((dialect === 'sqlite' ? 12_000 : 30_000) / columns.length))
   const out: R[] = []
@@ -124,13 +125,16 @@ export async function insertRows<R = Record<string, unknown>>(
     for (const row of part) {
       // every row must name the same columns: a column only some rows have would be lost
       if (Object.keys(row).length !== columns.length) throw new Error(`insertRows: rows of ${table} differ in columns`)
-      for (const column of columns) parameters.push((row as Record<string, unknown>)[column] ?? null)
+      for (const column of columns) {
+        if (!(column in row)) throw new Error(`insertRows: a row of ${table} has no ${column}`)
+        parameters.push((row as Record<string, unknown>)[column] ?? null)
+      }
     }
     let n = 0
     const placeholder = dialect === 'sqlite' ? () => '?' : () => `$${++n}`
     const values = part.map(() => `(${columns.map(placeholder).join(', ')})`).join(', ')
     const result = await db.executeQuery<R>(
-      CompiledQuery.raw(`INSERT INTO "${table}" (${list}) VALUES ${values}${returning}`, parameters),
+      CompiledQuery.raw(`INSERT INTO ${quote(table)} (${list}) VALUES ${values}${returning}`, parameters),
     )
     for (const row of result.rows) out.push(row)
   }
@@ -252,6 +256,21 @@ export async function addCatalogRevisionTriggers(
         `FOR EACH STATEMENT EXECUTE FUNCTION dg_bump_catalog_revision()`,
     )
     .execute(db)
+}
+
+/**
+ * The catalog revision, read by a writer that must see no other catalog write commit before its
+ * own: on PostgreSQL the row is locked until the transaction ends (every catalog write updates it
+ * through its trigger, so all of them wait); SQLite's single writer needs no lock.
+ */
+export async function lockCatalogRevision(db: Kysely<never>, dialect: DialectName): Promise<number> {
+  const { rows } =
+    dialect === 'postgres'
+      ? await sql<{ revision: number }>`SELECT revision FROM catalog_state WHERE id = 1 FOR UPDATE`.execute(db)
+      : await sql<{ revision: number }>`SELECT revision FROM catalog_state WHERE id = 1`.execute(db)
+  const revision = rows[0]?.revision
+  if (revision === undefined) throw new Error('catalog_state has no row')
+  return Number(revision)
 }
 
 /** The offer area (decimal text) as a number, in the one form both the index and the queries use. */

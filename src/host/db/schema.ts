@@ -250,6 +250,8 @@ export interface ImportJobsTable {
   plan_revision: number | null
   /** The day (Europe/Warsaw) the plan dated undated prices with. */
   plan_today: string | null
+  /** The planner's rules the plan was made with (PLANNER_VERSION). */
+  plan_version: string | null
   idempotency_key: string | null
   run_token: string | null
   run_id: number | null

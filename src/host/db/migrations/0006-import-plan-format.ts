@@ -1,7 +1,7 @@
 /*
  * Released migration: never edit it. Import jobs keep their plan in a compact format (2) and the
- * catalog revision and day it was planned against, so that execution of a plan whose catalog has
- * not changed since the preview writes it without planning the file a second time.
+ * catalog revision, day and planner version it was planned with, so that execution of a plan whose
+ * catalog has not changed since the preview writes it without planning the file a second time.
  */
 import type { Kysely } from 'kysely'
 
@@ -14,4 +14,5 @@ export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<voi
     .execute()
   await db.schema.alterTable('import_jobs').addColumn('plan_revision', bigintType(dialect)).execute()
   await db.schema.alterTable('import_jobs').addColumn('plan_today', 'text').execute()
+  await db.schema.alterTable('import_jobs').addColumn('plan_version', 'text').execute()
 }

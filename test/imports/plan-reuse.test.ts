@@ -1,0 +1,109 @@
+/*
+ * When execution may take the previewed plan as it is (same catalog revision, same day, same
+ * planner rules) and when it must plan the file again; and that every row the plan refuses is
+ * reported, whichever batch of the file it is in.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+
+import { beforeAll, expect, it } from 'vitest'
+
+import { executeOfferImport, previewOfferImport, type PreviewArgs } from '../../src/imports/offer-import-service.js'
+import { grantProLicense } from '../helpers/factories.js'
+import { describeEachDatabase, type TestEnv } from '../helpers/test-app.js'
+
+const MAPPING = {
+  source_investment_id: 'Inwestycja',
+  source_property_id: 'ID',
+  prop_type: 'Rodzaj',
+  price_total: 'Cena',
+}
+
+describeEachDatabase('reuse of a previewed plan', (getEnv) => {
+  let env: TestEnv
+  let sequence = 0
+
+  beforeAll(async () => {
+    env = getEnv()
+    await grantProLicense(env.ctx)
+  })
+
+  const file = (rows: string[]) => {
+    sequence++
+    const target = path.join(env.database.dataDir, `plan-reuse-${sequence}.csv`)
+    fs.writeFileSync(target, `Inwestycja;ID;Rodzaj;Cena\n${rows.join('\n')}\n`)
+    return target
+  }
+  const preview = (target: string, extra: Partial<PreviewArgs> = {}) =>
+    previewOfferImport(env.ctx, {
+      actor: { type: 'cli' },
+      operator: { userId: null, name: 'test' },
+      filePath: target,
+      fileName: path.basename(target),
+      mode: 'patch',
+      mapping: MAPPING,
+      ...extra,
+    })
+  const execute = (jobId: string, key: string) =>
+    executeOfferImport(env.ctx, { actor: { type: 'cli' }, jobId, idempotencyKey: key, confirmArchiving: false })
+  const job = (id: string) =>
+    env.ctx.db.selectFrom('import_jobs').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
+
+  it('keeps the revision of a catalog that did not change while it planned, and none when it did', async () => {
+    await execute((await preview(file(['R-0;1;mieszkanie;100 000']))).id, 'plan-reuse-setup')
+    const quiet = await preview(file(['R-1;1;mieszkanie;100 000']))
+    expect((await job(quiet.id)).plan_revision).not.toBeNull()
+
+    // a catalog write lands while the file is read (at row 1,000 of 1,500, long before the end)
+    let write: Promise<unknown> | undefined
+    const busy = await preview(file(Array.from({ length: 1500 }, (_, i) => `R-2;${i + 1};mieszkanie;100 000`)), {
+      onProgress: (rows) => {
+        if (rows === 1000)
+          write = env.ctx.db.updateTable('offers').set({ rooms: 3 }).where('source_property_id', '=', '1').execute()
+      },
+    })
+    await write
+    const busyJob = await job(busy.id)
+    expect(busyJob.plan_revision).toBeNull()
+    // still executable: the plan is made again and agrees with the preview
+    expect((await execute(busy.id, 'plan-reuse-busy')).result).toMatchObject({ created: 1500 })
+    expect((await execute(quiet.id, 'plan-reuse-quiet')).result).toMatchObject({ created: 1 })
+  })
+
+  it('plans again a preview made with other planner rules, and refuses one from another day', async () => {
+    const older = await preview(file(['R-3;1;mieszkanie;100 000']))
+    await env.ctx.db
+      .updateTable('import_jobs')
+      .set({ plan_version: 'an-older-release' })
+      .where('id', '=', older.id)
+      .execute()
+    expect((await execute(older.id, 'plan-reuse-version')).result).toMatchObject({ created: 1 })
+
+    // a price without its own date is dated the day of the preview: after midnight the plan is stale
+    const yesterday = await preview(file(['R-4;1;mieszkanie;100 000']))
+    env.clock.advance(24 * 3600 * 1000)
+    await expect(execute(yesterday.id, 'plan-reuse-day')).rejects.toMatchObject({
+      error: 'import_conflict',
+      status: 409,
+    })
+    expect(
+      await env.ctx.db.selectFrom('offers').select('id').where('source_property_id', '=', '1').execute(),
+    ).toHaveLength(4)
+  })
+
+  it('reports every row the plan refuses, in the first batch of the file and in later ones', async () => {
+    const rows = Array.from(
+      { length: 2500 },
+      (_, i) => `R-5;${i + 1};${i === 10 || i === 2400 ? '' : 'mieszkanie'};100 000`,
+    )
+    const result = await preview(file(rows))
+    expect(result.preview.valid).toBe(false)
+    expect(result.preview.errors.map((e) => `${e.row} ${e.field} ${e.code}`)).toEqual([
+      '12 prop_type required',
+      '2402 prop_type required',
+    ])
+    expect(
+      await env.ctx.db.selectFrom('import_job_items').select('seq').where('job_id', '=', result.id).execute(),
+    ).toEqual([])
+  })
+})
