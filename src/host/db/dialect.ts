@@ -123,10 +123,13 @@ export async function insertRows<R = Record<string, unknown>>(
     const part = rows.slice(at, at + batchRows)
     const parameters: unknown[] = []
     for (const row of part) {
-      // every row must name the same columns: a column only some rows have would be lost
-      if (Object.keys(row).length !== columns.length) throw new Error(`insertRows: rows of ${table} differ in columns`)
-      for (const column of columns) {
-        if (!(column in row)) throw new Error(`insertRows: a row of ${table} has no ${column}`)
+      // every row must name the same columns, in the same order (the writer builds them alike): a
+      // column only some rows had would be lost
+      const keys = Object.keys(row)
+      if (keys.length !== columns.length) throw new Error(`insertRows: rows of ${table} differ in columns`)
+      for (let i = 0; i < keys.length; i++) {
+        const column = keys[i] as string
+        if (column !== columns[i]) throw new Error(`insertRows: rows of ${table} differ in columns (${column})`)
         parameters.push((row as Record<string, unknown>)[column] ?? null)
       }
     }
