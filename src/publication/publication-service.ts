@@ -461,6 +461,7 @@ export async function publish(ctx: HostContext, args: PublishArgs): Promise<Publ
   const started = ctx.now()
   const store = publicationStore(ctx)
   let version: string | undefined
+  let previous: string | undefined
   let switched = false
   try {
     version = store.newVersionId(started)
@@ -468,6 +469,7 @@ export async function publish(ctx: HostContext, args: PublishArgs): Promise<Publ
     const prepared = await prepare(ctx, args.date, args.csv, path.join(dir, STAGED_CSV))
     if (prepared.issues.length > 0) throw new PublicationFailed(prepared.issues)
     const manifest = await writeVersion(ctx, store, prepared, version)
+    previous = await store.currentVersion()
     await store.switchTo(version)
     switched = true
     const settings = await getPublicationSettings(ctx)
@@ -525,8 +527,32 @@ export async function publish(ctx: HostContext, args: PublishArgs): Promise<Publ
     })
     return outcome
   } catch (error) {
-    // once switched, the folder is the one being served and must stay
+    // a failure after the switch (the publication could not be recorded) switches back, so that
+    // what is served is always a recorded publication; only if that fails too does the new one stay
+    if (version && switched) {
+      try {
+        if (previous) await store.switchTo(previous)
+        else await store.clearCurrent()
+        switched = false
+      } catch (restore) {
+        ctx.log.error({ err: restore }, 'publication: the previous version could not be served again')
+      }
+    }
     if (version && !switched) await store.discard(version).catch(() => undefined)
+    if (switched) {
+      throw new PluginError('publication_failed', 422, {
+        message:
+          'The new version is served but could not be recorded, and the previous one could not be restored; check the data directory and the database.',
+        issues: [
+          issue(
+            'publication_not_recorded',
+            'Nowa wersja jest udostępniana, ale nie została zapisana w bazie; sprawdź bazę danych i katalog danych.',
+            'The new version is served but was not recorded in the database; check the database and the data directory.',
+            { reason: (error as Error).message.slice(0, 300), version },
+          ),
+        ],
+      })
+    }
     const issues =
       error instanceof PublicationFailed
         ? error.issues

@@ -41,6 +41,21 @@ export class PublicationStore {
     return `${now.toISOString().replace(/[-:.]/g, '').slice(0, 15)}-${randomBytes(4).toString('hex')}`
   }
 
+  /** The version the `current` pointer names, if any. */
+  async currentVersion(): Promise<string | undefined> {
+    try {
+      return (await fs.readFile(path.join(this.root, 'current'), 'utf8')).trim() || undefined
+    } catch {
+      return undefined
+    }
+  }
+
+  /** Serves no version at all (undoes the first switch of a store). */
+  async clearCurrent(): Promise<void> {
+    await fs.rm(path.join(this.root, 'current'), { force: true })
+    await this.syncDir(this.root)
+  }
+
   async currentManifest(): Promise<Manifest | undefined> {
     let version: string
     try {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import path from 'node:path'
 
+import { sql } from 'kysely'
 import { beforeAll, expect, it } from 'vitest'
 
 import { setUpDemo } from '../../src/demo/demo-setup.js'
@@ -154,6 +155,37 @@ describeEachDatabase('official publication pipeline', (getEnv) => {
       .set({ price_total_cents: null, price_m2_cents: null, price_total_from: null, price_m2_from: null })
       .where('id', '=', offer.id)
       .execute()
+  })
+
+  it('serves the previous version again when the publication cannot be recorded after the switch', async () => {
+    const before = { xml: (await fetchPublic('dataset.xml')).rawPayload, md5: (await fetchPublic('dataset.md5')).body }
+    const store = publicationStore(env.ctx)
+    const versions = fs.readdirSync(path.join(store.root, 'versions')).sort()
+    // the database refuses to record this one day's success, after the files are switched
+    if (env.dialect === 'sqlite') {
+      await sql`CREATE TRIGGER refuse_record BEFORE INSERT ON publications
+        WHEN NEW.publication_date = '2026-12-01' AND NEW.status = 'published'
+        BEGIN SELECT RAISE(ABORT, 'recording refused'); END`.execute(env.ctx.db)
+    } else {
+      await sql`CREATE FUNCTION refuse_record() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN IF NEW.publication_date = '2026-12-01' AND NEW.status = 'published' THEN
+        RAISE EXCEPTION 'recording refused'; END IF; RETURN NEW; END $$`.execute(env.ctx.db)
+      await sql`CREATE TRIGGER refuse_record BEFORE INSERT ON publications
+        FOR EACH ROW EXECUTE FUNCTION refuse_record()`.execute(env.ctx.db)
+    }
+    try {
+      const failed = await publishDay('2026-12-01')
+      expect(failed.statusCode).toBe(422)
+      expect(failed.json().issues.map((i: { code: string }) => i.code)).toEqual(['publication_error'])
+      expect((await fetchPublic('dataset.xml')).rawPayload.equals(before.xml)).toBe(true)
+      expect((await fetchPublic('dataset.md5')).body).toBe(before.md5)
+      expect(fs.readdirSync(path.join(store.root, 'versions')).sort()).toEqual(versions)
+    } finally {
+      await sql`DROP TRIGGER refuse_record${sql.raw(env.dialect === 'postgres' ? ' ON publications' : '')}`.execute(
+        env.ctx.db,
+      )
+      if (env.dialect === 'postgres') await sql`DROP FUNCTION refuse_record()`.execute(env.ctx.db)
+    }
   })
 
   it('refuses a given file that breaks the byte rules, leaving the served version and the store as they were', async () => {
