@@ -9,7 +9,7 @@
 import { isUtf8 } from 'node:buffer'
 
 import { OFFICIAL_COLUMN_COUNT, OFFICIAL_HEADER_LINE } from './official-columns.js'
-import type { PublicationIssue } from './publication-service.js'
+import { issue, type PublicationIssue } from './publication-issue.js'
 
 const SEMICOLON = 0x3b
 const QUOTE = 0x22
@@ -27,13 +27,6 @@ const FIELD_START = 0
 const UNQUOTED = 1
 const QUOTED = 2
 const QUOTE_IN_QUOTED = 3
-
-const issue = (
-  code: string,
-  message_pl: string,
-  message_en: string,
-  details?: Record<string, unknown>,
-): PublicationIssue => ({ code, message_pl, message_en, ...(details ? { details } : {}) })
 
 export class CsvByteChecker {
   private readonly issues: PublicationIssue[] = []

@@ -8,7 +8,8 @@
 import type { Manifest } from './publication-store.js'
 import { XML_NAME } from './publication-store.js'
 import { HttpProbeError, type HttpProbeResult, probeUrl } from './http-probe.js'
-import { MD5_NAME, type PublicationIssue } from './publication-service.js'
+import { issue, type PublicationIssue } from './publication-issue.js'
+import { MD5_NAME } from './publication-service.js'
 
 export type DeliveryStatus = 'ok' | 'failed' | 'not_published' | 'not_checked'
 
@@ -19,13 +20,6 @@ export interface DeliveryReport {
 }
 
 export const DELIVERY_TIMEOUT_MS = 5000
-
-const issue = (
-  code: string,
-  message_pl: string,
-  message_en: string,
-  details: Record<string, unknown>,
-): PublicationIssue => ({ code, message_pl, message_en, details })
 
 const REASONS_PL: Record<string, string> = {
   timeout: 'przekroczony czas oczekiwania',

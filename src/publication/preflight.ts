@@ -12,7 +12,8 @@ import { getLicenseState, isCalendarDate } from '../licensing/license.js'
 import { checkDelivery, type DeliveryStatus } from './delivery-check.js'
 import { CURRENT_LEGAL_CONTRACT } from './legal-contract.js'
 import { type PortalStatus, type PortalSummary, verifyPortal } from './portal-check.js'
-import { preparePublication, type PublicationIssue, publicationStore, todayInWarsaw } from './publication-service.js'
+import { issue, type PublicationIssue } from './publication-issue.js'
+import { preparePublication, publicationStore, todayInWarsaw } from './publication-service.js'
 import { getPublicationSettings, resolvePublishingDeveloper } from './publication-settings.js'
 import { XML_NAME } from './publication-store.js'
 
@@ -42,13 +43,6 @@ export interface PreflightReport {
   warnings: PublicationIssue[]
   portal?: PortalSummary
 }
-
-const issue = (
-  code: string,
-  message_pl: string,
-  message_en: string,
-  details?: Record<string, unknown>,
-): PublicationIssue => ({ code, message_pl, message_en, ...(details ? { details } : {}) })
 
 function portalWarning(status: PortalStatus, date: string, summary: PortalSummary | undefined): PublicationIssue[] {
   switch (status) {

@@ -18,6 +18,7 @@ import { keepLockAlive, releaseLock, tryAcquireLock } from '../host/locks.js'
 import { isCalendarDate, warsawDate } from '../licensing/license.js'
 import { dailyCompanySlug, developerForCsv, type InconsistentOffer, readDailyOffers } from './collect-daily-input.js'
 import { CsvByteChecker } from './csv-byte-check.js'
+import { issue, type PublicationIssue } from './publication-issue.js'
 import { dailyCsvFileName, DailyCsvError, DailyCsvSerializer } from './daily-csv.js'
 import { getPublicDatasetId } from './dataset.js'
 import {
@@ -39,13 +40,7 @@ export const MD5_NAME = 'dataset.md5'
 
 export type PublicationTrigger = 'api' | 'schedule' | 'admin' | 'legacy_generate' | 'report_import' | 'cli'
 
-/** A stable code with a corrective message in Polish and English. */
-export interface PublicationIssue {
-  code: string
-  message_pl: string
-  message_en: string
-  details?: Record<string, unknown>
-}
+export type { PublicationIssue } from './publication-issue.js'
 
 export interface PublicationOutcome {
   status: 'published'
@@ -67,13 +62,6 @@ export class PublicationFailed extends Error {
     super(issues.map((i) => i.code).join(', '))
   }
 }
-
-const issue = (
-  code: string,
-  message_pl: string,
-  message_en: string,
-  details?: Record<string, unknown>,
-): PublicationIssue => ({ code, message_pl, message_en, ...(details ? { details } : {}) })
 
 /** A ready CSV for a day (report import), published as these exact bytes. */
 export interface PreparedCsv {
