@@ -35,6 +35,8 @@ export interface AppConfig {
   readonly importMaxRows: number
   /** Row errors kept and shown for an invalid preview (the total is always reported). */
   readonly importMaxErrors: number
+  /** Import files from this size on are read and validated on a worker thread (0: always). */
+  readonly importWorkerMinBytes: number
   /**
    * Accept the webhook key in the `key` query parameter of legacy generate (contract 4.8). Off by
    * default; when on, answers carry Deprecation/Sunset/Warning headers and each use is audited.
@@ -127,6 +129,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     importMaxBytes: parseIntegerSetting(env, 'DG_IMPORT_MAX_BYTES', 50 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     importMaxRows: parseIntegerSetting(env, 'DG_IMPORT_MAX_ROWS', 200_000, 1, 5_000_000),
     importMaxErrors: parseIntegerSetting(env, 'DG_IMPORT_MAX_ERRORS', 1000, 1, 100_000),
+    importWorkerMinBytes: parseIntegerSetting(env, 'DG_IMPORT_WORKER_MIN_BYTES', 1024 * 1024, 0, 1024 * 1024 * 1024),
     legacyKeyParam: parseSwitch(env, 'DG_LEGACY_KEY_PARAM', false),
     portalApiUrl,
   })

@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import { createReadStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
 import { createHash } from 'node:crypto'
 
 import type { Kysely } from 'kysely'
@@ -29,12 +30,7 @@ import {
 } from '../offers/offer-planner.js'
 import { createPlanWriter } from '../offers/offer-writer.js'
 import { countOffers } from '../offers/offers-repository.js'
-import {
-  createOfferRowsValidator,
-  type ImportMode,
-  type NormalizedOfferValues,
-  type RowError,
-} from '../offers/validate-offer-row.js'
+import { type ImportMode, type NormalizedOfferValues, type RowError } from '../offers/validate-offer-row.js'
 import { FileReadError } from './file-errors.js'
 import {
   countJobItemChunks,
@@ -51,8 +47,8 @@ import {
   transitionJob,
   updateImportJobOfRun,
 } from './import-jobs-repository.js'
-import { readOfferFile } from './read-offer-file.js'
 import { ChunkBuilder, chunkSizeOf, decodeChunk, PLAN_FORMAT } from './stored-operations.js'
+import { validateOfferFile, type ValidateOfferFileArgs, validateOfferFileOnWorker } from './validate-offer-file.js'
 
 export const PREVIEW_RETENTION_MS = 24 * 3600 * 1000
 export const RESULT_RETENTION_MS = 7 * 24 * 3600 * 1000
@@ -324,47 +320,38 @@ async function previewInto(
     for (const op of operations) keep(op)
     if (stored.ready >= STORE_CHUNKS_AT_ONCE) await storeChunks()
   }
+  const validation: ValidateOfferFileArgs = {
+    path: args.filePath,
+    fileName: args.fileName,
+    ...(args.sheet ? { sheet: args.sheet } : {}),
+    limits: { maxBytes: ctx.config.importMaxBytes, maxRows: ctx.config.importMaxRows },
+    mapping: args.mapping,
+    mode: args.mode,
+    maxErrors,
+  }
+  const onWorker = (await stat(args.filePath)).size >= ctx.config.importWorkerMinBytes
+  let missingColumns = false
   try {
-    const reader = await readOfferFile({
-      path: args.filePath,
-      fileName: args.fileName,
-      ...(args.sheet ? { sheet: args.sheet } : {}),
-      limits: { maxBytes: ctx.config.importMaxBytes, maxRows: ctx.config.importMaxRows },
-    })
-    format = reader.format
-    const missing = Object.entries(args.mapping).filter(([, header]) => !reader.headers.includes(header))
-    for (const [field, header] of missing) {
-      addError({
-        row: 1,
-        field,
-        code: 'missing_column',
-        message: `${field}: the file has no column "${header}" (columns: ${reader.headers.slice(0, 30).join(', ')})`,
-      })
+    for await (const event of onWorker ? validateOfferFileOnWorker(validation) : validateOfferFile(validation)) {
+      if (event.kind === 'opened') {
+        format = event.format
+        for (const error of event.missing) addError(error)
+        missingColumns = event.missing.length > 0
+        continue
+      }
+      if (args.onProgress && Math.floor(event.rows / 1000) > Math.floor(rows / 1000)) args.onProgress(event.rows)
+      rows = event.rows
+      for (const error of event.errors) addError(error)
+      errorsTotal += event.errorsTotal - event.errors.length
+      validRows += event.inputs.length
+      if (event.errorsTotal > 0) rowsRefused = true
+      if (rowsRefused) continue
+      for (const input of event.inputs) batch.push(input)
+      if (batch.length >= PLAN_BATCH_ROWS) await planBatch()
     }
-    if (missing.length === 0) {
-      const validate = createOfferRowsValidator(args.mode)
-      const fields = Object.keys(args.mapping)
-      const headers = fields.map((field) => args.mapping[field] as string)
-      for await (const fileRows of reader.batches)
-        for (const { row, values } of fileRows) {
-          rows++
-          if (args.onProgress && rows % 1000 === 0) args.onProgress(rows)
-          const record: Record<string, unknown> = {}
-          for (let i = 0; i < fields.length; i++) record[fields[i] as string] = values[headers[i] as string]
-          const result = validate(record, row)
-          if (result.errors.length > 0) {
-            for (const error of result.errors) addError(error)
-            rowsRefused = true
-            continue
-          }
-          validRows++
-          if (!rowsRefused) batch.push({ row, values: result.values })
-          if (batch.length >= PLAN_BATCH_ROWS) await planBatch()
-        }
-      await planBatch()
-      if (rows === 0)
-        addError({ row: 1, field: 'file', code: 'file_empty', message: 'The file has a header row but no data rows.' })
-    }
+    await planBatch()
+    if (rows === 0 && !missingColumns)
+      addError({ row: 1, field: 'file', code: 'file_empty', message: 'The file has a header row but no data rows.' })
   } catch (error) {
     if (!(error instanceof FileReadError)) throw error
     addError({ row: 0, field: 'file', code: error.code, message: error.message })

@@ -8,7 +8,6 @@ import { open, stat } from 'node:fs/promises'
 
 import { FileReadError, formatBytes } from './file-errors.js'
 import { type CsvEncoding, detectCsvDialect, readCsvRecordBatches, readCsvRecords } from './read-csv.js'
-import { openXlsx, readXlsxRecordBatches, readXlsxRecords, selectSheet } from './read-xlsx.js'
 
 export interface FileLimits {
   /** Largest accepted upload, in bytes. */
@@ -58,6 +57,17 @@ export interface OfferFileReader {
   rows: AsyncIterable<OfferFileRow>
   /** The same rows in the batches the reader has ready (a large file's rows without a wait each). */
   batches: AsyncIterable<OfferFileRow[]>
+  /**
+   * The same batches with each row's cells in `headers` order instead of an object keyed by header,
+   * for a reader that looks cells up by position (a 100,000-row file need not build its rows twice).
+   */
+  cellBatches: AsyncIterable<OfferFileCells[]>
+}
+
+export interface OfferFileCells {
+  row: number
+  /** Cell text per header, in `headers` order; '' for an empty or missing cell. */
+  cells: string[]
 }
 
 export interface ReadOfferFileArgs {
@@ -85,6 +95,8 @@ export async function readOfferFile(args: ReadOfferFileArgs): Promise<OfferFileR
   }
 
   if ((await detectFormat(path, fileName, size)) === 'xlsx') {
+    // loaded on first use: exceljs is a large module that a CSV import (or its worker) never needs
+    const { openXlsx, readXlsxRecordBatches, readXlsxRecords, selectSheet } = await import('./read-xlsx.js')
     const workbook = await openXlsx(path)
     const sheet = selectSheet(workbook, args.sheet?.trim() === '' ? undefined : args.sheet)
     const table = await readHeader(readXlsxRecords(workbook, sheet), 'xlsx')
@@ -100,7 +112,7 @@ export async function readOfferFile(args: ReadOfferFileArgs): Promise<OfferFileR
       sheet: sheet.name,
       headers: [...table.headers],
       headerRow: table.row,
-      ...rowsOf(() => dataRowBatches(readXlsxRecordBatches(workbook, sheet), table, limits.maxRows)),
+      ...rowsOf(() => dataRowBatches(readXlsxRecordBatches(workbook, sheet), table, limits.maxRows), table.headers),
     }
   }
 
@@ -115,7 +127,10 @@ export async function readOfferFile(args: ReadOfferFileArgs): Promise<OfferFileR
     delimiter: dialect.delimiter,
     headers: [...table.headers],
     headerRow: table.row,
-    ...rowsOf(() => dataRowBatches(readCsvRecordBatches(path, dialect), table, limits.maxRows, dialect.delimiter)),
+    ...rowsOf(
+      () => dataRowBatches(readCsvRecordBatches(path, dialect), table, limits.maxRows, dialect.delimiter),
+      table.headers,
+    ),
   }
 }
 
@@ -123,13 +138,39 @@ function reiterable<T>(open: () => AsyncGenerator<T>): AsyncIterable<T> {
   return { [Symbol.asyncIterator]: open }
 }
 
-function rowsOf(batches: () => AsyncGenerator<OfferFileRow[]>): Pick<OfferFileReader, 'rows' | 'batches'> {
+function rowsOf(
+  cellBatches: () => AsyncGenerator<OfferFileCells[]>,
+  headers: readonly string[],
+): Pick<OfferFileReader, 'rows' | 'batches' | 'cellBatches'> {
+  const batches = async function* () {
+    for await (const batch of cellBatches()) yield batch.map((row) => keyedByHeader(row, headers))
+  }
   return {
+    cellBatches: reiterable(cellBatches),
     batches: reiterable(batches),
     rows: reiterable(async function* () {
       for await (const batch of batches()) yield* batch
     }),
   }
+}
+
+function keyedByHeader({ row, cells }: OfferFileCells, headers: readonly string[]): OfferFileRow {
+  const values: Record<string, string> = {}
+  for (let index = 0; index < headers.length; index += 1) {
+    const header = headers[index] as string
+    // a header named __proto__ must become a key, not replace the object's prototype
+    if (header === '__proto__') {
+      Object.defineProperty(values, header, {
+        value: cells[index],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      })
+    } else {
+      values[header] = cells[index] as string
+    }
+  }
+  return { row, values }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -327,11 +368,12 @@ async function* dataRowBatches(
   table: Table,
   maxRows: number,
   delimiter?: string,
-): AsyncGenerator<OfferFileRow[]> {
+): AsyncGenerator<OfferFileCells[]> {
   const lastColumn = table.columns[table.columns.length - 1] ?? -1
+  const width = table.headers.length
   let count = 0
   for await (const records of batches) {
-    const rows: OfferFileRow[] = []
+    const rows: OfferFileCells[] = []
     for (const record of records) {
       if (record.row <= table.row) continue
       const { cells } = record
@@ -340,10 +382,9 @@ async function* dataRowBatches(
           if (!isBlank(cells[column])) throw extraCell(record.row, column, cells[column] ?? '', table, delimiter)
         }
       }
-      const values: Record<string, string> = {}
+      const texts: string[] = new Array<string>(width)
       let empty = true
-      for (let index = 0; index < table.headers.length; index += 1) {
-        const header = table.headers[index] ?? ''
+      for (let index = 0; index < width; index += 1) {
         const text = cells[table.columns[index] ?? -1] ?? ''
         if (empty && text !== '') {
           // a printable ASCII first character settles it without trimming; anything else (a
@@ -351,12 +392,7 @@ async function* dataRowBatches(
           const first = text.charCodeAt(0)
           if ((first > 32 && first < 127) || text.trim() !== '') empty = false
         }
-        // a header named __proto__ must become a key, not replace the object's prototype
-        if (header === '__proto__') {
-          Object.defineProperty(values, header, { value: text, enumerable: true, writable: true, configurable: true })
-        } else {
-          values[header] = text
-        }
+        texts[index] = text
       }
       if (empty) continue
       count += 1
@@ -368,7 +404,7 @@ async function* dataRowBatches(
           { limit: maxRows, row: record.row },
         )
       }
-      rows.push({ row: record.row, values })
+      rows.push({ row: record.row, cells: texts })
     }
     if (rows.length > 0) yield rows
   }

@@ -20,7 +20,7 @@ export function chunkSizeOf(format: number): number {
   return format === 1 ? 100 : 500
 }
 
-type Stored = string | number | null
+export type Stored = string | number | null
 type LocationKey = keyof NormalizedLocation
 
 const VALUE_FIELDS = [
@@ -57,7 +57,8 @@ const LOCATION_FIELDS = [
 const ACTION_CODES: Readonly<Record<PlanAction, string>> = { create: 'c', update: 'u', unchanged: 'n', archive: 'a' }
 const ACTIONS: Readonly<Record<string, PlanAction>> = { c: 'create', u: 'update', n: 'unchanged', a: 'archive' }
 
-function encodeValues(values: NormalizedOfferValues): Stored[] {
+/** Normalized values as a positional array (VALUE_FIELDS, then LOCATION_FIELDS), trailing nulls cut. */
+export function encodeValues(values: NormalizedOfferValues): Stored[] {
   const out: Stored[] = []
   const record = values as Record<string, Stored | undefined>
   for (const field of VALUE_FIELDS) out.push(record[field] ?? null)
@@ -69,7 +70,7 @@ function encodeValues(values: NormalizedOfferValues): Stored[] {
   return out
 }
 
-function decodeValues(stored: Stored[]): NormalizedOfferValues {
+export function decodeValues(stored: Stored[]): NormalizedOfferValues {
   const values: Record<string, unknown> = {}
   const fields = VALUE_FIELDS.length
   for (let i = 0; i < fields && i < stored.length; i++) {

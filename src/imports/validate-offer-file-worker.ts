@@ -1,0 +1,54 @@
+/*
+ * Worker thread of a large preview (see validate-offer-file.ts): reads and validates the file and
+ * posts the batches, staying at most WORKER_BATCHES_AHEAD batches ahead of the main thread.
+ */
+import { parentPort, workerData } from 'node:worker_threads'
+
+import { FileReadError } from './file-errors.js'
+import {
+  BATCH_TAKEN,
+  encodeBatch,
+  validateOfferFile,
+  type ValidateOfferFileArgs,
+  WORKER_BATCHES_AHEAD,
+  type WorkerMessage,
+} from './validate-offer-file.js'
+
+const port = parentPort
+if (!port) throw new Error('validate-offer-file-worker.ts runs only as a worker thread')
+
+let credits = WORKER_BATCHES_AHEAD
+let wake: (() => void) | undefined
+port.on('message', (message: unknown) => {
+  if (message !== BATCH_TAKEN) return
+  credits++
+  wake?.()
+})
+
+const post = (message: WorkerMessage) => port.postMessage(message)
+
+try {
+  for await (const event of validateOfferFile(workerData as ValidateOfferFileArgs)) {
+    if (event.kind === 'opened') {
+      post(event)
+      continue
+    }
+    while (credits === 0) await new Promise<void>((resolve) => (wake = resolve))
+    credits--
+    post(encodeBatch(event))
+  }
+  post({ kind: 'end' })
+} catch (error) {
+  if (error instanceof FileReadError) {
+    post({
+      kind: 'file_error',
+      code: error.code,
+      message: error.message,
+      ...(error.details ? { details: { ...error.details } } : {}),
+    })
+  } else {
+    post({ kind: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) })
+  }
+} finally {
+  port.close()
+}

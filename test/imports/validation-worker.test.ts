@@ -1,0 +1,172 @@
+/*
+ * A large file is read and validated on a worker thread while the main thread plans: the preview
+ * must be the same, to the last error and the plan digest, as when the file is read in the main
+ * thread, and the plan it stores must execute the same.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+
+import ExcelJS from 'exceljs'
+import { beforeAll, expect, it } from 'vitest'
+
+import type { AppConfig } from '../../src/config.js'
+import type { HostContext } from '../../src/host/context.js'
+import { executeOfferImport, previewOfferImport } from '../../src/imports/offer-import-service.js'
+import { grantProLicense } from '../helpers/factories.js'
+import { describeEachDatabase, type TestEnv } from '../helpers/test-app.js'
+
+const HEADER = ['Inwestycja', 'ID', 'Rodzaj', 'Status', 'Powierzchnia', 'Cena m2', 'Cena', 'Cena od', 'Miasto']
+const MAPPING = {
+  source_investment_id: 'Inwestycja',
+  source_property_id: 'ID',
+  prop_type: 'Rodzaj',
+  property_status: 'Status',
+  prop_area: 'Powierzchnia',
+  price_m2: 'Cena m2',
+  price_total: 'Cena',
+  price_total_from: 'Cena od',
+  proj_city: 'Miasto',
+}
+
+/** Row i of a consistent file: 50.00 m² at 10 000,00 zł/m², 500 000,00 zł. */
+function offerRow(i: number, investment = 'W-A'): string[] {
+  const area = 40 + (i % 30)
+  return [
+    investment,
+    `L-${i}`,
+    i % 7 === 0 ? 'garaż' : 'mieszkanie',
+    i % 5 === 0 ? 'zarezerwowane' : 'dostępne',
+    `${area},50`,
+    '10 000,00',
+    `${(area * 10_000 + 5000).toLocaleString('pl-PL').replace(/\u00a0/g, ' ')},00`,
+    '2026-05-01',
+    'Łódź',
+  ]
+}
+
+describeEachDatabase('preview read and validated on a worker thread', (getEnv) => {
+  let env: TestEnv
+  let sequence = 0
+
+  beforeAll(async () => {
+    env = getEnv()
+    await grantProLicense(env.ctx)
+  })
+
+  const withConfig = (change: Partial<AppConfig>): HostContext => ({
+    ...env.ctx,
+    config: { ...env.ctx.config, ...change },
+  })
+  const csv = (rows: string[][]) => {
+    sequence++
+    const target = path.join(env.database.dataDir, `worker-${sequence}.csv`)
+    fs.writeFileSync(target, [HEADER, ...rows].map((row) => row.join(';')).join('\r\n') + '\r\n')
+    return target
+  }
+  const previewWith = (ctx: HostContext, target: string) =>
+    previewOfferImport(ctx, {
+      actor: { type: 'cli' },
+      operator: { userId: null, name: 'test' },
+      filePath: target,
+      fileName: path.basename(target),
+      mode: 'patch',
+      mapping: MAPPING,
+    })
+  const digest = async (id: string) =>
+    (await env.ctx.db.selectFrom('import_jobs').select('plan_digest').where('id', '=', id).executeTakeFirstOrThrow())
+      .plan_digest
+
+  /** Previews the file in this thread and on the worker; both answers must be the same. */
+  async function previewBothWays(target: string, change: Partial<AppConfig> = {}) {
+    const here = await previewWith(withConfig({ ...change, importWorkerMinBytes: Number.MAX_SAFE_INTEGER }), target)
+    const onWorker = await previewWith(withConfig({ ...change, importWorkerMinBytes: 0 }), target)
+    expect(onWorker.preview).toEqual(here.preview)
+    expect(await digest(onWorker.id)).toBe(await digest(here.id))
+    return { here, onWorker }
+  }
+
+  it('plans a valid file of several batches alike, and its plan executes', async () => {
+    const rows = Array.from({ length: 2600 }, (_, i) => offerRow(i, i < 1300 ? 'W-A' : 'W-B'))
+    const { onWorker } = await previewBothWays(csv(rows))
+    expect(onWorker.preview).toMatchObject({ valid: true, rows: 2600, counts: { create: 2600, unchanged: 0 } })
+
+    const { result } = await executeOfferImport(env.ctx, {
+      actor: { type: 'cli' },
+      jobId: onWorker.id,
+      idempotencyKey: `worker-${env.dialect}`,
+      confirmArchiving: false,
+    })
+    expect(result.created).toBe(2600)
+    const stored = await env.ctx.db
+      .selectFrom('offers')
+      .select(['area', 'price_total_cents', 'status', 'property_type', 'price_total_from'])
+      .where('source_property_id', '=', 'L-35')
+      .executeTakeFirstOrThrow()
+    expect(stored).toEqual({
+      area: '45.50',
+      price_total_cents: 45_500_000,
+      status: 'reserved',
+      property_type: 'garage',
+      price_total_from: '2026-05-01',
+    })
+
+    // the same file again: every offer unchanged, on both paths
+    const again = await previewBothWays(csv(rows))
+    expect(again.onWorker.preview.counts).toEqual({ create: 0, update: 0, unchanged: 2600, archive: 0 })
+  })
+
+  it('reports the same errors, capped alike, with the same total', async () => {
+    const rows = Array.from({ length: 2500 }, (_, i) => offerRow(i, 'W-E'))
+    ;(rows[3] as string[])[4] = '12,5e3' // an exponent
+    ;(rows[1400] as string[])[7] = '2026-02-30' // no such day
+    ;(rows[2100] as string[])[1] = 'L-17' // a key seen in row 19
+    for (let i = 2200; i < 2210; i++) (rows[i] as string[])[3] = 'wolne?'
+    const target = csv(rows)
+    const full = await previewBothWays(target)
+    expect(full.onWorker.preview.valid).toBe(false)
+    expect(full.onWorker.preview.errors_total).toBe(13)
+    expect(full.onWorker.preview.errors.map((error) => [error.row, error.code])).toEqual([
+      [5, 'invalid_decimal'],
+      [1402, 'invalid_date'],
+      [2102, 'duplicate_key'],
+      ...Array.from({ length: 10 }, (_, i) => [2202 + i, 'invalid_enum']),
+    ])
+
+    const capped = await previewBothWays(target, { importMaxErrors: 2 })
+    expect(capped.onWorker.preview.errors).toHaveLength(2)
+    expect(capped.onWorker.preview.errors_total).toBe(13)
+  })
+
+  it('stops alike at a file problem found half-way, and at missing columns', async () => {
+    const rows = Array.from({ length: 2000 }, (_, i) => offerRow(i, 'W-F'))
+    const tooMany = await previewBothWays(csv(rows), { importMaxRows: 1500 })
+    expect(tooMany.onWorker.preview.errors).toEqual([expect.objectContaining({ code: 'too_many_rows', row: 0 })])
+
+    const shifted = rows.map((row) => [...row])
+    ;(shifted[1200] as string[]).push('a value beyond the header')
+    const malformed = await previewBothWays(csv(shifted))
+    expect(malformed.onWorker.preview.errors).toEqual([expect.objectContaining({ code: 'csv_malformed' })])
+
+    const target = path.join(env.database.dataDir, `worker-missing-${env.dialect}.csv`)
+    fs.writeFileSync(target, 'Inwestycja;ID\nW-F;1\n')
+    const missing = await previewBothWays(target)
+    expect(missing.onWorker.preview.errors.map((error) => error.code)).toContain('missing_column')
+  })
+
+  it('reads an XLSX workbook alike', async () => {
+    const target = path.join(env.database.dataDir, `worker-${env.dialect}.xlsx`)
+    const writer = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: target, useSharedStrings: true })
+    const sheet = writer.addWorksheet('Oferty')
+    sheet.addRow(HEADER).commit()
+    for (let i = 0; i < 1500; i++) {
+      const [investment, id, type, status, , , , , city] = offerRow(i, 'W-X')
+      const area = 40.5 + (i % 30)
+      sheet.addRow([investment, id, type, status, area, 10_000, area * 10_000, new Date('2026-05-01'), city]).commit()
+    }
+    sheet.commit()
+    await writer.commit()
+    const { onWorker } = await previewBothWays(target)
+    expect(onWorker.preview.errors.slice(0, 3)).toEqual([])
+    expect(onWorker.preview).toMatchObject({ valid: true, rows: 1500, counts: { create: 1500 } })
+  })
+})
