@@ -14,7 +14,12 @@ import type { Kysely } from 'kysely'
 
 import { type Actor, recordAudit } from '../host/audit/audit.js'
 import type { HostContext } from '../host/context.js'
-import { deferSecondaryIndexes, lockCatalogRevision, lockOffersForWrite } from '../host/db/dialect.js'
+import {
+  deferCatalogRevisionTriggers,
+  deferSecondaryIndexes,
+  lockCatalogRevision,
+  lockOffersForWrite,
+} from '../host/db/dialect.js'
 import type { Database } from '../host/db/schema.js'
 import { HostError, PluginError } from '../host/errors.js'
 import { isLockOwnerAlive, keepLockAlive, newLockOwner, releaseLock, tryAcquireLock } from '../host/locks.js'
@@ -63,6 +68,8 @@ const PLAN_BATCH_ROWS = 1000
 const CHUNKS_PER_READ = 4
 /** Creates from which an execution that at least doubles the catalog loads it as a bulk load. */
 const BULK_LOAD_MIN_CREATES = 5_000
+/** Writes from which an execution bumps the catalog revision once (see deferCatalogRevisionTriggers). */
+const BULK_TRIGGERS_MIN_WRITES = 1_000
 /** Stored chunks a preview writes at once (× 500 operations). */
 const STORE_CHUNKS_AT_ONCE = 8
 
@@ -658,8 +665,17 @@ async function commitJob(
         expected.created >= (await countOffers(trx))
           ? await deferSecondaryIndexes(trx as unknown as Kysely<never>, ctx.caps.name, 'offers')
           : undefined
+      // and a large one bumps the catalog revision once instead of once per row written
+      const restoreTriggers =
+        expected.created + expected.updated + expected.archived >= BULK_TRIGGERS_MIN_WRITES
+          ? await deferCatalogRevisionTriggers(trx as unknown as Kysely<never>, ctx.caps.name, [
+              'offers',
+              'price_history',
+            ])
+          : undefined
       for await (const operations of storedOperations(db, job, { writesOnly: true })) await writer.apply(operations)
       await restoreIndexes?.()
+      await restoreTriggers?.()
       const counts = writer.counts
       if (
         counts.created !== expected.created ||

@@ -18,6 +18,7 @@ import {
   insertInvestment,
   insertOffers,
   insertPriceHistory,
+  selectNextSqliteOfferId,
   type LastPrice,
   selectLastPrices,
   updateInvestmentLocation,
@@ -95,27 +96,6 @@ const PRICE_COLUMNS: Array<{
   },
 ]
 
-/*
- * Every created row names the same columns, so a batch INSERT has one SQL text and reuses its
- * prepared statement (Kysely writes a missing column as an inline null, changing the text).
- */
-const EMPTY_OFFER_COLUMNS = {
-  area: null,
-  rooms: null,
-  floor: null,
-  building: null,
-  price_total_cents: null,
-  price_total_from: null,
-  price_m2_cents: null,
-  price_m2_from: null,
-  price_combined_cents: null,
-  price_combined_from: null,
-  price_combined_variant: null,
-  price_combined_status: null,
-  variant: null,
-  thumbnail_id: null,
-} as const
-
 function offerTitle(propertyType: string, code: string): string {
   return `${OFFER_TYPE_LABELS[propertyType] ?? 'Oferta'} ${code}`
 }
@@ -163,6 +143,7 @@ function historyRecord(args: {
   validFrom: string
   last: LastPrice | undefined
   recordedAt: string
+  runId: number
 }): NewPriceHistory {
   let recordType = 'change'
   if (args.after === null) recordType = 'withdrawal'
@@ -179,7 +160,49 @@ function historyRecord(args: {
     recorded_at: args.recordedAt,
     reason: '',
     correction: recordType === 'correction' ? 1 : 0,
+    run_id: args.runId,
   }
+}
+
+/*
+ * A created offer as one object literal naming every column in the same order: a batch INSERT then
+ * has one SQL text (Kysely writes a missing column as an inline null, changing the text), and
+ * 100,000 rows of one shape are cheap to build and to read back as parameters.
+ */
+function newOfferRow(op: PlannedOperation, investmentId: number, nowIso: string, id?: number): NewOffer {
+  const values = op.values
+  const type = values.propertyType ?? 'mieszkanie'
+  const code = values.code ?? op.sourcePropertyId
+  const row: NewOffer = {
+    investment_id: investmentId,
+    source_property_id: op.sourcePropertyId,
+    offer_kind: isStandalonePart(type) ? 'standalone_part' : 'property',
+    property_type: type,
+    code,
+    title: offerTitle(type, code),
+    status: values.status ?? 'available',
+    area: values.area ?? null,
+    rooms: values.rooms ?? null,
+    floor: values.floor ?? null,
+    building: null,
+    price_total_cents: values.priceTotalCents ?? null,
+    price_total_from: values.priceTotalFrom ?? null,
+    price_m2_cents: values.priceM2Cents ?? null,
+    price_m2_from: values.priceM2From ?? null,
+    price_combined_cents: values.priceCombinedCents ?? null,
+    price_combined_from: values.priceCombinedFrom ?? null,
+    price_combined_variant: values.priceCombinedVariant ?? null,
+    price_combined_status: values.priceCombinedStatus ?? null,
+    variant: null,
+    host_status: 'publish',
+    custom_meta: '{}',
+    thumbnail_id: null,
+    gallery: '[]',
+    created_at: nowIso,
+    modified_at: nowIso,
+  }
+  if (id !== undefined) row.id = id
+  return row
 }
 
 export interface PlanWriter {
@@ -206,6 +229,10 @@ export function createPlanWriter(
   const nowIso = options.now.toISOString()
   const counts: ApplyCounts = { processed: 0, created: 0, updated: 0, archived: 0, unchanged: 0 }
   const investmentIds = new Map<string, number>()
+  // SQLite's single writer may number its new offers itself (see selectNextSqliteOfferId), which
+  // spares the bulk INSERT its RETURNING clause and the lookup of every id by key
+  const explicitIds = options.bulk === 'sqlite'
+  let nextOfferId: number | undefined
 
   async function apply(operations: readonly PlannedOperation[]): Promise<void> {
     for (const op of operations) if (op.investmentId !== null) investmentIds.set(op.sourceInvestmentId, op.investmentId)
@@ -250,8 +277,9 @@ export function createPlanWriter(
     if (existingIds.length > 0)
       for (const p of await selectLastPrices(db, existingIds)) lastPrices.set(`${p.offer_id}:${p.price_type}`, p)
     const history: NewPriceHistory[] = []
-    const record = (args: Omit<Parameters<typeof historyRecord>[0], 'recordedAt'>) =>
-      history.push({ ...historyRecord({ ...args, recordedAt: nowIso }), run_id: options.runId })
+    const record = (args: Omit<Parameters<typeof historyRecord>[0], 'recordedAt' | 'runId'>) => {
+      history.push(historyRecord({ ...args, recordedAt: nowIso, runId: options.runId }))
+    }
 
     const creates: Array<{ op: PlannedOperation; row: NewOffer }> = []
     for (const op of operations) {
@@ -261,26 +289,11 @@ export function createPlanWriter(
         continue
       }
       if (op.action === 'create') {
-        const type = op.values.propertyType ?? 'mieszkanie'
-        const code = op.values.code ?? op.sourcePropertyId
+        const investmentId = investmentIds.get(op.sourceInvestmentId) as number
+        if (explicitIds && nextOfferId === undefined) nextOfferId = await selectNextSqliteOfferId(db)
         creates.push({
           op,
-          row: {
-            investment_id: investmentIds.get(op.sourceInvestmentId) as number,
-            source_property_id: op.sourcePropertyId,
-            offer_kind: isStandalonePart(type) ? 'standalone_part' : 'property',
-            property_type: type,
-            code,
-            title: offerTitle(type, code),
-            status: op.values.status ?? 'available',
-            host_status: 'publish',
-            custom_meta: '{}',
-            gallery: '[]',
-            created_at: nowIso,
-            modified_at: nowIso,
-            ...EMPTY_OFFER_COLUMNS,
-            ...offerColumns(op.values),
-          } as NewOffer,
+          row: newOfferRow(op, investmentId, nowIso, nextOfferId === undefined ? undefined : nextOfferId++),
         })
         continue
       }
@@ -337,10 +350,12 @@ export function createPlanWriter(
         creates.map((c) => c.row),
         options.bulk,
       )
-      const idByKey = new Map(inserted.map((r) => [`${r.investment_id}:${r.source_property_id}`, r.id]))
+      const idByKey = explicitIds
+        ? undefined
+        : new Map(inserted.map((r) => [`${r.investment_id}:${r.source_property_id}`, r.id]))
       for (const { op, row } of creates) {
         counts.created++
-        const id = idByKey.get(`${row.investment_id}:${op.sourcePropertyId}`)
+        const id = idByKey ? idByKey.get(`${row.investment_id}:${op.sourcePropertyId}`) : row.id
         if (id === undefined) throw new Error(`created offer ${op.key} was not returned`)
         for (const price of PRICE_COLUMNS) {
           const after = op.values[price.value]

@@ -2,7 +2,7 @@
  * SQL of the shared write path: reading the current catalog for planning, and writing offers,
  * investments and price history in the caller's transaction.
  */
-import type { Insertable, Kysely } from 'kysely'
+import { type Insertable, type Kysely, sql } from 'kysely'
 
 import type { Executor } from '../host/context.js'
 import { type DialectName, insertRows } from '../host/db/dialect.js'
@@ -148,6 +148,18 @@ export async function updateInvestmentLocation(
 }
 
 /**
+ * The id the next new offer gets on SQLite: above every id the table ever had (AUTOINCREMENT never
+ * reuses one). Only SQLite's single writer, inside its write transaction, may number new offers
+ * with it; `insertOffers` then takes rows that carry their `id`.
+ */
+export async function selectNextSqliteOfferId(db: Executor): Promise<number> {
+  const { rows } = await sql<{ next: number }>`
+    SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'offers'), 0),
+               coalesce((SELECT max(id) FROM offers), 0)) + 1 AS next`.execute(db)
+  return Number(rows[0]?.next ?? 1)
+}
+
+/**
  * Inserts offers and returns their ids with their keys. `bulk` names the dialect for the bulk path
  * of large imports (see `insertRows`); without it, Kysely's multi-row INSERT … RETURNING.
  */
@@ -157,6 +169,15 @@ export async function insertOffers(
   bulk?: DialectName,
 ): Promise<Array<{ id: number; investment_id: number; source_property_id: string | null }>> {
   if (bulk !== undefined) {
+    const first = rows[0]
+    if (first?.id !== undefined && first.id !== null) {
+      await insertRows(db as unknown as Kysely<never>, bulk, 'offers', rows)
+      return rows.map((row) => ({
+        id: row.id as number,
+        investment_id: row.investment_id,
+        source_property_id: row.source_property_id ?? null,
+      }))
+    }
     return insertRows(db as unknown as Kysely<never>, bulk, 'offers', rows, {
       returning: ['id', 'investment_id', 'source_property_id'],
     })

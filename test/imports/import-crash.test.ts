@@ -244,14 +244,25 @@ async function catalogState(ctx: HostContext, investment: string, jobId: string)
   return { investments: investments.length, offers, history, successAudits: successAudits.map((a) => a.id), job }
 }
 
-/** Names and definitions of the offer indexes, as the database holds them. */
+/**
+ * Names and definitions of the offer indexes and of the triggers on offers and price history, as the
+ * database holds them: a large import drops and makes again both inside its transaction.
+ */
 async function indexesOfOffers(ctx: HostContext): Promise<string[]> {
   const { rows } =
     ctx.caps.name === 'sqlite'
-      ? await sql<{ d: string }>`SELECT name || ': ' || coalesce(sql, '') AS d FROM sqlite_master
-          WHERE type = 'index' AND tbl_name = 'offers' ORDER BY name`.execute(ctx.db)
-      : await sql<{ d: string }>`SELECT indexname || ': ' || indexdef AS d FROM pg_indexes
-          WHERE schemaname = current_schema() AND tablename = 'offers' ORDER BY indexname`.execute(ctx.db)
+      ? await sql<{ d: string }>`SELECT type || ' ' || name || ': ' || coalesce(sql, '') AS d FROM sqlite_master
+          WHERE (type = 'index' AND tbl_name = 'offers')
+             OR (type = 'trigger' AND tbl_name IN ('offers', 'price_history'))
+          ORDER BY type, name`.execute(ctx.db)
+      : await sql<{ d: string }>`SELECT 'index ' || indexname || ': ' || indexdef AS d FROM pg_indexes
+          WHERE schemaname = current_schema() AND tablename = 'offers'
+          UNION ALL
+          SELECT 'trigger ' || t.tgname || ': ' || pg_get_triggerdef(t.oid) FROM pg_trigger t
+          JOIN pg_class c ON c.oid = t.tgrelid
+          WHERE c.relname IN ('offers', 'price_history') AND c.relnamespace = current_schema()::regnamespace
+            AND NOT t.tgisinternal
+          ORDER BY 1`.execute(ctx.db)
   return rows.map((row) => row.d)
 }
 
@@ -312,7 +323,8 @@ describeEachDatabase('offer import killed during its commit', (getEnv) => {
     await grantProLicense(env.ctx)
     admin = await createTestUser(env.ctx, 'administrator')
     offerIndexes = await indexesOfOffers(env.ctx)
-    expect(offerIndexes.length).toBeGreaterThan(5)
+    expect(offerIndexes.filter((d) => d.startsWith('index')).length).toBeGreaterThan(5)
+    expect(offerIndexes.filter((d) => d.startsWith('trigger')).length).toBeGreaterThan(1)
   })
 
   afterAll(() => {
@@ -410,7 +422,8 @@ describeEachDatabase('offer import killed during its commit', (getEnv) => {
           const outcome = after.offers === 0 ? 'rolled back' : 'completed'
           if (outcome === 'completed') expectWholeImport(after, ROWS)
           else expectNothing(after)
-          // a large first import loads as a bulk load (indexes dropped and made again in its transaction)
+          // a large first import loads as a bulk load (indexes and revision triggers dropped and made
+          // again in its transaction)
           expect(await indexesOfOffers(ctx)).toEqual(offerIndexes)
           if (returned) expect(outcome).toBe('completed')
           expect(await ctx.db.selectFrom('locks').selectAll().where('name', '=', 'offer_import').execute()).toEqual([])

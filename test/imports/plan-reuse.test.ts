@@ -9,6 +9,7 @@ import path from 'node:path'
 import { beforeAll, expect, it } from 'vitest'
 
 import { executeOfferImport, previewOfferImport, type PreviewArgs } from '../../src/imports/offer-import-service.js'
+import { selectCatalogState } from '../../src/catalog/catalog-repository.js'
 import { grantProLicense } from '../helpers/factories.js'
 import { describeEachDatabase, type TestEnv } from '../helpers/test-app.js'
 
@@ -68,6 +69,24 @@ describeEachDatabase('reuse of a previewed plan', (getEnv) => {
     // still executable: the plan is made again and agrees with the preview
     expect((await execute(busy.id, 'plan-reuse-busy')).result).toMatchObject({ created: 1500 })
     expect((await execute(quiet.id, 'plan-reuse-quiet')).result).toMatchObject({ created: 1 })
+  })
+
+  it('moves the catalog revision on for a large execution, whose writes leave the revision triggers in place', async () => {
+    const revision = async () => (await selectCatalogState(env.ctx.db)).revision
+    const target = file(Array.from({ length: 1200 }, (_, i) => `R-big;big-${i + 1};mieszkanie;100 000`))
+    const { id } = await preview(target)
+    const before = await revision()
+    await execute(id, 'plan-reuse-large')
+    const afterImport = await revision()
+    expect(afterImport).toBeGreaterThan(before)
+    // a single write after it still moves the revision (the triggers are back)
+    await env.ctx.db.updateTable('offers').set({ rooms: 4 }).where('source_property_id', '=', 'big-7').execute()
+    expect(await revision()).toBeGreaterThan(afterImport)
+    const ph = await env.ctx.db
+      .selectFrom('price_history')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow()
+    expect(Number(ph.n)).toBeGreaterThanOrEqual(1200)
   })
 
   it('plans again a preview made with other planner rules, and refuses one from another day', async () => {
