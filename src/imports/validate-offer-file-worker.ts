@@ -1,17 +1,16 @@
 /*
- * Worker thread of a large preview (see validate-offer-file.ts): reads and validates the file and
- * posts the batches, staying at most WORKER_BATCHES_AHEAD batches ahead of the main thread.
+ * Worker thread of a large preview (see validate-offer-file.ts): reads the file (and validates it,
+ * for a CSV) and posts the batches, staying at most WORKER_BATCHES_AHEAD batches ahead of the main thread.
  */
 import { parentPort, workerData } from 'node:worker_threads'
 
 import { FileReadError } from './file-errors.js'
 import {
   BATCH_TAKEN,
-  encodeBatch,
-  validateOfferFile,
   type ValidateOfferFileArgs,
   WORKER_BATCHES_AHEAD,
   type WorkerMessage,
+  workerMessages,
 } from './validate-offer-file.js'
 
 const port = parentPort
@@ -28,14 +27,14 @@ port.on('message', (message: unknown) => {
 const post = (message: WorkerMessage) => port.postMessage(message)
 
 try {
-  for await (const event of validateOfferFile(workerData as ValidateOfferFileArgs)) {
-    if (event.kind === 'opened') {
-      post(event)
+  for await (const message of workerMessages(workerData as ValidateOfferFileArgs)) {
+    if (message.kind === 'opened') {
+      post(message)
       continue
     }
     while (credits === 0) await new Promise<void>((resolve) => (wake = resolve))
     credits--
-    post(encodeBatch(event))
+    post(message)
   }
   post({ kind: 'end' })
 } catch (error) {

@@ -45,14 +45,24 @@ export type ValidationEvent =
       errorsTotal: number
     }
 
-/** Rows validated per batch: the preview plans in batches of this size too. */
+/** Rows read per batch: the preview plans in batches of about this size too. */
 export const VALIDATED_BATCH_ROWS = 1000
 
+/** Rows as read, before validation: each row's cells in the order of the mapping's fields. */
+export interface MappedBatch {
+  kind: 'cells'
+  rows: number
+  records: Array<{ row: number; cells: string[] }>
+}
+
 /**
- * Reads and validates the file in this thread. Throws `FileReadError` for a file that cannot be read
- * (before or after the `opened` event: a row limit or a malformed line is found on the way).
+ * Reads the file and maps its columns, without validating. Throws `FileReadError` for a file that
+ * cannot be read (before or after the `opened` event: a row limit or a malformed line is found on
+ * the way).
  */
-export async function* validateOfferFile(args: ValidateOfferFileArgs): AsyncGenerator<ValidationEvent> {
+async function* readMappedBatches(
+  args: ValidateOfferFileArgs,
+): AsyncGenerator<Extract<ValidationEvent, { kind: 'opened' }> | MappedBatch> {
   const reader = await readOfferFile({
     path: args.path,
     fileName: args.fileName,
@@ -70,19 +80,38 @@ export async function* validateOfferFile(args: ValidateOfferFileArgs): AsyncGene
   yield { kind: 'opened', format: reader.format, missing }
   if (missing.length > 0) return
 
-  const validate = createOfferRowsValidator(args.mode)
-  const fields = Object.keys(args.mapping)
-  const columns = fields.map((field) => reader.headers.indexOf(args.mapping[field] as string))
+  const columns = Object.keys(args.mapping).map((field) => reader.headers.indexOf(args.mapping[field] as string))
   let rows = 0
-  let errorsHandedOver = 0
-  let inputs: PlanInput[] = []
-  let errors: RowError[] = []
-  let errorsTotal = 0
+  let records: MappedBatch['records'] = []
   for await (const fileRows of reader.cellBatches) {
     for (const { row, cells } of fileRows) {
       rows++
+      const mapped: string[] = new Array<string>(columns.length)
+      for (let i = 0; i < columns.length; i++) mapped[i] = cells[columns[i] as number] as string
+      records.push({ row, cells: mapped })
+      if (records.length >= VALIDATED_BATCH_ROWS) {
+        yield { kind: 'cells', rows, records }
+        records = []
+      }
+    }
+  }
+  yield { kind: 'cells', rows, records }
+}
+
+/** Validates mapped batches in file order; keeps the state across batches (duplicates, error cap). */
+function createBatchValidator(
+  args: Pick<ValidateOfferFileArgs, 'mapping' | 'mode' | 'maxErrors'>,
+): (batch: MappedBatch) => Extract<ValidationEvent, { kind: 'batch' }> {
+  const validate = createOfferRowsValidator(args.mode)
+  const fields = Object.keys(args.mapping)
+  let errorsHandedOver = 0
+  return ({ rows, records }) => {
+    const inputs: PlanInput[] = []
+    const errors: RowError[] = []
+    let errorsTotal = 0
+    for (const { row, cells } of records) {
       const record: Record<string, unknown> = {}
-      for (let i = 0; i < fields.length; i++) record[fields[i] as string] = cells[columns[i] as number]
+      for (let i = 0; i < fields.length; i++) record[fields[i] as string] = cells[i]
       const result = validate(record, row)
       if (result.errors.length > 0) {
         errorsTotal += result.errors.length
@@ -90,15 +119,15 @@ export async function* validateOfferFile(args: ValidateOfferFileArgs): AsyncGene
         continue
       }
       inputs.push({ row, values: result.values })
-      if (inputs.length >= VALIDATED_BATCH_ROWS) {
-        yield { kind: 'batch', rows, inputs, errors, errorsTotal }
-        inputs = []
-        errors = []
-        errorsTotal = 0
-      }
     }
+    return { kind: 'batch', rows, inputs, errors, errorsTotal }
   }
-  yield { kind: 'batch', rows, inputs, errors, errorsTotal }
+}
+
+/** Reads and validates the file in this thread (see `readMappedBatches` for the errors it throws). */
+export async function* validateOfferFile(args: ValidateOfferFileArgs): AsyncGenerator<ValidationEvent> {
+  const validate = createBatchValidator(args)
+  for await (const event of readMappedBatches(args)) yield event.kind === 'opened' ? event : validate(event)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -111,6 +140,7 @@ const BATCHES_AHEAD = 4
 export type WorkerMessage =
   | Extract<ValidationEvent, { kind: 'opened' }>
   | { kind: 'batch'; rows: number; rowNumbers: number[]; values: string; errors: RowError[]; errorsTotal: number }
+  | { kind: 'cells'; rows: number; rowNumbers: number[]; cells: string }
   | { kind: 'end' }
   | { kind: 'file_error'; code: FileErrorCode; message: string; details?: Record<string, unknown> }
   | { kind: 'failed'; message: string }
@@ -119,7 +149,7 @@ export type WorkerMessage =
 export const BATCH_TAKEN = 'taken'
 export const WORKER_BATCHES_AHEAD = BATCHES_AHEAD
 
-export function encodeBatch(event: Extract<ValidationEvent, { kind: 'batch' }>): WorkerMessage {
+function encodeBatch(event: Extract<ValidationEvent, { kind: 'batch' }>): WorkerMessage {
   const rowNumbers: number[] = []
   const values: Stored[][] = []
   for (const input of event.inputs) {
@@ -134,6 +164,44 @@ export function encodeBatch(event: Extract<ValidationEvent, { kind: 'batch' }>):
     errors: event.errors,
     errorsTotal: event.errorsTotal,
   }
+}
+
+/**
+ * What the worker does with a batch of a file of this format. Reading an XLSX sheet costs several
+ * times what reading a CSV does, so for a workbook the worker only reads and the main thread
+ * validates as well as plans; for a CSV the worker validates too. Either way the halves are
+ * about even.
+ */
+function workerValidates(format: 'csv' | 'xlsx'): boolean {
+  return format === 'csv'
+}
+
+/** The worker's loop: reads, validates or not (see `workerValidates`), hands each batch over. */
+export async function* workerMessages(args: ValidateOfferFileArgs): AsyncGenerator<WorkerMessage> {
+  const validate = createBatchValidator(args)
+  let validates = true
+  for await (const event of readMappedBatches(args)) {
+    if (event.kind === 'opened') {
+      validates = workerValidates(event.format)
+      yield event
+    } else if (validates) {
+      yield encodeBatch(validate(event))
+    } else {
+      yield {
+        kind: 'cells',
+        rows: event.rows,
+        rowNumbers: event.records.map((record) => record.row),
+        cells: JSON.stringify(event.records.map((record) => record.cells)),
+      }
+    }
+  }
+}
+
+function decodeCells(message: Extract<WorkerMessage, { kind: 'cells' }>): MappedBatch {
+  const cells = JSON.parse(message.cells) as string[][]
+  const records: MappedBatch['records'] = []
+  for (let i = 0; i < cells.length; i++) records.push({ row: message.rowNumbers[i] ?? 0, cells: cells[i] as string[] })
+  return { kind: 'cells', rows: message.rows, records }
 }
 
 function decodeBatch(message: Extract<WorkerMessage, { kind: 'batch' }>): ValidationEvent {
@@ -159,6 +227,7 @@ function startWorker(args: ValidateOfferFileArgs): Worker {
 /** The same events as `validateOfferFile`, from a worker thread; stopping the iteration stops it. */
 export async function* validateOfferFileOnWorker(args: ValidateOfferFileArgs): AsyncGenerator<ValidationEvent> {
   const worker = startWorker(args)
+  let validate: ((batch: MappedBatch) => ValidationEvent) | undefined
   const arrived: Array<WorkerMessage | { kind: 'crashed'; error: Error }> = []
   let wake: (() => void) | undefined
   const deliver = (message: WorkerMessage | { kind: 'crashed'; error: Error }) => {
@@ -182,6 +251,11 @@ export async function* validateOfferFileOnWorker(args: ValidateOfferFileArgs): A
         case 'batch':
           worker.postMessage(BATCH_TAKEN)
           yield decodeBatch(message)
+          break
+        case 'cells':
+          worker.postMessage(BATCH_TAKEN)
+          validate ??= createBatchValidator(args)
+          yield validate(decodeCells(message))
           break
         case 'end':
           return

@@ -142,8 +142,8 @@ function historyRecord(args: {
   after: number | null
   validFrom: string
   last: LastPrice | undefined
-  recordedAt: string
-  runId: number
+  recordedAt?: string
+  runId?: number
 }): NewPriceHistory {
   let recordType = 'change'
   if (args.after === null) recordType = 'withdrawal'
@@ -157,10 +157,10 @@ function historyRecord(args: {
     before_cents: args.before,
     after_cents: args.after,
     valid_from: args.validFrom,
-    recorded_at: args.recordedAt,
+    recorded_at: args.recordedAt as string,
     reason: '',
     correction: recordType === 'correction' ? 1 : 0,
-    run_id: args.runId,
+    run_id: args.runId as number,
   }
 }
 
@@ -239,7 +239,7 @@ export function createPlanWriter(
     const locationUpdates = new Map<string, Partial<InvestmentKeyRow>>()
     for (const op of operations) {
       if (op.action === 'archive' || op.action === 'unchanged') continue
-      if (op.changes.some((c) => c.startsWith('proj_'))) {
+      if (op.values.location !== undefined && op.changes.some((c) => c.startsWith('proj_'))) {
         locationUpdates.set(op.sourceInvestmentId, {
           ...locationUpdates.get(op.sourceInvestmentId),
           ...locationColumns(op.values),
@@ -277,8 +277,10 @@ export function createPlanWriter(
     if (existingIds.length > 0)
       for (const p of await selectLastPrices(db, existingIds)) lastPrices.set(`${p.offer_id}:${p.price_type}`, p)
     const history: NewPriceHistory[] = []
-    const record = (args: Omit<Parameters<typeof historyRecord>[0], 'recordedAt' | 'runId'>) => {
-      history.push(historyRecord({ ...args, recordedAt: nowIso, runId: options.runId }))
+    const record = (args: Parameters<typeof historyRecord>[0]) => {
+      args.recordedAt = nowIso
+      args.runId = options.runId
+      history.push(historyRecord(args))
     }
 
     const creates: Array<{ op: PlannedOperation; row: NewOffer }> = []
