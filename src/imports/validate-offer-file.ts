@@ -9,7 +9,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 
 import type { PlanInput } from '../offers/offer-planner.js'
-import { createOfferRowsValidator, type ImportMode, type RowError } from '../offers/validate-offer-row.js'
+import { createOfferCellsValidator, type ImportMode, type RowError } from '../offers/validate-offer-row.js'
 import { type FileErrorCode, FileReadError } from './file-errors.js'
 import { type FileLimits, readOfferFile } from './read-offer-file.js'
 import { decodeValues, encodeValues, type Stored } from './stored-operations.js'
@@ -102,17 +102,14 @@ async function* readMappedBatches(
 function createBatchValidator(
   args: Pick<ValidateOfferFileArgs, 'mapping' | 'mode' | 'maxErrors'>,
 ): (batch: MappedBatch) => Extract<ValidationEvent, { kind: 'batch' }> {
-  const validate = createOfferRowsValidator(args.mode)
-  const fields = Object.keys(args.mapping)
+  const validate = createOfferCellsValidator(args.mode, Object.keys(args.mapping))
   let errorsHandedOver = 0
   return ({ rows, records }) => {
     const inputs: PlanInput[] = []
     const errors: RowError[] = []
     let errorsTotal = 0
     for (const { row, cells } of records) {
-      const record: Record<string, unknown> = {}
-      for (let i = 0; i < fields.length; i++) record[fields[i] as string] = cells[i]
-      const result = validate(record, row)
+      const result = validate(cells, row)
       if (result.errors.length > 0) {
         errorsTotal += result.errors.length
         for (const error of result.errors) if (errorsHandedOver++ < args.maxErrors) errors.push(error)
