@@ -2,7 +2,7 @@
  * SQL of the shared write path: reading the current catalog for planning, and writing offers,
  * investments and price history in the caller's transaction.
  */
-import { type Insertable, type Kysely, sql } from 'kysely'
+import { type Insertable, type Kysely, PostgresAdapter, sql } from 'kysely'
 
 import type { Executor } from '../host/context.js'
 import { type DialectName, insertRows } from '../host/db/dialect.js'
@@ -78,6 +78,18 @@ const PLAN_OFFER_COLUMNS = [
 
 export type PlanOfferRow = Pick<OfferRow, (typeof PLAN_OFFER_COLUMNS)[number]>
 
+/*
+ * Each offer comes back as one JSON object text built by the database: JSON.parse makes the row
+ * object in a fraction of the time the drivers take to build a 17-column row, and planning a
+ * 100,000-row file reads 100,000 of them.
+ */
+const planOfferJson = (db: Executor) => {
+  const pairs = sql.join(PLAN_OFFER_COLUMNS.map((column) => sql`${sql.lit(column)}, ${sql.ref(column)}`))
+  return db.getExecutor().adapter instanceof PostgresAdapter
+    ? sql<string>`json_build_object(${pairs})::text`
+    : sql<string>`json_object(${pairs})`
+}
+
 /** Only the offers named by (investment, source id): planning needs nothing else of the catalog. */
 export async function selectPlanOffersByKeys(
   db: Executor,
@@ -90,15 +102,16 @@ export async function selectPlanOffersByKeys(
     ids.add(key.sourcePropertyId)
   }
   const out: PlanOfferRow[] = []
+  const offerJson = planOfferJson(db)
   for (const [investmentId, ids] of byInvestment) {
     for (const part of chunks([...ids])) {
       const rows = await db
         .selectFrom('offers')
-        .select(PLAN_OFFER_COLUMNS)
+        .select(offerJson.as('offer'))
         .where('investment_id', '=', investmentId)
         .where('source_property_id', 'in', part)
         .execute()
-      for (const row of rows) out.push(row)
+      for (const row of rows) out.push(JSON.parse(row.offer) as PlanOfferRow)
     }
   }
   return out
