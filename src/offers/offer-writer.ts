@@ -135,16 +135,18 @@ function locationColumns(values: NormalizedOfferValues): Partial<InvestmentKeyRo
   return set
 }
 
-function historyRecord(args: {
-  offerId: number
-  type: PriceType
-  before: number | null
-  after: number | null
-  validFrom: string
-  last: LastPrice | undefined
-  recordedAt?: string
-  runId?: number
-}): NewPriceHistory {
+function historyRecord(
+  args: {
+    offerId: number
+    type: PriceType
+    before: number | null
+    after: number | null
+    validFrom: string
+    last: LastPrice | undefined
+  },
+  recordedAt: string,
+  runId: number,
+): NewPriceHistory {
   let recordType = 'change'
   if (args.after === null) recordType = 'withdrawal'
   else if (!args.last && args.before === null) recordType = 'first'
@@ -157,10 +159,10 @@ function historyRecord(args: {
     before_cents: args.before,
     after_cents: args.after,
     valid_from: args.validFrom,
-    recorded_at: args.recordedAt as string,
+    recorded_at: recordedAt,
     reason: '',
     correction: recordType === 'correction' ? 1 : 0,
-    run_id: args.runId as number,
+    run_id: runId,
   }
 }
 
@@ -278,9 +280,7 @@ export function createPlanWriter(
       for (const p of await selectLastPrices(db, existingIds)) lastPrices.set(`${p.offer_id}:${p.price_type}`, p)
     const history: NewPriceHistory[] = []
     const record = (args: Parameters<typeof historyRecord>[0]) => {
-      args.recordedAt = nowIso
-      args.runId = options.runId
-      history.push(historyRecord(args))
+      history.push(historyRecord(args, nowIso, options.runId))
     }
 
     const creates: Array<{ op: PlannedOperation; row: NewOffer }> = []
