@@ -4,17 +4,22 @@
  * instead of 60 MB as objects with field names, and it is written and read back as text, never as
  * 100,000 live objects.
  *
- * Format 2 (current): each operation is a positional array `[row, action, values, changes, before,
+ * Format 3 (current): each operation is a positional array `[row, action, values, changes, before,
  * offerId, investmentId]`, plus `sourceInvestmentId, sourcePropertyId, key` for an archive (which
- * has no values to derive them from). `values` are the normalized values in VALUE_FIELDS order.
- * Chunks hold CHUNK_SIZE operations; a chunk's `action` column is `w` when it holds something to
- * write and `u` when every operation in it is `unchanged`, so execution reads only the former.
- * Format 1 (jobs previewed before the upgrade): chunks of 100 objects `{r,k,a,v,c,b,o,i,s,p}`.
+ * has no values to derive them from). `values` are the normalized values in VALUE_FIELDS order;
+ * `changes` is a bit set over CHANGE_FIELDS (a created offer changes some twenty fields, and their
+ * names made up a third of a stored plan). Chunks hold 500 operations; a chunk's `action` column
+ * is `w` when it holds something to write and `u` when every operation in it is `unchanged`, so
+ * execution reads only the former.
+ * Format 2: the same, with `changes` as the field names joined by commas (still read: a preview
+ * made before an upgrade may be executed after it).
+ * Format 1: chunks of 100 objects `{r,k,a,v,c,b,o,i,s,p}`.
  */
+import { CANONICAL_FIELDS } from '../offers/canonical-fields.js'
 import type { Comparable, PlanAction, PlannedOperation } from '../offers/offer-planner.js'
 import { type NormalizedLocation, type NormalizedOfferValues, offerKey } from '../offers/validate-offer-row.js'
 
-export const PLAN_FORMAT = 2
+export const PLAN_FORMAT = 3
 
 export function chunkSizeOf(format: number): number {
   return format === 1 ? 100 : 500
@@ -54,6 +59,30 @@ const LOCATION_FIELDS = [
   'postalCode',
 ] as const satisfies readonly LocationKey[]
 
+/** The fields a change can name, in the order the planner sorts them (the bits of stored `changes`). */
+const CHANGE_FIELDS: readonly string[] = [...CANONICAL_FIELDS].sort()
+const CHANGE_BIT = new Map(CHANGE_FIELDS.map((field, bit) => [field, 2 ** bit]))
+
+/** Sorted field names as a bit set; a name outside CHANGE_FIELDS keeps the list as text. */
+export function encodeChanges(changes: readonly string[]): number | string {
+  let bits = 0
+  for (const field of changes) {
+    const bit = CHANGE_BIT.get(field)
+    if (bit === undefined) return changes.join(',')
+    bits += bit
+  }
+  return bits
+}
+
+export function decodeChanges(stored: number | string): string[] {
+  if (typeof stored === 'string') return stored === '' ? [] : stored.split(',')
+  const changes: string[] = []
+  for (let bit = 0; stored > 0 && bit < CHANGE_FIELDS.length; bit++) {
+    if (Math.floor(stored / 2 ** bit) % 2 === 1) changes.push(CHANGE_FIELDS[bit] as string)
+  }
+  return changes
+}
+
 const ACTION_CODES: Readonly<Record<PlanAction, string>> = { create: 'c', update: 'u', unchanged: 'n', archive: 'a' }
 const ACTIONS: Readonly<Record<string, PlanAction>> = { c: 'create', u: 'update', n: 'unchanged', a: 'archive' }
 
@@ -88,19 +117,18 @@ export function decodeValues(stored: Stored[]): NormalizedOfferValues {
   return values as NormalizedOfferValues
 }
 
-export function encodeOperation(op: PlannedOperation): unknown[] {
-  const before = op.changes.length > 0 && Object.keys(op.before).length > 0 ? op.before : 0
-  const stored: unknown[] = [
-    op.row,
-    ACTION_CODES[op.action],
-    encodeValues(op.values),
-    op.changes.join(','),
-    before,
-    op.offerId,
-    op.investmentId,
-  ]
-  if (op.action === 'archive') stored.push(op.sourceInvestmentId, op.sourcePropertyId, op.key)
-  return stored
+/**
+ * One operation as stored JSON text. Values the planner passed through untouched come as the text
+ * the file's reader made of them (`storedValues`), which is not made again.
+ */
+export function encodeOperation(op: PlannedOperation): string {
+  const before = op.changes.length > 0 && Object.keys(op.before).length > 0 ? JSON.stringify(op.before) : '0'
+  const values = op.storedValues ?? JSON.stringify(encodeValues(op.values))
+  const changes = encodeChanges(op.changes)
+  const head = `[${op.row ?? 'null'},"${ACTION_CODES[op.action]}",${values},${typeof changes === 'number' ? changes : JSON.stringify(changes)},${before},${op.offerId ?? 'null'},${op.investmentId ?? 'null'}`
+  return op.action === 'archive'
+    ? `${head},${JSON.stringify(op.sourceInvestmentId)},${JSON.stringify(op.sourcePropertyId)},${JSON.stringify(op.key)}]`
+    : `${head}]`
 }
 
 function decodeV2(stored: unknown[]): PlannedOperation {
@@ -108,7 +136,7 @@ function decodeV2(stored: unknown[]): PlannedOperation {
     number | null,
     string,
     Stored[],
-    string,
+    number | string,
     Record<string, Comparable> | 0,
     number | null,
     number | null,
@@ -133,7 +161,7 @@ function decodeV2(stored: unknown[]): PlannedOperation {
     sourceInvestmentId,
     sourcePropertyId,
     values,
-    changes: changes === '' ? [] : changes.split(','),
+    changes: decodeChanges(changes),
     before: before === 0 ? {} : before,
     offerId,
     investmentId,
@@ -168,7 +196,7 @@ function decodeV1(op: StoredV1): PlannedOperation {
   }
 }
 
-/** The operations of one stored chunk, in plan order. */
+/** The operations of one stored chunk, in plan order (formats 2 and 3 differ only in `changes`). */
 export function decodeChunk(payload: string, format: number): PlannedOperation[] {
   const parsed = JSON.parse(payload) as unknown[]
   return format === 1 ? (parsed as StoredV1[]).map(decodeV1) : (parsed as unknown[][]).map((stored) => decodeV2(stored))
@@ -190,7 +218,7 @@ export class ChunkBuilder {
   total = 0
 
   add(op: PlannedOperation): void {
-    this.pending.push(JSON.stringify(encodeOperation(op)))
+    this.pending.push(encodeOperation(op))
     if (op.action !== 'unchanged') this.writes = true
     this.total++
     if (this.pending.length === chunkSizeOf(PLAN_FORMAT)) this.flush()

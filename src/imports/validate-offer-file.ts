@@ -2,14 +2,23 @@
  * The half of a preview that needs no database: reading the file, mapping its columns to the
  * canonical fields and checking every row with the shared validator, in batches. A large file is
  * read and validated on a worker thread (validate-offer-file-worker.ts) while the main thread plans
- * and stores the batches already validated, so that a preview uses both cores of a small server:
- * parsing and validating cost about as much as planning against the catalog and storing the plan.
+ * and stores the batches already validated, so that a preview uses both cores of a small server.
+ * Whenever the main thread has taken every batch the worker sent, the worker hands the next one
+ * over unvalidated and the main thread validates it (see `validateOfferFileOnWorker`); duplicate
+ * keys, which only the whole file shows, are found on the main thread, in file order, whichever
+ * thread checked the rows.
  */
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 
 import type { PlanInput } from '../offers/offer-planner.js'
-import { createOfferCellsValidator, type ImportMode, type RowError } from '../offers/validate-offer-row.js'
+import {
+  createOfferCellsChecker,
+  duplicateKeyError,
+  type ImportMode,
+  offerKey,
+  type RowError,
+} from '../offers/validate-offer-row.js'
 import { type FileErrorCode, FileReadError } from './file-errors.js'
 import { type FileLimits, readOfferFile } from './read-offer-file.js'
 import { decodeValues, encodeValues, type Stored } from './stored-operations.js'
@@ -98,24 +107,89 @@ async function* readMappedBatches(
   yield { kind: 'cells', rows, records }
 }
 
-/** Validates mapped batches in file order; keeps the state across batches (duplicates, error cap). */
-function createBatchValidator(
+/** A row the rules refused: its errors (as long as the thread's share of the cap lasts) and their number. */
+interface RefusedRow {
+  row: number
+  key: string | null
+  errors: RowError[]
+  count: number
+}
+
+/** A batch checked row by row, before the duplicate keys that only the whole file shows. */
+interface CheckedBatch {
+  rows: number
+  accepted: Array<PlanInput & { row: number }>
+  refused: RefusedRow[]
+}
+
+/** Checks mapped batches by the rules of one row; hands over at most `maxErrors` error objects. */
+function createBatchChecker(
   args: Pick<ValidateOfferFileArgs, 'mapping' | 'mode' | 'maxErrors'>,
-): (batch: MappedBatch) => Extract<ValidationEvent, { kind: 'batch' }> {
-  const validate = createOfferCellsValidator(args.mode, Object.keys(args.mapping))
+): (batch: MappedBatch) => CheckedBatch {
+  const check = createOfferCellsChecker(args.mode, Object.keys(args.mapping))
   let errorsHandedOver = 0
   return ({ rows, records }) => {
+    const accepted: CheckedBatch['accepted'] = []
+    const refused: RefusedRow[] = []
+    for (const { row, cells } of records) {
+      const result = check(cells, row)
+      if (result.errors.length === 0) {
+        accepted.push({ row, values: result.values })
+        continue
+      }
+      const errors: RowError[] = []
+      for (const error of result.errors) if (errorsHandedOver++ < args.maxErrors) errors.push(error)
+      refused.push({ row, key: result.key, errors, count: result.errors.length })
+    }
+    return { rows, accepted, refused }
+  }
+}
+
+/**
+ * Settles checked batches in file order, whichever thread checked them: `duplicate_key` on the
+ * second and later rows of a key (naming the row where it was first seen, which stays valid), and
+ * the cap on the error objects handed over.
+ */
+function createBatchSettler(maxErrors: number): (batch: CheckedBatch) => Extract<ValidationEvent, { kind: 'batch' }> {
+  const firstRows = new Map<string, number>()
+  let errorsHandedOver = 0
+  return ({ rows, accepted, refused }) => {
     const inputs: PlanInput[] = []
     const errors: RowError[] = []
     let errorsTotal = 0
-    for (const { row, cells } of records) {
-      const result = validate(cells, row)
-      if (result.errors.length > 0) {
-        errorsTotal += result.errors.length
-        for (const error of result.errors) if (errorsHandedOver++ < args.maxErrors) errors.push(error)
+    const handOver = (error: RowError) => {
+      if (errorsHandedOver < maxErrors) {
+        errors.push(error)
+        errorsHandedOver++
+      }
+    }
+    /** True when an earlier row had the key (this row then gets its duplicate_key error). */
+    const repeated = (row: number, key: string) => {
+      const first = firstRows.get(key)
+      if (first === undefined) {
+        firstRows.set(key, row)
+        return false
+      }
+      errorsTotal++
+      handOver(duplicateKeyError(row, key, first))
+      return true
+    }
+    let a = 0
+    let r = 0
+    for (;;) {
+      const next = accepted[a]
+      const bad = refused[r]
+      if (next !== undefined && (bad === undefined || next.row < bad.row)) {
+        a++
+        const key = offerKey(next.values.sourceInvestmentId as string, next.values.sourcePropertyId as string)
+        if (!repeated(next.row, key)) inputs.push(next)
         continue
       }
-      inputs.push({ row, values: result.values })
+      if (bad === undefined) break
+      r++
+      for (const error of bad.errors) handOver(error)
+      errorsTotal += bad.count
+      if (bad.key !== null) repeated(bad.row, bad.key)
     }
     return { kind: 'batch', rows, inputs, errors, errorsTotal }
   }
@@ -123,8 +197,9 @@ function createBatchValidator(
 
 /** Reads and validates the file in this thread (see `readMappedBatches` for the errors it throws). */
 export async function* validateOfferFile(args: ValidateOfferFileArgs): AsyncGenerator<ValidationEvent> {
-  const validate = createBatchValidator(args)
-  for await (const event of readMappedBatches(args)) yield event.kind === 'opened' ? event : validate(event)
+  const check = createBatchChecker(args)
+  const settle = createBatchSettler(args.maxErrors)
+  for await (const event of readMappedBatches(args)) yield event.kind === 'opened' ? event : settle(check(event))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -133,10 +208,14 @@ export async function* validateOfferFile(args: ValidateOfferFileArgs): AsyncGene
 /** Batches the worker may validate ahead of the planner: bounds the memory a slow planner costs. */
 const BATCHES_AHEAD = 4
 
-/** What crosses the thread boundary: values as positional JSON, much cheaper to copy than objects. */
+/**
+ * What crosses the thread boundary: each accepted row's values as positional JSON (encodeValues),
+ * much cheaper to copy than objects, and the very text the stored plan keeps of a row the planner
+ * passes through; or, for a batch the worker does not check, its cells.
+ */
 export type WorkerMessage =
   | Extract<ValidationEvent, { kind: 'opened' }>
-  | { kind: 'batch'; rows: number; rowNumbers: number[]; values: string; errors: RowError[]; errorsTotal: number }
+  | { kind: 'checked'; rows: number; rowNumbers: number[]; values: string[]; refused: RefusedRow[] }
   | { kind: 'cells'; rows: number; rowNumbers: number[]; cells: string }
   | { kind: 'end' }
   | { kind: 'file_error'; code: FileErrorCode; message: string; details?: Record<string, unknown> }
@@ -146,50 +225,59 @@ export type WorkerMessage =
 export const BATCH_TAKEN = 'taken'
 export const WORKER_BATCHES_AHEAD = BATCHES_AHEAD
 
-function encodeBatch(event: Extract<ValidationEvent, { kind: 'batch' }>): WorkerMessage {
+export interface WorkerData {
+  args: ValidateOfferFileArgs
+  /** Hand every other batch over unchecked, however busy the main thread is (see `share`). */
+  alternate: boolean
+}
+
+function encodeChecked(batch: CheckedBatch): WorkerMessage {
   const rowNumbers: number[] = []
-  const values: Stored[][] = []
-  for (const input of event.inputs) {
-    rowNumbers.push(input.row ?? 0)
-    values.push(encodeValues(input.values))
+  const values: string[] = []
+  for (const input of batch.accepted) {
+    rowNumbers.push(input.row)
+    values.push(JSON.stringify(encodeValues(input.values)))
   }
+  return { kind: 'checked', rows: batch.rows, rowNumbers, values, refused: batch.refused }
+}
+
+function encodeCells(batch: MappedBatch): WorkerMessage {
   return {
-    kind: 'batch',
-    rows: event.rows,
-    rowNumbers,
-    values: JSON.stringify(values),
-    errors: event.errors,
-    errorsTotal: event.errorsTotal,
+    kind: 'cells',
+    rows: batch.rows,
+    rowNumbers: batch.records.map((record) => record.row),
+    cells: JSON.stringify(batch.records.map((record) => record.cells)),
   }
 }
 
 /**
- * What the worker does with a batch of a file of this format. Reading an XLSX sheet costs several
- * times what reading a CSV does, so for a workbook the worker only reads and the main thread
- * validates as well as plans; for a CSV the worker validates too. Either way the halves are
- * about even.
+ * Whether the worker checks the batches of a file of this format. Reading an XLSX sheet costs
+ * several times what reading a CSV does, so for a workbook the worker only reads and the main
+ * thread checks as well as plans; for a CSV the worker checks every batch the main thread does
+ * not ask for.
  */
-function workerValidates(format: 'csv' | 'xlsx'): boolean {
+function workerChecks(format: 'csv' | 'xlsx'): boolean {
   return format === 'csv'
 }
 
-/** The worker's loop: reads, validates or not (see `workerValidates`), hands each batch over. */
-export async function* workerMessages(args: ValidateOfferFileArgs): AsyncGenerator<WorkerMessage> {
-  const validate = createBatchValidator(args)
-  let validates = true
+/**
+ * The worker's loop: reads, checks or not (see `workerChecks`), hands each batch over.
+ * `handOverUnchecked` says whether the main thread asked for the next batch as it is.
+ */
+export async function* workerMessages(
+  args: ValidateOfferFileArgs,
+  handOverUnchecked: () => boolean = () => false,
+): AsyncGenerator<WorkerMessage> {
+  const check = createBatchChecker(args)
+  let checks = true
   for await (const event of readMappedBatches(args)) {
     if (event.kind === 'opened') {
-      validates = workerValidates(event.format)
+      checks = workerChecks(event.format)
       yield event
-    } else if (validates) {
-      yield encodeBatch(validate(event))
+    } else if (checks && !handOverUnchecked()) {
+      yield encodeChecked(check(event))
     } else {
-      yield {
-        kind: 'cells',
-        rows: event.rows,
-        rowNumbers: event.records.map((record) => record.row),
-        cells: JSON.stringify(event.records.map((record) => record.cells)),
-      }
+      yield encodeCells(event)
     }
   }
 }
@@ -201,30 +289,48 @@ function decodeCells(message: Extract<WorkerMessage, { kind: 'cells' }>): Mapped
   return { kind: 'cells', rows: message.rows, records }
 }
 
-function decodeBatch(message: Extract<WorkerMessage, { kind: 'batch' }>): ValidationEvent {
-  const values = JSON.parse(message.values) as Stored[][]
-  const inputs: PlanInput[] = []
-  for (let i = 0; i < values.length; i++)
-    inputs.push({ row: message.rowNumbers[i] ?? null, values: decodeValues(values[i] as Stored[]) })
-  return { kind: 'batch', rows: message.rows, inputs, errors: message.errors, errorsTotal: message.errorsTotal }
+function decodeChecked(message: Extract<WorkerMessage, { kind: 'checked' }>): CheckedBatch {
+  const accepted: CheckedBatch['accepted'] = []
+  for (let i = 0; i < message.values.length; i++) {
+    const storedValues = message.values[i] as string
+    accepted.push({
+      row: message.rowNumbers[i] as number,
+      values: decodeValues(JSON.parse(storedValues) as Stored[]),
+      storedValues,
+    })
+  }
+  return { rows: message.rows, accepted, refused: message.refused }
 }
 
 /**
  * The worker's module beside this one: compiled JavaScript in a build; TypeScript when the service
  * runs from its sources (tests, benchmarks), which the worker loads after registering tsx itself.
  */
-function startWorker(args: ValidateOfferFileArgs): Worker {
+function startWorker(args: ValidateOfferFileArgs, alternate: boolean): Worker {
+  const workerData: WorkerData = { args, alternate }
   const here = fileURLToPath(import.meta.url)
-  if (!here.endsWith('.ts')) return new Worker(here.replace(/\.js$/, '-worker.js'), { workerData: args })
+  if (!here.endsWith('.ts')) return new Worker(here.replace(/\.js$/, '-worker.js'), { workerData })
   const entry = pathToFileURL(here.replace(/\.ts$/, '-worker.ts')).href
   const bootstrap = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}) })`
-  return new Worker(bootstrap, { eval: true, workerData: args })
+  return new Worker(bootstrap, { eval: true, workerData })
 }
 
 /** The same events as `validateOfferFile`, from a worker thread; stopping the iteration stops it. */
-export async function* validateOfferFileOnWorker(args: ValidateOfferFileArgs): AsyncGenerator<ValidationEvent> {
-  const worker = startWorker(args)
-  let validate: ((batch: MappedBatch) => ValidationEvent) | undefined
+export async function* validateOfferFileOnWorker(
+  args: ValidateOfferFileArgs,
+  options: {
+    /**
+     * When the main thread checks a batch of a CSV itself: when it has taken every batch the
+     * worker sent, and would otherwise wait for the next (the default), or every other batch
+     * (tests: both threads check part of the file, for certain).
+     */
+    share?: 'when-idle' | 'alternate'
+  } = {},
+): AsyncGenerator<ValidationEvent> {
+  const alternate = options.share === 'alternate'
+  const worker = startWorker(args, alternate)
+  const check = createBatchChecker(args)
+  const settle = createBatchSettler(args.maxErrors)
   const arrived: Array<WorkerMessage | { kind: 'crashed'; error: Error }> = []
   let wake: (() => void) | undefined
   const deliver = (message: WorkerMessage | { kind: 'crashed'; error: Error }) => {
@@ -245,14 +351,13 @@ export async function* validateOfferFileOnWorker(args: ValidateOfferFileArgs): A
         case 'opened':
           yield message
           break
-        case 'batch':
+        case 'checked':
           worker.postMessage(BATCH_TAKEN)
-          yield decodeBatch(message)
+          yield settle(decodeChecked(message))
           break
         case 'cells':
           worker.postMessage(BATCH_TAKEN)
-          validate ??= createBatchValidator(args)
-          yield validate(decodeCells(message))
+          yield settle(check(decodeCells(message)))
           break
         case 'end':
           return

@@ -41,6 +41,8 @@ export interface PlannedOperation {
   before: Record<string, Comparable>
   offerId: number | null
   investmentId: number | null
+  /** `values` as stored-operations text, when the input came with it and the planner added nothing. */
+  storedValues?: string
 }
 
 export interface ArchiveScope {
@@ -61,6 +63,8 @@ export interface OfferPlan {
 export interface PlanInput {
   row: number | null
   values: NormalizedOfferValues
+  /** The same values as stored-operations text, when the reader made it already (see encodeValues). */
+  storedValues?: string
 }
 
 export type Comparable = string | number | null
@@ -274,9 +278,11 @@ function planOne(
       if (existing) before[rule.field] = rule.read(existing)
     }
   }
+  let datesAdded = false
   for (const price of PRICE_DATES) {
     if (values[price.date] === undefined && changes.includes(price.priceField)) {
       values[price.date] = today
+      datesAdded = true
       if (!existing || existing[price.column] !== today) {
         changes.push(`${price.priceField}_from`)
         if (existing) before[`${price.priceField}_from`] = existing[price.column]
@@ -324,7 +330,7 @@ function planOne(
     return null
   }
 
-  return {
+  const op: PlannedOperation = {
     row: input.row,
     key,
     action: !existing ? 'create' : changes.length > 0 ? 'update' : 'unchanged',
@@ -337,6 +343,8 @@ function planOne(
     offerId: existing?.id ?? null,
     investmentId: investment?.id ?? null,
   }
+  if (input.storedValues !== undefined && !datesAdded) op.storedValues = input.storedValues
+  return op
 }
 
 /** Plans a whole input at once: the webhook's one offer, the editor, tests. */

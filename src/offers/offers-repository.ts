@@ -79,15 +79,44 @@ const PLAN_OFFER_COLUMNS = [
 export type PlanOfferRow = Pick<OfferRow, (typeof PLAN_OFFER_COLUMNS)[number]>
 
 /*
- * Each offer comes back as one JSON object text built by the database: JSON.parse makes the row
- * object in a fraction of the time the drivers take to build a 17-column row, and planning a
- * 100,000-row file reads 100,000 of them.
+ * Each offer comes back as one JSON array text built by the database, in PLAN_OFFER_COLUMNS order:
+ * JSON.parse makes it in a fraction of the time the drivers take to build a 17-column row (and an
+ * array is cheaper to build and parse than an object), and planning a 100,000-row file reads
+ * 100,000 of them.
  */
 const planOfferJson = (db: Executor) => {
-  const pairs = sql.join(PLAN_OFFER_COLUMNS.map((column) => sql`${sql.lit(column)}, ${sql.ref(column)}`))
+  const columns = sql.join(PLAN_OFFER_COLUMNS.map((column) => sql.ref(column)))
   return db.getExecutor().adapter instanceof PostgresAdapter
-    ? sql<string>`json_build_object(${pairs})::text`
-    : sql<string>`json_object(${pairs})`
+    ? sql<string>`json_build_array(${columns})::text`
+    : sql<string>`json_array(${columns})`
+}
+
+type PlanOfferArray = {
+  [K in keyof typeof PLAN_OFFER_COLUMNS]: (typeof PLAN_OFFER_COLUMNS)[K] extends keyof PlanOfferRow
+    ? PlanOfferRow[(typeof PLAN_OFFER_COLUMNS)[K]]
+    : never
+}
+
+function planOfferRow(a: PlanOfferArray): PlanOfferRow {
+  return {
+    id: a[0],
+    investment_id: a[1],
+    source_property_id: a[2],
+    code: a[3],
+    property_type: a[4],
+    status: a[5],
+    area: a[6],
+    rooms: a[7],
+    floor: a[8],
+    price_m2_cents: a[9],
+    price_m2_from: a[10],
+    price_total_cents: a[11],
+    price_total_from: a[12],
+    price_combined_cents: a[13],
+    price_combined_from: a[14],
+    price_combined_variant: a[15],
+    price_combined_status: a[16],
+  }
 }
 
 /** Only the offers named by (investment, source id): planning needs nothing else of the catalog. */
@@ -111,7 +140,7 @@ export async function selectPlanOffersByKeys(
         .where('investment_id', '=', investmentId)
         .where('source_property_id', 'in', part)
         .execute()
-      for (const row of rows) out.push(JSON.parse(row.offer) as PlanOfferRow)
+      for (const row of rows) out.push(planOfferRow(JSON.parse(row.offer) as PlanOfferArray))
     }
   }
   return out

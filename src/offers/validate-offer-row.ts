@@ -314,12 +314,34 @@ export function createOfferRowsValidator(
  * order of `fields`, so that 100,000 rows need no object keyed by field and no lookup per cell.
  */
 export function createOfferCellsValidator(
-  _mode: ImportMode,
+  mode: ImportMode,
   fields: readonly string[],
 ): (cells: readonly unknown[], row: number) => OfferRowResult {
   const reportDuplicates = duplicateKeyReporter()
+  const check = createOfferCellsChecker(mode, fields)
+  return (cells, row) => reportDuplicates(check(cells, row), row)
+}
+
+/**
+ * The rules of one row, without `duplicate_key`: for a caller that sees the keys of the whole file
+ * elsewhere (a file checked on two threads) and reports them with `duplicateKeyError`.
+ */
+export function createOfferCellsChecker(
+  _mode: ImportMode,
+  fields: readonly string[],
+): (cells: readonly unknown[], row: number) => OfferRowResult {
   const handlers = fields.map((field) => HANDLERS.get(field))
-  return (cells, row) => reportDuplicates(validateCells(fields, handlers, cells, row), row)
+  return (cells, row) => validateCells(fields, handlers, cells, row)
+}
+
+/** The error of a row whose key an earlier row (`firstRow`) has already. */
+export function duplicateKeyError(row: number, key: string, firstRow: number): RowError {
+  return {
+    row,
+    field: 'source_property_id',
+    code: 'duplicate_key',
+    message: `source_property_id: offer ${describeValue(key)} already appears in row ${firstRow}`,
+  }
 }
 
 function duplicateKeyReporter(): (result: OfferRowResult, row: number) => OfferRowResult {
@@ -327,16 +349,8 @@ function duplicateKeyReporter(): (result: OfferRowResult, row: number) => OfferR
   return (result, row) => {
     if (result.key === null) return result
     const first = firstRows.get(result.key)
-    if (first === undefined) {
-      firstRows.set(result.key, row)
-    } else {
-      result.errors.push({
-        row,
-        field: 'source_property_id',
-        code: 'duplicate_key',
-        message: `source_property_id: offer ${describeValue(result.key)} already appears in row ${first}`,
-      })
-    }
+    if (first === undefined) firstRows.set(result.key, row)
+    else result.errors.push(duplicateKeyError(row, result.key, first))
     return result
   }
 }

@@ -2,7 +2,7 @@ import iconv from 'iconv-lite'
 import { beforeAll, expect, it } from 'vitest'
 
 import { removeExpiredImportJobs } from '../../src/imports/offer-import-service.js'
-import { decodeChunk } from '../../src/imports/stored-operations.js'
+import { decodeChunk, PLAN_FORMAT } from '../../src/imports/stored-operations.js'
 import { setLicense } from '../../src/licensing/license.js'
 import { createTestUser, grantProLicense, type TestUser } from '../helpers/factories.js'
 import { multipart } from '../helpers/multipart.js'
@@ -390,7 +390,7 @@ describeEachDatabase('offer import over HTTP', (getEnv) => {
       .where('job_id', '=', preview.id)
       .orderBy('seq')
       .execute()
-    const ops = stored.flatMap((chunk) => decodeChunk(chunk.payload, 2))
+    const ops = stored.flatMap((chunk) => decodeChunk(chunk.payload, PLAN_FORMAT))
     const v1 = ops.map((op) => ({
       r: op.row,
       k: op.key,

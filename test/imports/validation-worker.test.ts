@@ -7,11 +7,17 @@ import fs from 'node:fs'
 import path from 'node:path'
 
 import ExcelJS from 'exceljs'
-import { beforeAll, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 
 import type { AppConfig } from '../../src/config.js'
 import type { HostContext } from '../../src/host/context.js'
 import { executeOfferImport, previewOfferImport } from '../../src/imports/offer-import-service.js'
+import {
+  type ValidateOfferFileArgs,
+  type ValidationEvent,
+  validateOfferFile,
+  validateOfferFileOnWorker,
+} from '../../src/imports/validate-offer-file.js'
 import { grantProLicense } from '../helpers/factories.js'
 import { describeEachDatabase, type TestEnv } from '../helpers/test-app.js'
 
@@ -168,5 +174,70 @@ describeEachDatabase('preview read and validated on a worker thread', (getEnv) =
     const { onWorker } = await previewBothWays(target)
     expect(onWorker.preview.errors.slice(0, 3)).toEqual([])
     expect(onWorker.preview).toMatchObject({ valid: true, rows: 1500, counts: { create: 1500 } })
+  })
+})
+
+describe('a file checked partly on the worker and partly on the main thread', () => {
+  const collect = async (events: AsyncIterable<ValidationEvent>) => {
+    const out: ValidationEvent[] = []
+    for await (const event of events)
+      out.push(
+        event.kind === 'batch'
+          ? { ...event, inputs: event.inputs.map((input) => ({ row: input.row, values: input.values })) }
+          : event,
+      )
+    return out
+  }
+  const errorsOf = (events: ValidationEvent[]) =>
+    events.flatMap((event) => (event.kind === 'batch' ? event.errors.map((e) => [e.row, e.code, e.message]) : []))
+
+  it('finds duplicate keys across the threads, in file order, and caps the errors alike', async () => {
+    // batches of 1000 rows; with `alternate` the main thread checks batches 1 and 3, the worker 2 and 4
+    const rows = Array.from({ length: 3500 }, (_, i) => offerRow(i, 'W-D'))
+    ;(rows[1500] as string[])[1] = 'L-10' // worker's batch repeats a key of the main thread's
+    ;(rows[2300] as string[])[1] = 'L-1200' // and the other way round
+    ;(rows[2400] as string[])[1] = 'L-5' // a repeated key on a row with another error
+    ;(rows[2400] as string[])[4] = '1e3'
+    ;(rows[2450] as string[])[7] = '2026-13-01' // an invalid row's key still counts as seen
+    ;(rows[3100] as string[])[1] = 'L-2450'
+    const dir = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'dg-checked-'))
+    const target = path.join(dir, 'split.csv')
+    fs.writeFileSync(target, [HEADER, ...rows].map((row) => row.join(';')).join('\n') + '\n')
+    const args = (maxErrors: number): ValidateOfferFileArgs => ({
+      path: target,
+      fileName: 'split.csv',
+      limits: { maxBytes: 10_000_000, maxRows: 10_000 },
+      mapping: MAPPING,
+      mode: 'patch',
+      maxErrors,
+    })
+    try {
+      const here = await collect(validateOfferFile(args(100)))
+      const alternating = await collect(validateOfferFileOnWorker(args(100), { share: 'alternate' }))
+      const balanced = await collect(validateOfferFileOnWorker(args(100)))
+      expect(alternating).toEqual(here)
+      expect(balanced).toEqual(here)
+      expect(errorsOf(here).map(([row, code]) => [row, code])).toEqual([
+        [1502, 'duplicate_key'],
+        [2302, 'duplicate_key'],
+        [2402, 'invalid_decimal'],
+        [2402, 'duplicate_key'],
+        [2452, 'invalid_date'],
+        [3102, 'duplicate_key'],
+      ])
+      expect(errorsOf(here)[0]?.[2]).toContain('already appears in row 12')
+      expect(errorsOf(here)[5]?.[2]).toContain('already appears in row 2452')
+      const accepted = here.flatMap((event) => (event.kind === 'batch' ? event.inputs : []))
+      expect(accepted).toHaveLength(3500 - 5)
+
+      const cappedHere = await collect(validateOfferFile(args(3)))
+      const cappedSplit = await collect(validateOfferFileOnWorker(args(3), { share: 'alternate' }))
+      expect(cappedSplit).toEqual(cappedHere)
+      expect(errorsOf(cappedSplit)).toEqual(errorsOf(here).slice(0, 3))
+      const totals = cappedSplit.reduce((sum, event) => sum + (event.kind === 'batch' ? event.errorsTotal : 0), 0)
+      expect(totals).toBe(6)
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
