@@ -61,7 +61,7 @@ const LOCATION_FIELDS = [
 
 /** The fields a change can name, in the order the planner sorts them (the bits of stored `changes`). */
 const CHANGE_FIELDS: readonly string[] = [...CANONICAL_FIELDS].sort()
-const CHANGE_BIT = new Map(CHANGE_FIELDS.map((field, bit) => [field, 2 ** bit]))
+const CHANGE_BIT = new Map(CHANGE_FIELDS.map((field, bit) => [field, 1 << bit]))
 
 /** Sorted field names as a bit set; a name outside CHANGE_FIELDS keeps the list as text. */
 export function encodeChanges(changes: readonly string[]): number | string {
@@ -69,18 +69,26 @@ export function encodeChanges(changes: readonly string[]): number | string {
   for (const field of changes) {
     const bit = CHANGE_BIT.get(field)
     if (bit === undefined) return changes.join(',')
-    bits += bit
+    bits |= bit
   }
   return bits
 }
 
+/** Field lists by bit set: most operations of a plan share a handful of them. */
+const changesByBits = new Map<number, readonly string[]>()
+
 export function decodeChanges(stored: number | string): string[] {
   if (typeof stored === 'string') return stored === '' ? [] : stored.split(',')
-  const changes: string[] = []
-  for (let bit = 0; stored > 0 && bit < CHANGE_FIELDS.length; bit++) {
-    if (Math.floor(stored / 2 ** bit) % 2 === 1) changes.push(CHANGE_FIELDS[bit] as string)
+  let changes = changesByBits.get(stored)
+  if (changes === undefined) {
+    const fields: string[] = []
+    for (let bit = 0; bit < CHANGE_FIELDS.length; bit++)
+      if ((stored >>> bit) & 1) fields.push(CHANGE_FIELDS[bit] as string)
+    changes = fields
+    if (changesByBits.size < 10_000) changesByBits.set(stored, changes)
   }
-  return changes
+  // a copy: an operation's list is its own to change
+  return changes.slice()
 }
 
 const ACTION_CODES: Readonly<Record<PlanAction, string>> = { create: 'c', update: 'u', unchanged: 'n', archive: 'a' }

@@ -225,7 +225,9 @@ export type WorkerMessage =
 export const BATCH_TAKEN = 'taken'
 export const WORKER_BATCHES_AHEAD = BATCHES_AHEAD
 
-export interface WorkerData {
+/** What the worker is asked to read: one message per file. */
+export interface WorkerJob {
+  kind: 'start'
   args: ValidateOfferFileArgs
   /** Hand every other batch over unchecked, however busy the main thread is (see `share`). */
   alternate: boolean
@@ -306,13 +308,43 @@ function decodeChecked(message: Extract<WorkerMessage, { kind: 'checked' }>): Ch
  * The worker's module beside this one: compiled JavaScript in a build; TypeScript when the service
  * runs from its sources (tests, benchmarks), which the worker loads after registering tsx itself.
  */
-function startWorker(args: ValidateOfferFileArgs, alternate: boolean): Worker {
-  const workerData: WorkerData = { args, alternate }
+function startWorker(): Worker {
   const here = fileURLToPath(import.meta.url)
-  if (!here.endsWith('.ts')) return new Worker(here.replace(/\.js$/, '-worker.js'), { workerData })
+  if (!here.endsWith('.ts')) return new Worker(here.replace(/\.js$/, '-worker.js'))
   const entry = pathToFileURL(here.replace(/\.ts$/, '-worker.ts')).href
   const bootstrap = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}) })`
-  return new Worker(bootstrap, { eval: true, workerData })
+  return new Worker(bootstrap, { eval: true })
+}
+
+/*
+ * A worker that finished a file cleanly is kept for the next preview: starting one means loading
+ * the reader's and the validator's modules again, which costs as much as reading thousands of
+ * rows. One is kept, unreferenced (it never holds the process open); a second preview running at
+ * the same time starts its own, which ends with it.
+ */
+let idleWorker: Worker | undefined
+
+function takeWorker(): Worker {
+  const worker = idleWorker ?? startWorker()
+  idleWorker = undefined
+  worker.removeAllListeners()
+  worker.ref()
+  return worker
+}
+
+function keepWorker(worker: Worker): void {
+  worker.removeAllListeners()
+  if (idleWorker !== undefined) {
+    void worker.terminate()
+    return
+  }
+  idleWorker = worker
+  worker.unref()
+  const forget = () => {
+    if (idleWorker === worker) idleWorker = undefined
+  }
+  worker.once('exit', forget)
+  worker.once('error', forget)
 }
 
 /** The same events as `validateOfferFile`, from a worker thread; stopping the iteration stops it. */
@@ -327,8 +359,7 @@ export async function* validateOfferFileOnWorker(
     share?: 'when-idle' | 'alternate'
   } = {},
 ): AsyncGenerator<ValidationEvent> {
-  const alternate = options.share === 'alternate'
-  const worker = startWorker(args, alternate)
+  const worker = takeWorker()
   const check = createBatchChecker(args)
   const settle = createBatchSettler(args.maxErrors)
   const arrived: Array<WorkerMessage | { kind: 'crashed'; error: Error }> = []
@@ -342,6 +373,10 @@ export async function* validateOfferFileOnWorker(
   worker.on('exit', (code) =>
     deliver({ kind: 'crashed', error: new Error(`the file validation worker stopped early (exit code ${code})`) }),
   )
+  const job: WorkerJob = { kind: 'start', args, alternate: options.share === 'alternate' }
+  worker.postMessage(job)
+  // only a worker that told the end of its file is idle, and may read the next one
+  let finished = false
   try {
     for (;;) {
       while (arrived.length === 0) await new Promise<void>((resolve) => (wake = resolve))
@@ -360,8 +395,10 @@ export async function* validateOfferFileOnWorker(
           yield settle(check(decodeCells(message)))
           break
         case 'end':
+          finished = true
           return
         case 'file_error':
+          finished = true
           throw new FileReadError(message.code, message.message, message.details)
         case 'failed':
           throw new Error(`file validation failed: ${message.message}`)
@@ -370,7 +407,10 @@ export async function* validateOfferFileOnWorker(
       }
     }
   } finally {
-    worker.removeAllListeners()
-    await worker.terminate()
+    if (finished) keepWorker(worker)
+    else {
+      worker.removeAllListeners()
+      await worker.terminate()
+    }
   }
 }
