@@ -17,6 +17,7 @@ import {
   type InvestmentKeyRow,
   insertInvestment,
   insertOffers,
+  insertFirstPricesOfNewOffers,
   insertPriceHistory,
   selectNextSqliteOfferId,
   type LastPrice,
@@ -346,7 +347,23 @@ export function createPlanWriter(
       }
     }
 
-    if (creates.length > 0) {
+    if (history.length > 0) await insertPriceHistory(db, history.splice(0), options.bulk)
+    if (creates.length > 0 && explicitIds) {
+      // numbered in one range by this writer: their first prices are copied by the database
+      await insertOffers(
+        db,
+        creates.map((c) => c.row),
+        options.bulk,
+      )
+      counts.created += creates.length
+      await insertFirstPricesOfNewOffers(db, {
+        fromId: creates[0]?.row.id as number,
+        toId: creates[creates.length - 1]?.row.id as number,
+        recordedAt: nowIso,
+        today: options.today,
+        runId: options.runId,
+      })
+    } else if (creates.length > 0) {
       const inserted = await insertOffers(
         db,
         creates.map((c) => c.row),
@@ -372,8 +389,8 @@ export function createPlanWriter(
           })
         }
       }
+      if (history.length > 0) await insertPriceHistory(db, history, options.bulk)
     }
-    if (history.length > 0) await insertPriceHistory(db, history, options.bulk)
   }
 
   return { counts, apply }

@@ -2,7 +2,7 @@
  * SQL of the shared write path: reading the current catalog for planning, and writing offers,
  * investments and price history in the caller's transaction.
  */
-import { type Insertable, type Kysely, PostgresAdapter, sql } from 'kysely'
+import { CompiledQuery, type Insertable, type Kysely, PostgresAdapter, sql } from 'kysely'
 
 import type { Executor } from '../host/context.js'
 import { type DialectName, insertRows } from '../host/db/dialect.js'
@@ -251,6 +251,39 @@ export async function insertPriceHistory(
     return
   }
   for (const part of chunks(rows, 800)) await db.insertInto('price_history').values(part).execute()
+}
+
+/**
+ * The `first` history records of the offers numbered `fromId`..`toId`, just created by this run:
+ * one per price they have (total, m2, combined, in that order per offer), dated by the offer's own
+ * valid-from date or `today`. Written by the database from the offers themselves, so that a
+ * 100,000-offer import does not send its prices a second time (SQLite's bulk path, whose new
+ * offers are numbered in one range; see selectNextSqliteOfferId).
+ */
+export async function insertFirstPricesOfNewOffers(
+  db: Executor,
+  args: { fromId: number; toId: number; recordedAt: string; today: string; runId: number },
+): Promise<void> {
+  const prices = `(SELECT o.id AS id, t.ord AS ord, t.price_type AS price_type,
+            CASE t.ord WHEN 1 THEN o.price_total_cents WHEN 2 THEN o.price_m2_cents
+                       ELSE o.price_combined_cents END AS after_cents,
+            CASE t.ord WHEN 1 THEN o.price_total_from WHEN 2 THEN o.price_m2_from
+                       ELSE o.price_combined_from END AS valid_from
+     FROM "offers" o
+     CROSS JOIN (SELECT 1 AS ord, 'total' AS price_type UNION ALL SELECT 2, 'm2'
+                 UNION ALL SELECT 3, 'combined') t
+     WHERE o.id BETWEEN ? AND ?)`
+  await db.executeQuery(
+    CompiledQuery.raw(
+      `INSERT INTO "price_history" (offer_id, component_id, price_type, record_type, before_cents, after_cents,
+                                    valid_from, recorded_at, reason, correction, run_id)
+       SELECT id, NULL, price_type, 'first', NULL, after_cents, coalesce(valid_from, ?), ?, '', 0, ?
+       FROM ${prices}
+       WHERE after_cents IS NOT NULL
+       ORDER BY id, ord`,
+      [args.today, args.recordedAt, args.runId, args.fromId, args.toId],
+    ),
+  )
 }
 
 export interface LastPrice {

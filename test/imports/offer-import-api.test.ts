@@ -79,6 +79,92 @@ describeEachDatabase('offer import over HTTP', (getEnv) => {
     admin = await createTestUser(env.ctx, 'administrator')
   })
 
+  it('records the first prices of new offers in offer order, after the changes of the same run', async () => {
+    const mapping = {
+      ...MAPPING,
+      price_combined: 'Cena łączna',
+      price_combined_from: 'Cena łączna od',
+    }
+    const header = `${HEADER};Cena łączna;Cena łączna od`
+    const first = [
+      'INV-H;H-1;H/1;mieszkanie;wolne;50,00;2;1;12 000,00;2026-05-02;600 000,00;2026-05-01;Poznań;;',
+      'INV-H;H-2;H/2;mieszkanie;wolne;50,00;2;1;;;610 000,00;;Poznań;;',
+      'INV-H;H-3;H/3;mieszkanie;wolne;40,00;2;1;10 000,00;2026-05-03;400 000,00;2026-05-03;Poznań;420 000,00;2026-05-04',
+    ]
+    const run = async (rows: string[], key: string) => {
+      const preview = await previewFile(`${header}\n${rows.join('\n')}\n`, { mapping })
+      expect(preview.json().preview.errors).toEqual([])
+      const done = await execute(preview.json().id, key)
+      expect(done.statusCode).toBe(200)
+      return done.json().result.run_id as number
+    }
+    const historyOf = async (runId: number) =>
+      (
+        await env.ctx.db
+          .selectFrom('price_history')
+          .innerJoin('offers', 'offers.id', 'price_history.offer_id')
+          .select([
+            'offers.source_property_id as offer',
+            'price_history.price_type',
+            'price_history.record_type',
+            'price_history.before_cents',
+            'price_history.after_cents',
+            'price_history.valid_from',
+            'price_history.recorded_at',
+            'price_history.component_id',
+            'price_history.correction',
+          ])
+          .where('offers.source_property_id', 'in', ['H-1', 'H-2', 'H-3', 'H-4'])
+          .where('run_id', '=', runId)
+          .orderBy('price_history.id')
+          .execute()
+      ).map(({ recorded_at, ...rest }) => ({ ...rest, recorded: typeof recorded_at === 'string' }))
+    const firstRun = await run(first, 'key-first-prices-1')
+    const today = (
+      await env.ctx.db
+        .selectFrom('offers')
+        .innerJoin('investments', 'investments.id', 'offers.investment_id')
+        .select('price_total_from')
+        .where('investments.source_id', '=', 'INV-H')
+        .where('source_property_id', '=', 'H-2')
+        .executeTakeFirstOrThrow()
+    ).price_total_from
+    expect(today).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+    const record = (offer: string, type: string, after: number, validFrom: string) => ({
+      offer,
+      price_type: type,
+      record_type: 'first',
+      before_cents: null,
+      after_cents: after,
+      valid_from: validFrom,
+      recorded: true,
+      component_id: null,
+      correction: 0,
+    })
+    expect(await historyOf(firstRun)).toEqual([
+      record('H-1', 'total', 60_000_000, '2026-05-01'),
+      record('H-1', 'm2', 1_200_000, '2026-05-02'),
+      record('H-2', 'total', 61_000_000, today as string),
+      record('H-3', 'total', 40_000_000, '2026-05-03'),
+      record('H-3', 'm2', 1_000_000, '2026-05-03'),
+      record('H-3', 'combined', 42_000_000, '2026-05-04'),
+    ])
+
+    // a change and a new offer in one run: the change is recorded first, as before
+    const secondRun = await run(
+      [
+        'INV-H;H-1;H/1;mieszkanie;wolne;50,00;2;1;11 800,00;2026-06-01;590 000,00;2026-06-01;Poznań;;',
+        'INV-H;H-4;H/4;mieszkanie;wolne;50,00;2;1;;;500 000,00;2026-06-01;Poznań;;',
+      ],
+      'key-first-prices-2',
+    )
+    expect(await historyOf(secondRun)).toEqual([
+      { ...record('H-1', 'total', 59_000_000, '2026-06-01'), record_type: 'change', before_cents: 60_000_000 },
+      { ...record('H-1', 'm2', 1_180_000, '2026-06-01'), record_type: 'change', before_cents: 1_200_000 },
+      record('H-4', 'total', 50_000_000, '2026-06-01'),
+    ])
+  })
+
   it('previews without writing offers, then executes atomically with price history and one audit entry', async () => {
     const offersBefore = await count('offers')
     const preview = await previewFile(csv(BASE_ROWS))
