@@ -2,7 +2,7 @@
  * Worker thread of a large preview (see validate-offer-file.ts): reads the file (and checks its
  * rows, for a CSV, except when the main thread has taken every batch sent) and posts the batches,
  * staying at most WORKER_BATCHES_AHEAD batches ahead of the main thread. It validates one file per
- * `start` message and stays for the next (see `takeWorker`).
+ * `start` message: a spare thread is started before there is a file for it (see `takeWorker`).
  */
 import { parentPort } from 'node:worker_threads'
 

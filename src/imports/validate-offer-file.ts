@@ -317,34 +317,41 @@ function startWorker(): Worker {
 }
 
 /*
- * A worker that finished a file cleanly is kept for the next preview: starting one means loading
- * the reader's and the validator's modules again, which costs as much as reading thousands of
- * rows. One is kept, unreferenced (it never holds the process open); a second preview running at
- * the same time starts its own, which ends with it.
+ * A preview finds a worker already started when the previous one ended cleanly: starting one means
+ * loading the reader's and the validator's modules, which costs as much as reading thousands of
+ * rows. The spare is a fresh thread, started in the background as the last one ends (a worker that
+ * read a large file holds tens of megabytes of garbage it has no reason to collect); it never holds
+ * the process open, and ends after SPARE_WORKER_IDLE_MS without a preview. A second preview
+ * running at the same time starts its own.
  */
-let idleWorker: Worker | undefined
+const SPARE_WORKER_IDLE_MS = 60_000
+let spare: { worker: Worker; timer: NodeJS.Timeout } | undefined
 
 function takeWorker(): Worker {
-  const worker = idleWorker ?? startWorker()
-  idleWorker = undefined
+  if (spare === undefined) return startWorker()
+  const { worker, timer } = spare
+  spare = undefined
+  clearTimeout(timer)
   worker.removeAllListeners()
   worker.ref()
   return worker
 }
 
-function keepWorker(worker: Worker): void {
-  worker.removeAllListeners()
-  if (idleWorker !== undefined) {
-    void worker.terminate()
-    return
-  }
-  idleWorker = worker
+function startSpareWorker(): void {
+  if (spare !== undefined) return
+  const worker = startWorker()
   worker.unref()
+  const timer = setTimeout(() => forget(), SPARE_WORKER_IDLE_MS).unref()
   const forget = () => {
-    if (idleWorker === worker) idleWorker = undefined
+    if (spare?.worker !== worker) return
+    spare = undefined
+    clearTimeout(timer)
+    worker.removeAllListeners()
+    void worker.terminate()
   }
   worker.once('exit', forget)
   worker.once('error', forget)
+  spare = { worker, timer }
 }
 
 /** The same events as `validateOfferFile`, from a worker thread; stopping the iteration stops it. */
@@ -375,7 +382,7 @@ export async function* validateOfferFileOnWorker(
   )
   const job: WorkerJob = { kind: 'start', args, alternate: options.share === 'alternate' }
   worker.postMessage(job)
-  // only a worker that told the end of its file is idle, and may read the next one
+  // a preview that ended otherwise (a crash, a database error) leaves no spare behind
   let finished = false
   try {
     for (;;) {
@@ -407,10 +414,8 @@ export async function* validateOfferFileOnWorker(
       }
     }
   } finally {
-    if (finished) keepWorker(worker)
-    else {
-      worker.removeAllListeners()
-      await worker.terminate()
-    }
+    worker.removeAllListeners()
+    await worker.terminate()
+    if (finished) startSpareWorker()
   }
 }
