@@ -10,7 +10,8 @@
  * A preview that refuses the file is reported (`invalid`, with its first errors), not executed.
  *
  * The mapping (canonical field → header) comes in BENCH_MAPPING as JSON; BENCH_MODE is patch (the
- * API's default) or snapshot.
+ * API's default) or snapshot. The service is the compiled build in dist/ (what `npm start` runs),
+ * or its TypeScript sources through tsx with BENCH_SOURCES=1.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -20,12 +21,20 @@ import Database from 'better-sqlite3'
 import { parse } from 'csv-parse'
 import { pino } from 'pino'
 
-import { createHostContext } from '../src/app.js'
-import { loadConfig } from '../src/config.js'
+import type * as App from '../src/app.js'
+import type * as Config from '../src/config.js'
 import type { HostContext } from '../src/host/context.js'
-import { openConfiguredDatabase } from '../src/host/db/database.js'
-import { executeOfferImport, previewOfferImport } from '../src/imports/offer-import-service.js'
+import type * as ServiceDatabase from '../src/host/db/database.js'
+import type * as ImportService from '../src/imports/offer-import-service.js'
 import type { RowError } from '../src/offers/validate-offer-row.js'
+
+const service = process.env.BENCH_SOURCES === '1' ? '../src' : '../dist'
+const { createHostContext } = (await import(`${service}/app.js`)) as typeof App
+const { loadConfig } = (await import(`${service}/config.js`)) as typeof Config
+const { openConfiguredDatabase } = (await import(`${service}/host/db/database.js`)) as typeof ServiceDatabase
+const { executeOfferImport, previewOfferImport } = (await import(
+  `${service}/imports/offer-import-service.js`
+)) as typeof ImportService
 
 export interface ImportRun {
   previewSeconds: number
