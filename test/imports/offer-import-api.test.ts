@@ -216,6 +216,12 @@ describeEachDatabase('offer import over HTTP', (getEnv) => {
       .where('source_property_id', '=', '2')
       .executeTakeFirstOrThrow()
     expect(offer).toMatchObject({
+      host_status: 'publish',
+      custom_meta: '{}',
+      gallery: '[]',
+      building: null,
+      variant: null,
+      thumbnail_id: null,
       status: 'reserved',
       area: '60.50',
       price_total_cents: 72_600_000,

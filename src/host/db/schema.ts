@@ -144,10 +144,11 @@ export interface OffersTable {
   price_combined_variant: string | null
   price_combined_status: string | null
   variant: string | null
-  host_status: string
-  custom_meta: string
+  /** Defaults (`publish`, `{}`, `[]`) are the database's: a new offer may leave them out. */
+  host_status: Generated<string>
+  custom_meta: Generated<string>
   thumbnail_id: number | null
-  gallery: string
+  gallery: Generated<string>
   created_at: string
   modified_at: string
 }
