@@ -18,6 +18,8 @@ export interface OpenDatabaseOptions {
   /** PostgreSQL connection string; otherwise SQLite at `sqliteFile`. */
   databaseUrl?: string | undefined
   sqliteFile?: string
+  /** SQLite page cache in MiB (see createSqliteDialect). */
+  sqliteCacheMib?: number
   pgSchema?: string
 }
 
@@ -31,13 +33,22 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
     return { db, caps, location: redactConnectionString(options.databaseUrl), destroy: () => db.destroy() }
   }
   const file = options.sqliteFile ?? ':memory:'
-  const { dialect, caps } = createSqliteDialect({ file })
+  const { dialect, caps } = createSqliteDialect({
+    file,
+    ...(options.sqliteCacheMib === undefined ? {} : { cacheSizeKib: options.sqliteCacheMib * 1024 }),
+  })
   const db = new Kysely<Database>({ dialect })
   return { db, caps, location: file, destroy: () => db.destroy() }
 }
 
-export function openConfiguredDatabase(config: Pick<AppConfig, 'databaseUrl' | 'dataDir'>): DatabaseHandle {
-  return openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: path.join(config.dataDir, 'dg.sqlite') })
+export function openConfiguredDatabase(
+  config: Pick<AppConfig, 'databaseUrl' | 'dataDir'> & Partial<Pick<AppConfig, 'sqliteCacheMib'>>,
+): DatabaseHandle {
+  return openDatabase({
+    databaseUrl: config.databaseUrl,
+    sqliteFile: path.join(config.dataDir, 'dg.sqlite'),
+    ...(config.sqliteCacheMib === undefined ? {} : { sqliteCacheMib: config.sqliteCacheMib }),
+  })
 }
 
 export function redactConnectionString(url: string): string {
