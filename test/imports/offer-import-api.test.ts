@@ -98,27 +98,29 @@ describeEachDatabase('offer import over HTTP', (getEnv) => {
       expect(done.statusCode).toBe(200)
       return done.json().result.run_id as number
     }
-    const historyOf = async (runId: number) =>
-      (
-        await env.ctx.db
-          .selectFrom('price_history')
-          .innerJoin('offers', 'offers.id', 'price_history.offer_id')
-          .select([
-            'offers.source_property_id as offer',
-            'price_history.price_type',
-            'price_history.record_type',
-            'price_history.before_cents',
-            'price_history.after_cents',
-            'price_history.valid_from',
-            'price_history.recorded_at',
-            'price_history.component_id',
-            'price_history.correction',
-          ])
-          .where('offers.source_property_id', 'in', ['H-1', 'H-2', 'H-3', 'H-4'])
-          .where('run_id', '=', runId)
-          .orderBy('price_history.id')
-          .execute()
-      ).map(({ recorded_at, ...rest }) => ({ ...rest, recorded: typeof recorded_at === 'string' }))
+    const historyOf = async (runId: number) => {
+      const records = await env.ctx.db
+        .selectFrom('price_history')
+        .innerJoin('offers', 'offers.id', 'price_history.offer_id')
+        .select([
+          'offers.source_property_id as offer',
+          'price_history.price_type',
+          'price_history.record_type',
+          'price_history.before_cents',
+          'price_history.after_cents',
+          'price_history.valid_from',
+          'price_history.recorded_at',
+          'price_history.component_id',
+          'price_history.correction',
+        ])
+        .where('offers.source_property_id', 'in', ['H-1', 'H-2', 'H-3', 'H-4'])
+        .where('run_id', '=', runId)
+        .orderBy('price_history.id')
+        .execute()
+      // every record of a run carries the run's one moment
+      expect(new Set(records.map((record) => record.recorded_at)).size).toBe(1)
+      return records.map(({ recorded_at: _recordedAt, ...rest }) => rest)
+    }
     const firstRun = await run(first, 'key-first-prices-1')
     const today = (
       await env.ctx.db
@@ -137,7 +139,6 @@ describeEachDatabase('offer import over HTTP', (getEnv) => {
       before_cents: null,
       after_cents: after,
       valid_from: validFrom,
-      recorded: true,
       component_id: null,
       correction: 0,
     })
