@@ -18,6 +18,8 @@ import {
 } from 'kysely'
 import pg from 'pg'
 
+import { FALLBACK_CHECKPOINT_PAGES, startWalCheckpointer } from './wal-checkpointer.js'
+
 export type DialectName = 'sqlite' | 'postgres'
 
 export interface DialectCaps {
@@ -48,8 +50,18 @@ export function createSqliteDialect(options: SqliteOptions): { dialect: SqliteDi
   database.pragma(`cache_size = -${options.cacheSizeKib ?? 16384}`)
   database.pragma(`mmap_size = ${options.mmapSizeBytes ?? 268435456}`)
   database.pragma('temp_store = MEMORY')
+  let stopCheckpointer: (() => void) | undefined
+  if (options.file !== ':memory:') {
+    database.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`)
+    stopCheckpointer = startWalCheckpointer(options.file)
+  }
   return {
-    dialect: new SqliteDialect({ database: withStatementCache(database) }),
+    dialect: new SqliteDialect({
+      database: withStatementCache(database, () => {
+        stopCheckpointer?.()
+        database.close()
+      }),
+    }),
     caps: { name: 'sqlite', concurrentWriters: false },
   }
 }
@@ -59,10 +71,10 @@ export function createSqliteDialect(options: SqliteOptions): { dialect: SqliteDi
  * than running it. Statements are reusable, and the driver runs one query at a time on its single
  * connection, so the same SQL text gets the same prepared statement.
  */
-function withStatementCache(database: SqliteDatabase.Database, maxStatements = 500) {
+function withStatementCache(database: SqliteDatabase.Database, close: () => void, maxStatements = 500) {
   const statements = new Map<string, SqliteDatabase.Statement>()
   return {
-    close: () => database.close(),
+    close,
     prepare(text: string): SqliteDatabase.Statement {
       let statement = statements.get(text)
       if (!statement) {
