@@ -10,11 +10,12 @@
  * A preview that refuses the file is reported (`invalid`, with its first errors), not executed.
  *
  * The mapping (canonical field → header) comes in BENCH_MAPPING as JSON; BENCH_MODE is patch (the
- * API's default) or snapshot. The service is the compiled build in dist/ (what `npm start` runs),
- * or its TypeScript sources through tsx with BENCH_SOURCES=1.
+ * API's default) or snapshot. BENCH_SERVICE names the service's directory: the compiled build in
+ * dist/ (the default, what `npm start` runs), or src/ when this file runs through tsx.
  */
 import fs from 'node:fs'
 import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { performance } from 'node:perf_hooks'
 
 import Database from 'better-sqlite3'
@@ -28,7 +29,7 @@ import type * as ServiceDatabase from '../src/host/db/database.js'
 import type * as ImportService from '../src/imports/offer-import-service.js'
 import type { RowError } from '../src/offers/validate-offer-row.js'
 
-const service = process.env.BENCH_SOURCES === '1' ? '../src' : '../dist'
+const service = pathToFileURL(process.env.BENCH_SERVICE ?? fileURLToPath(new URL('../dist', import.meta.url))).href
 const { createHostContext } = (await import(`${service}/app.js`)) as typeof App
 const { loadConfig } = (await import(`${service}/config.js`)) as typeof Config
 const { openConfiguredDatabase } = (await import(`${service}/host/db/database.js`)) as typeof ServiceDatabase
