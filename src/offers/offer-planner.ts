@@ -158,7 +158,9 @@ export interface Planner {
 export function createPlanner(db: Executor, options: { mode: ImportMode; today: string }): Planner {
   const hash = createHash('sha256').update(options.today)
   const investmentBySource = new Map<string, InvestmentKeyRow | null>()
+  // the keys a snapshot names: what `finish` does not archive (a patch archives nothing)
   const seen = new Set<string>()
+  const snapshot = options.mode === 'snapshot'
   const errors: RowError[] = []
   const counts = { create: 0, update: 0, unchanged: 0, archive: 0 }
 
@@ -203,8 +205,8 @@ export function createPlanner(db: Executor, options: { mode: ImportMode; today: 
         operations.push(op)
         counts[op.action]++
         lines += digestLine(op)
-        seen.add(op.key)
-      } else {
+        if (snapshot) seen.add(op.key)
+      } else if (snapshot) {
         seen.add(offerKey(input.values.sourceInvestmentId as string, input.values.sourcePropertyId as string))
       }
     }
@@ -215,7 +217,7 @@ export function createPlanner(db: Executor, options: { mode: ImportMode; today: 
   async function finish(): Promise<PlanSummary> {
     const archives: PlannedOperation[] = []
     const scope: ArchiveScope = { investments: [], total: 0 }
-    if (options.mode === 'snapshot') {
+    if (snapshot) {
       const sourceOf = new Map<number, string>()
       for (const [source, investment] of investmentBySource) if (investment) sourceOf.set(investment.id, source)
       const perInvestment = new Map<string, number>()
