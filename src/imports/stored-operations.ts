@@ -64,7 +64,7 @@ const CHANGE_FIELDS: readonly string[] = [...CANONICAL_FIELDS].sort()
 const CHANGE_BIT = new Map(CHANGE_FIELDS.map((field, bit) => [field, 1 << bit]))
 
 /** Sorted field names as a bit set; a name outside CHANGE_FIELDS keeps the list as text. */
-export function encodeChanges(changes: readonly string[]): number | string {
+function encodeChanges(changes: readonly string[]): number | string {
   let bits = 0
   for (const field of changes) {
     const bit = CHANGE_BIT.get(field)
@@ -77,7 +77,7 @@ export function encodeChanges(changes: readonly string[]): number | string {
 /** Field lists by bit set: most operations of a plan share a handful of them. */
 const changesByBits = new Map<number, readonly string[]>()
 
-export function decodeChanges(stored: number | string): string[] {
+function decodeChanges(stored: number | string): string[] {
   if (typeof stored === 'string') return stored === '' ? [] : stored.split(',')
   let changes = changesByBits.get(stored)
   if (changes === undefined) {

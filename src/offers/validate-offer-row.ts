@@ -310,21 +310,10 @@ export function createOfferRowsValidator(
 }
 
 /**
- * The same for rows of a file whose columns are mapped once: each row comes as its cells in the
- * order of `fields`, so that 100,000 rows need no object keyed by field and no lookup per cell.
- */
-export function createOfferCellsValidator(
-  mode: ImportMode,
-  fields: readonly string[],
-): (cells: readonly unknown[], row: number) => OfferRowResult {
-  const reportDuplicates = duplicateKeyReporter()
-  const check = createOfferCellsChecker(mode, fields)
-  return (cells, row) => reportDuplicates(check(cells, row), row)
-}
-
-/**
- * The rules of one row, without `duplicate_key`: for a caller that sees the keys of the whole file
- * elsewhere (a file checked on two threads) and reports them with `duplicateKeyError`.
+ * The rules of one row of a file whose columns are mapped once, without `duplicate_key`: each row
+ * comes as its cells in the order of `fields` (100,000 rows need no object keyed by field and no
+ * lookup per cell), and the caller, which sees the keys of the whole file (a file checked on two
+ * threads), reports repeated keys with `duplicateKeyError`.
  */
 export function createOfferCellsChecker(
   _mode: ImportMode,

@@ -3,14 +3,12 @@
  * planner rules) and when it must plan the file again; and that every row the plan refuses is
  * reported, whichever batch of the file it is in.
  */
-import fs from 'node:fs'
-import path from 'node:path'
-
 import { beforeAll, expect, it } from 'vitest'
 
-import { executeOfferImport, previewOfferImport, type PreviewArgs } from '../../src/imports/offer-import-service.js'
+import { executeOfferImport, type PreviewArgs } from '../../src/imports/offer-import-service.js'
 import { selectCatalogState } from '../../src/catalog/catalog-repository.js'
 import { grantProLicense } from '../helpers/factories.js'
+import { previewImportFile, writeImportFile } from '../helpers/imports.js'
 import { describeEachDatabase, type TestEnv } from '../helpers/test-app.js'
 
 const MAPPING = {
@@ -22,29 +20,16 @@ const MAPPING = {
 
 describeEachDatabase('reuse of a previewed plan', (getEnv) => {
   let env: TestEnv
-  let sequence = 0
 
   beforeAll(async () => {
     env = getEnv()
     await grantProLicense(env.ctx)
   })
 
-  const file = (rows: string[]) => {
-    sequence++
-    const target = path.join(env.database.dataDir, `plan-reuse-${sequence}.csv`)
-    fs.writeFileSync(target, `Inwestycja;ID;Rodzaj;Cena\n${rows.join('\n')}\n`)
-    return target
-  }
+  const file = (rows: string[]) =>
+    writeImportFile(env.database.dataDir, 'plan-reuse', `Inwestycja;ID;Rodzaj;Cena\n${rows.join('\n')}\n`)
   const preview = (target: string, extra: Partial<PreviewArgs> = {}) =>
-    previewOfferImport(env.ctx, {
-      actor: { type: 'cli' },
-      operator: { userId: null, name: 'test' },
-      filePath: target,
-      fileName: path.basename(target),
-      mode: 'patch',
-      mapping: MAPPING,
-      ...extra,
-    })
+    previewImportFile(env.ctx, target, MAPPING, extra)
   const execute = (jobId: string, key: string) =>
     executeOfferImport(env.ctx, { actor: { type: 'cli' }, jobId, idempotencyKey: key, confirmArchiving: false })
   const job = (id: string) =>

@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 
 import type { AppConfig } from '../../src/config.js'
 import type { HostContext } from '../../src/host/context.js'
-import { executeOfferImport, previewOfferImport } from '../../src/imports/offer-import-service.js'
+import { executeOfferImport } from '../../src/imports/offer-import-service.js'
 import {
   type ValidateOfferFileArgs,
   type ValidationEvent,
@@ -19,6 +19,7 @@ import {
   validateOfferFileOnWorker,
 } from '../../src/imports/validate-offer-file.js'
 import { grantProLicense } from '../helpers/factories.js'
+import { previewImportFile, writeImportFile } from '../helpers/imports.js'
 import { describeEachDatabase, type TestEnv } from '../helpers/test-app.js'
 
 const HEADER = ['Inwestycja', 'ID', 'Rodzaj', 'Status', 'Powierzchnia', 'Cena m2', 'Cena', 'Cena od', 'Miasto']
@@ -52,7 +53,6 @@ function offerRow(i: number, investment = 'W-A'): string[] {
 
 describeEachDatabase('preview read and validated on a worker thread', (getEnv) => {
   let env: TestEnv
-  let sequence = 0
 
   beforeAll(async () => {
     env = getEnv()
@@ -63,21 +63,9 @@ describeEachDatabase('preview read and validated on a worker thread', (getEnv) =
     ...env.ctx,
     config: { ...env.ctx.config, ...change },
   })
-  const csv = (rows: string[][]) => {
-    sequence++
-    const target = path.join(env.database.dataDir, `worker-${sequence}.csv`)
-    fs.writeFileSync(target, [HEADER, ...rows].map((row) => row.join(';')).join('\r\n') + '\r\n')
-    return target
-  }
-  const previewWith = (ctx: HostContext, target: string) =>
-    previewOfferImport(ctx, {
-      actor: { type: 'cli' },
-      operator: { userId: null, name: 'test' },
-      filePath: target,
-      fileName: path.basename(target),
-      mode: 'patch',
-      mapping: MAPPING,
-    })
+  const csv = (rows: string[][]) =>
+    writeImportFile(env.database.dataDir, 'worker', [HEADER, ...rows].map((row) => row.join(';')).join('\r\n') + '\r\n')
+  const previewWith = (ctx: HostContext, target: string) => previewImportFile(ctx, target, MAPPING)
   const digest = async (id: string) =>
     (await env.ctx.db.selectFrom('import_jobs').select('plan_digest').where('id', '=', id).executeTakeFirstOrThrow())
       .plan_digest
