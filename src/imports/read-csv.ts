@@ -20,6 +20,11 @@ export const CSV_DELIMITERS = [';', ',', '\t'] as const
 export interface CsvDialect {
   encoding: CsvEncoding
   delimiter: string
+  /**
+   * Whether the file holds a quote (") anywhere. A file without one has no CSV grammar beyond line
+   * breaks and delimiters, and is split without csv-parse (see `splitQuoteFreeRecords`).
+   */
+  quotes?: boolean
 }
 
 export interface CsvRecord {
@@ -39,7 +44,18 @@ const MAX_RECORD_BYTES = 1024 * 1024
 export async function detectCsvDialect(path: string): Promise<CsvDialect> {
   const encoding = await detectCsvEncoding(path)
   const sample = await readTextSample(path, encoding)
-  return { encoding, delimiter: detectDelimiter(sample.text, sample.complete) }
+  return { encoding, delimiter: detectDelimiter(sample.text, sample.complete), quotes: await holdsQuote(path) }
+}
+
+/** `"` is the byte 0x22 in both encodings, and UTF-8 never uses it inside a multi-byte character. */
+async function holdsQuote(path: string): Promise<boolean> {
+  const stream = createReadStream(path, { highWaterMark: 1024 * 1024 })
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) if (chunk.includes(0x22)) return true
+    return false
+  } finally {
+    stream.destroy()
+  }
 }
 
 /**
@@ -182,6 +198,10 @@ function parseFile(path: string, dialect: CsvDialect, options: Options = {}): Pa
  * good part of the reading time.
  */
 export async function* readCsvRecordBatches(path: string, dialect: CsvDialect): AsyncGenerator<CsvRecord[]> {
+  if (dialect.quotes === false) {
+    yield* splitQuoteFreeRecords(decodeFile(path, dialect.encoding), dialect.delimiter)
+    return
+  }
   const parser = parseFile(path, dialect)
   let row = 0
   try {
@@ -195,6 +215,50 @@ export async function* readCsvRecordBatches(path: string, dialect: CsvDialect): 
   } finally {
     parser.destroy()
   }
+}
+
+/** A record break as csv-parse is told them (`parserOptions`): CRLF, LF or CR, mixed in one file too. */
+const RECORD_BREAK = /\r\n|\n|\r/
+
+/**
+ * The records of a text without a single quote, as csv-parse reads it with `parserOptions` (a
+ * property test holds the two to the same records): every line break ends a record, every
+ * delimiter ends a cell, and nothing else means anything. csv-parse spends most of a preview's
+ * reading time on the quoting rules such a file never uses (~0.45 s of a 100,000-row file, against
+ * ~0.08 s for this). A record longer than MAX_RECORD_BYTES is refused as csv-parse refuses it.
+ */
+export async function* splitQuoteFreeRecords(
+  texts: AsyncIterable<string>,
+  delimiter: string,
+): AsyncGenerator<CsvRecord[]> {
+  let row = 0
+  let rest = ''
+  const tooLong = () =>
+    new FileReadError(
+      'csv_malformed',
+      `Row ${row + 1} (from line ${row + 1}) is longer than ${formatBytes(MAX_RECORD_BYTES)}; ` +
+        'check that the file is a CSV and that its lines end where its rows do.',
+      { row: row + 1, line: row + 1, reason: 'record_too_long' },
+    )
+  for await (const text of texts) {
+    let joined = rest + text
+    // a CR at the end may be the first half of a CRLF: it waits for the next text
+    const heldCr = joined.endsWith('\r')
+    if (heldCr) joined = joined.slice(0, -1)
+    const lines = joined.split(RECORD_BREAK)
+    rest = (lines.pop() as string) + (heldCr ? '\r' : '')
+    const records: CsvRecord[] = []
+    for (const line of lines) {
+      if (line.length > MAX_RECORD_BYTES) throw tooLong()
+      records.push({ row: ++row, cells: line.split(delimiter) })
+    }
+    if (rest.length > MAX_RECORD_BYTES) throw tooLong()
+    if (records.length > 0) yield records
+  }
+  // the last record has no break after it, or ends with a CR that had nothing after it
+  if (rest.endsWith('\r')) rest = rest.slice(0, -1)
+  else if (rest === '') return
+  yield [{ row: ++row, cells: rest.split(delimiter) }]
 }
 
 /** The records one by one (the header row, tests). */

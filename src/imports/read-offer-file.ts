@@ -397,6 +397,8 @@ async function* dataRowBatches(
       if (empty) continue
       count += 1
       if (count > maxRows) {
+        // the rows before the limit are handed over first, whatever batch the reader made of them
+        if (rows.length > 0) yield rows
         throw new FileReadError(
           'too_many_rows',
           `The file has more than ${maxRows} data rows, the limit (row ${record.row} is data row ${count}). ` +
