@@ -7,7 +7,7 @@
  * Format 3 (current): each operation is a positional array `[row, action, values, changes, before,
  * offerId, investmentId]`, plus `sourceInvestmentId, sourcePropertyId, key` for an archive (which
  * has no values to derive them from). `values` are the normalized values in VALUE_FIELDS order;
- * `changes` is a bit set over CHANGE_FIELDS (a created offer changes some twenty fields, and their
+ * `changes` is a bit set (change-set.ts: a created offer changes some twenty fields, and their
  * names made up a third of a stored plan). Chunks hold 500 operations; a chunk's `action` column
  * is `w` when it holds something to write and `u` when every operation in it is `unchanged`, so
  * execution reads only the former.
@@ -15,7 +15,7 @@
  * made before an upgrade may be executed after it).
  * Format 1: chunks of 100 objects `{r,k,a,v,c,b,o,i,s,p}`.
  */
-import { CANONICAL_FIELDS } from '../offers/canonical-fields.js'
+import { decodeChangeSet, encodeChangeSet } from '../offers/change-set.js'
 import type { Comparable, PlanAction, PlannedOperation } from '../offers/offer-planner.js'
 import { type NormalizedLocation, type NormalizedOfferValues, offerKey } from '../offers/validate-offer-row.js'
 
@@ -59,38 +59,6 @@ const LOCATION_FIELDS = [
   'postalCode',
 ] as const satisfies readonly LocationKey[]
 
-/** The fields a change can name, in the order the planner sorts them (the bits of stored `changes`). */
-const CHANGE_FIELDS: readonly string[] = [...CANONICAL_FIELDS].sort()
-const CHANGE_BIT = new Map(CHANGE_FIELDS.map((field, bit) => [field, 1 << bit]))
-
-/** Sorted field names as a bit set; a name outside CHANGE_FIELDS keeps the list as text. */
-function encodeChanges(changes: readonly string[]): number | string {
-  let bits = 0
-  for (const field of changes) {
-    const bit = CHANGE_BIT.get(field)
-    if (bit === undefined) return changes.join(',')
-    bits |= bit
-  }
-  return bits
-}
-
-/** Field lists by bit set: most operations of a plan share a handful of them. */
-const changesByBits = new Map<number, readonly string[]>()
-
-function decodeChanges(stored: number | string): string[] {
-  if (typeof stored === 'string') return stored === '' ? [] : stored.split(',')
-  let changes = changesByBits.get(stored)
-  if (changes === undefined) {
-    const fields: string[] = []
-    for (let bit = 0; bit < CHANGE_FIELDS.length; bit++)
-      if ((stored >>> bit) & 1) fields.push(CHANGE_FIELDS[bit] as string)
-    changes = fields
-    if (changesByBits.size < 10_000) changesByBits.set(stored, changes)
-  }
-  // a copy: an operation's list is its own to change
-  return changes.slice()
-}
-
 const ACTION_CODES: Readonly<Record<PlanAction, string>> = { create: 'c', update: 'u', unchanged: 'n', archive: 'a' }
 const ACTIONS: Readonly<Record<string, PlanAction>> = { c: 'create', u: 'update', n: 'unchanged', a: 'archive' }
 
@@ -132,7 +100,7 @@ export function decodeValues(stored: Stored[]): NormalizedOfferValues {
 export function encodeOperation(op: PlannedOperation): string {
   const before = op.changes.length > 0 && Object.keys(op.before).length > 0 ? JSON.stringify(op.before) : '0'
   const values = op.storedValues ?? JSON.stringify(encodeValues(op.values))
-  const changes = encodeChanges(op.changes)
+  const changes = encodeChangeSet(op.changes)
   const head = `[${op.row ?? 'null'},"${ACTION_CODES[op.action]}",${values},${typeof changes === 'number' ? changes : JSON.stringify(changes)},${before},${op.offerId ?? 'null'},${op.investmentId ?? 'null'}`
   return op.action === 'archive'
     ? `${head},${JSON.stringify(op.sourceInvestmentId)},${JSON.stringify(op.sourcePropertyId)},${JSON.stringify(op.key)}]`
@@ -169,7 +137,7 @@ function decodeV2(stored: unknown[]): PlannedOperation {
     sourceInvestmentId,
     sourcePropertyId,
     values,
-    changes: decodeChanges(changes),
+    changes: decodeChangeSet(changes),
     before: before === 0 ? {} : before,
     offerId,
     investmentId,

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto'
 
 import type { Executor } from '../host/context.js'
 import { type OfferStatus, STANDALONE_PART_TYPES } from './canonical-fields.js'
+import { encodeChangeSet } from './change-set.js'
 import { priceWithinRounding } from './price-consistency.js'
 import {
   type InvestmentKeyRow,
@@ -24,7 +25,7 @@ export type PlanAction = 'create' | 'update' | 'unchanged' | 'archive'
  * The planner's rules, as stored with a previewed plan: a plan made by other rules (a release in
  * between) is planned again before it is executed, never taken as it is. Change it with the rules.
  */
-export const PLANNER_VERSION = '2026-11-24'
+export const PLANNER_VERSION = '2026-11-24.2'
 
 export interface PlannedOperation {
   /** Row of the file (or null for an archive, which has no row). */
@@ -123,7 +124,7 @@ export function isStandalonePart(type: string): boolean {
 
 /** One line of the plan digest: what the plan decided and what it saw in the catalog. */
 function digestLine(op: PlannedOperation): string {
-  const line = `\n${op.key}\t${op.action}\t${op.changes.join(',')}\t${op.offerId ?? ''}\t${op.investmentId ?? ''}`
+  const line = `\n${op.key}\t${op.action}\t${encodeChangeSet(op.changes)}\t${op.offerId ?? ''}\t${op.investmentId ?? ''}`
   return op.changes.length > 0 ? line + JSON.stringify(op.before) : line
 }
 
@@ -320,10 +321,15 @@ function planOne(
   const total = values.priceTotalCents ?? existing?.price_total_cents ?? null
   const m2 = values.priceM2Cents ?? existing?.price_m2_cents ?? null
   const area = values.area ?? existing?.area ?? null
-  const touchesPrice =
-    values.priceTotalCents !== undefined || values.priceM2Cents !== undefined || values.area !== undefined
+  const sentPrices =
+    (values.priceTotalCents !== undefined ? 1 : 0) +
+    (values.priceM2Cents !== undefined ? 1 : 0) +
+    (values.area !== undefined ? 1 : 0)
+  // a row that sends all three was held to the rule by the validator already; one that sends some
+  // of them is held to it with the stored values
   if (
-    touchesPrice &&
+    sentPrices > 0 &&
+    sentPrices < 3 &&
     total !== null &&
     m2 !== null &&
     area !== null &&
