@@ -202,8 +202,9 @@ export async function selectNextSqliteOfferId(db: Executor): Promise<number> {
 }
 
 /**
- * Inserts offers and returns their ids with their keys. `bulk` names the dialect for the bulk path
- * of large imports (see `insertRows`); without it, Kysely's multi-row INSERT … RETURNING.
+ * Inserts offers and returns their ids with their keys, unless the rows carry their ids (then
+ * nothing is returned). `bulk` names the dialect for the bulk path of large imports (see
+ * `insertRows`); without it, Kysely's multi-row INSERT … RETURNING.
  */
 export async function insertOffers(
   db: Executor,
@@ -212,13 +213,10 @@ export async function insertOffers(
 ): Promise<Array<{ id: number; investment_id: number; source_property_id: string | null }>> {
   if (bulk !== undefined) {
     const first = rows[0]
+    // rows that carry their ids (numbered by SQLite's single writer): the caller knows them already
     if (first?.id !== undefined && first.id !== null) {
       await insertRows(db as unknown as Kysely<never>, bulk, 'offers', rows)
-      return rows.map((row) => ({
-        id: row.id as number,
-        investment_id: row.investment_id,
-        source_property_id: row.source_property_id ?? null,
-      }))
+      return []
     }
     return insertRows(db as unknown as Kysely<never>, bulk, 'offers', rows, {
       returning: ['id', 'investment_id', 'source_property_id'],

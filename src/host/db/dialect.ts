@@ -129,9 +129,6 @@ export async function insertRows<R = Record<string, unknown>>(
   const first = rows[0]
   if (first === undefined) return []
   const columns = Object.keys(first)
-  const quote = (name: string) => `"${name.replace(/"/g, '""')}"`
-  const list = columns.map(quote).join(', ')
-  const returning = options.returning?.length ? ` RETURNING ${options.returning.map(quote).join(', ')}` : ''
   // SQLite allows 32,766 parameters per statement, PostgreSQL 65,535
   const batchRows = Math.max(1, Math.floor((dialect === 'sqlite' ? 12_000 : 30_000) / columns.length))
   const out: R[] = []
@@ -141,23 +138,44 @@ export async function insertRows<R = Record<string, unknown>>(
     for (const row of part) {
       // every row must name the same columns, in the same order (the writer builds them alike): a
       // column only some rows had would be lost
-      const keys = Object.keys(row)
-      if (keys.length !== columns.length) throw new Error(`insertRows: rows of ${table} differ in columns`)
-      for (let i = 0; i < keys.length; i++) {
-        const column = keys[i] as string
+      let i = 0
+      for (const column in row) {
         if (column !== columns[i]) throw new Error(`insertRows: rows of ${table} differ in columns (${column})`)
         parameters.push((row as Record<string, unknown>)[column] ?? null)
+        i++
       }
+      if (i !== columns.length) throw new Error(`insertRows: rows of ${table} differ in columns`)
     }
-    let n = 0
-    const placeholder = dialect === 'sqlite' ? () => '?' : () => `$${++n}`
-    const values = part.map(() => `(${columns.map(placeholder).join(', ')})`).join(', ')
-    const result = await db.executeQuery<R>(
-      CompiledQuery.raw(`INSERT INTO ${quote(table)} (${list}) VALUES ${values}${returning}`, parameters),
-    )
+    const text = insertText(dialect, table, columns, part.length, options.returning)
+    const result = await db.executeQuery<R>(CompiledQuery.raw(text, parameters))
     for (const row of result.rows) out.push(row)
   }
   return out
+}
+
+/** The INSERT texts of the batch sizes in use: a 100,000-row load writes the same one 175 times. */
+const insertTexts = new Map<string, string>()
+
+function insertText(
+  dialect: DialectName,
+  table: string,
+  columns: readonly string[],
+  rowCount: number,
+  returning: readonly string[] | undefined,
+): string {
+  const cacheKey = `${dialect}\u0000${table}\u0000${columns.join('\u0000')}\u0000${rowCount}\u0000${returning?.join('\u0000') ?? ''}`
+  let text = insertTexts.get(cacheKey)
+  if (text !== undefined) return text
+  const quote = (name: string) => `"${name.replace(/"/g, '""')}"`
+  const list = columns.map(quote).join(', ')
+  const returningClause = returning?.length ? ` RETURNING ${returning.map(quote).join(', ')}` : ''
+  let n = 0
+  const placeholder = dialect === 'sqlite' ? () => '?' : () => `$${++n}`
+  const values = Array.from({ length: rowCount }, () => `(${columns.map(placeholder).join(', ')})`).join(', ')
+  text = `INSERT INTO ${quote(table)} (${list}) VALUES ${values}${returningClause}`
+  if (insertTexts.size >= 200) insertTexts.clear()
+  insertTexts.set(cacheKey, text)
+  return text
 }
 
 export interface PostgresOptions {
