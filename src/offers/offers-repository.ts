@@ -119,6 +119,34 @@ function planOfferRow(a: PlanOfferArray): PlanOfferRow {
   }
 }
 
+/**
+ * The share of an investment's offers a batch must name for all of them to be read at once (the
+ * rest is read and dropped); from WHOLE_INVESTMENT_MIN_KEYS keys on. A file lists an investment's
+ * offers together, so a batch of a large import usually names whole investments.
+ */
+const WHOLE_INVESTMENT_SHARE = 0.75
+const WHOLE_INVESTMENT_MIN_KEYS = 100
+
+/** How many offers the investments have of which the batch names at least WHOLE_INVESTMENT_MIN_KEYS. */
+async function countOffersOfLargeShares(
+  db: Executor,
+  byInvestment: ReadonlyMap<number, ReadonlySet<string>>,
+): Promise<Map<number, number>> {
+  const large: number[] = []
+  for (const [investmentId, ids] of byInvestment) if (ids.size >= WHOLE_INVESTMENT_MIN_KEYS) large.push(investmentId)
+  const counts = new Map<number, number>()
+  for (const part of chunks(large)) {
+    const rows = await db
+      .selectFrom('offers')
+      .select((eb) => ['investment_id', eb.fn.countAll<number>().as('n')])
+      .where('investment_id', 'in', part)
+      .groupBy('investment_id')
+      .execute()
+    for (const row of rows) counts.set(row.investment_id, Number(row.n))
+  }
+  return counts
+}
+
 /** Only the offers named by (investment, source id): planning needs nothing else of the catalog. */
 export async function selectPlanOffersByKeys(
   db: Executor,
@@ -132,7 +160,22 @@ export async function selectPlanOffersByKeys(
   }
   const out: PlanOfferRow[] = []
   const offerJson = planOfferJson(db)
+  const offerCounts = await countOffersOfLargeShares(db, byInvestment)
   for (const [investmentId, ids] of byInvestment) {
+    const count = offerCounts.get(investmentId)
+    if (count !== undefined && ids.size >= count * WHOLE_INVESTMENT_SHARE) {
+      // one range scan of the investment costs less than looking up most of its offers one by one
+      const rows = await db
+        .selectFrom('offers')
+        .select(offerJson.as('offer'))
+        .where('investment_id', '=', investmentId)
+        .execute()
+      for (const row of rows) {
+        const offer = planOfferRow(JSON.parse(row.offer) as PlanOfferArray)
+        if (offer.source_property_id !== null && ids.has(offer.source_property_id)) out.push(offer)
+      }
+      continue
+    }
     for (const part of chunks([...ids])) {
       const rows = await db
         .selectFrom('offers')
