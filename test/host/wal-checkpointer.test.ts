@@ -47,4 +47,27 @@ describe('WAL checkpoints on SQLite', () => {
     // the last connection to close (the thread's, which closed before destroy returned) removes the WAL
     expect(fs.existsSync(`${file}-wal`)).toBe(false)
   })
+
+  it('waits while commits keep landing, and copies them once the writing pauses', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dg-wal-'))
+    dirs.push(dir)
+    const file = path.join(dir, 'dg.sqlite')
+    const db = new Kysely<{ notes: { id: number; body: string } }>({ dialect: createSqliteDialect({ file }).dialect })
+    await sql`CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)`.execute(db)
+    // a commit every 100 ms for 2.5 s (five checkpoint rounds), 100 rows of 2 KiB each
+    for (let i = 0; i < 25; i++) {
+      await db
+        .insertInto('notes')
+        .values(Array.from({ length: 100 }, (_, j) => ({ id: i * 100 + j + 1, body: 'x'.repeat(2048) })))
+        .execute()
+      await new Promise((r) => setTimeout(r, 100))
+    }
+    expect(fs.statSync(`${file}-wal`).size).toBeGreaterThan(4_000_000)
+    expect(fs.statSync(file).size).toBeLessThan(100_000)
+
+    const deadline = Date.now() + 5_000
+    while (fs.statSync(file).size < 4_000_000 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50))
+    expect(fs.statSync(file).size).toBeGreaterThan(4_000_000)
+    await db.destroy()
+  })
 })
