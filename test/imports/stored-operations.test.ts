@@ -5,7 +5,16 @@
 import { describe, expect, it } from 'vitest'
 
 import type { PlannedOperation } from '../../src/offers/offer-planner.js'
-import { decodeChunk, encodeOperation, encodeValues, PLAN_FORMAT } from '../../src/imports/stored-operations.js'
+import {
+  decodeChunk,
+  decodeValues,
+  encodeOperation,
+  encodeValues,
+  PLAN_FORMAT,
+  STORED_LOCATION_FIELDS,
+  STORED_VALUE_FIELDS,
+} from '../../src/imports/stored-operations.js'
+import type { NormalizedOfferValues } from '../../src/offers/validate-offer-row.js'
 
 const create: PlannedOperation = {
   row: 2,
@@ -78,6 +87,21 @@ describe('stored operations', () => {
     const passed = encodeOperation({ ...create, storedValues })
     expect(passed).toBe(encodeOperation(create))
     expect(decodeChunk(`[${passed}]`, PLAN_FORMAT)).toEqual([create])
+  })
+
+  it('keeps each value at the position its field has in the stored layout, and reads it back alone', () => {
+    const fields = [...STORED_VALUE_FIELDS, ...STORED_LOCATION_FIELDS]
+    fields.forEach((field, position) => {
+      const inLocation = position >= STORED_VALUE_FIELDS.length
+      const value = position % 2 === 0 ? `value of ${field}` : position
+      const values = (inLocation ? { location: { [field]: value } } : { [field]: value }) as NormalizedOfferValues
+      const stored = encodeValues(values)
+      expect(stored).toHaveLength(position + 1)
+      expect(stored[position]).toBe(value)
+      expect(stored.slice(0, position).every((other) => other === null)).toBe(true)
+      expect(decodeValues(stored)).toEqual(values)
+      expect(Object.keys(inLocation ? (decodeValues(stored).location ?? {}) : decodeValues(stored))).toEqual([field])
+    })
   })
 
   it('keeps a change outside the canonical fields as its name', () => {

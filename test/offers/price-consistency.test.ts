@@ -22,6 +22,12 @@ describe('price consistency (total = price per m² × area within rounding)', ()
     expect(priceWithinRounding(67_036_860, 1_234_567, '54.30')).toBe(false)
   })
 
+  it('reads an area without decimals, with one, or with more than two as the exact rule does', () => {
+    for (const area of ['50', '50.', '50.5', '.5', '50.509', '0', '123456789012.34'])
+      for (const total of [5_050_000, 5_000_000, 5_050_999, 5_051_000, 0])
+        expect(priceWithinRounding(total, 100_000, area)).toBe(reference(total, 100_000, area))
+  })
+
   it('agrees with exact integer arithmetic for any amounts, including ones beyond 2^53', () => {
     const area = fc
       .tuple(fc.integer({ min: 0, max: 10_000_000 }), fc.integer({ min: 0, max: 99 }))
