@@ -19,12 +19,18 @@ describe('WAL checkpoints on SQLite', () => {
     for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true })
   })
 
-  it('copies committed writes into the database file in the background, and stops on close', async () => {
+  /** A new database file with one table of notes, opened as the service opens its own. */
+  async function openNotes() {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dg-wal-'))
     dirs.push(dir)
     const file = path.join(dir, 'dg.sqlite')
     const db = new Kysely<{ notes: { id: number; body: string } }>({ dialect: createSqliteDialect({ file }).dialect })
     await sql`CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)`.execute(db)
+    return { file, db }
+  }
+
+  it('copies committed writes into the database file in the background, and stops on close', async () => {
+    const { file, db } = await openNotes()
     const sizeBefore = fs.statSync(file).size
     // 2,000 rows of 2 KiB: about 1,000 pages, far below the main connection's own threshold
     await db.transaction().execute(async (trx) => {
@@ -49,11 +55,7 @@ describe('WAL checkpoints on SQLite', () => {
   })
 
   it('waits while commits keep landing, and copies them once the writing pauses', async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dg-wal-'))
-    dirs.push(dir)
-    const file = path.join(dir, 'dg.sqlite')
-    const db = new Kysely<{ notes: { id: number; body: string } }>({ dialect: createSqliteDialect({ file }).dialect })
-    await sql`CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT NOT NULL)`.execute(db)
+    const { file, db } = await openNotes()
     // a commit every 100 ms for 2.5 s (five checkpoint rounds), 100 rows of 2 KiB each
     for (let i = 0; i < 25; i++) {
       await db

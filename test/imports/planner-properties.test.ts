@@ -9,10 +9,8 @@
 import fc from 'fast-check'
 import { beforeAll, expect, it } from 'vitest'
 
-import { recordAudit } from '../../src/host/audit/audit.js'
 import { CANONICAL_FIELDS } from '../../src/offers/canonical-fields.js'
 import { type OfferPlan, type PlanInput, planOffers } from '../../src/offers/offer-planner.js'
-import { applyOfferPlan } from '../../src/offers/offer-writer.js'
 import {
   createOfferRowsValidator,
   type ImportMode,
@@ -20,6 +18,7 @@ import {
   type RowError,
   validateRows,
 } from '../../src/offers/validate-offer-row.js'
+import { seedCatalog } from '../helpers/imports.js'
 import { describeEachDatabase, type TestEnv } from '../helpers/test-app.js'
 
 const TODAY = '2026-11-20'
@@ -206,18 +205,7 @@ describeEachDatabase('offer planner on arbitrary rows', (getEnv) => {
     const inputs: PlanInput[] = results.map((r, i) => ({ row: FIRST_ROW + i, values: r.values }))
     const plan = await planOffers(env.ctx.db, inputs, { mode: 'patch', today: TODAY })
     expect(plan.errors).toEqual([])
-    await env.ctx.db.transaction().execute(async (trx) => {
-      await applyOfferPlan(trx, plan, {
-        now: env.clock.now(),
-        today: TODAY,
-        recordRun: (counts) =>
-          recordAudit(
-            env.ctx,
-            { actor: { type: 'system' }, action: 'test.seed', outcome: 'success', details: { ...counts } },
-            trx,
-          ),
-      })
-    })
+    await seedCatalog(env, plan, TODAY)
     // an offer without a source id (as the admin editor may create one): a snapshot archives it too
     const investmentA = await env.ctx.db
       .selectFrom('investments')

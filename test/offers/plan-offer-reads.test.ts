@@ -5,10 +5,9 @@
  */
 import { beforeAll, expect, it } from 'vitest'
 
-import { recordAudit } from '../../src/host/audit/audit.js'
 import { createPlanner, type PlannedOperation, type PlanInput, planOffers } from '../../src/offers/offer-planner.js'
-import { applyOfferPlan } from '../../src/offers/offer-writer.js'
 import { validateRows } from '../../src/offers/validate-offer-row.js'
+import { seedCatalog } from '../helpers/imports.js'
 import { describeEachDatabase, type TestEnv } from '../helpers/test-app.js'
 
 const TODAY = '2026-11-20'
@@ -43,18 +42,7 @@ describeEachDatabase('reading the offers a batch names', (getEnv) => {
       ...Array.from({ length: 150 }, (_, i) => row('W-SMALL', i)),
     ]
     const plan = await planOffers(env.ctx.db, inputsOf(seedRows), { mode: 'patch', today: TODAY })
-    await env.ctx.db.transaction().execute(async (trx) => {
-      await applyOfferPlan(trx, plan, {
-        now: env.clock.now(),
-        today: TODAY,
-        recordRun: (counts) =>
-          recordAudit(
-            env.ctx,
-            { actor: { type: 'system' }, action: 'test.seed', outcome: 'success', details: { ...counts } },
-            trx,
-          ),
-      })
-    })
+    await seedCatalog(env, plan, TODAY)
   })
 
   const view = (op: PlannedOperation) => [op.row, op.key, op.action, op.changes.join(','), op.offerId, op.before]
