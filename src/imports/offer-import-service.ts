@@ -63,7 +63,7 @@ const IMPORT_LOCK = 'offer_import'
 const LEASE_MS = 120_000
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{8,128}$/
 /** Rows validated before they are planned together: one catalog read per batch, bounded memory. */
-const PLAN_BATCH_ROWS = 1000
+const PLAN_BATCH_ROWS = 500
 /** Stored chunks read at once by an execution (× 500 operations). */
 const CHUNKS_PER_READ = 4
 /** Creates from which an execution that at least doubles the catalog loads it as a bulk load. */

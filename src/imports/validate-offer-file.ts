@@ -55,7 +55,7 @@ export type ValidationEvent =
     }
 
 /** Rows read per batch: the preview plans in batches of about this size too. */
-export const VALIDATED_BATCH_ROWS = 1000
+export const VALIDATED_BATCH_ROWS = 500
 
 /** Rows as read, before validation: each row's cells in the order of the mapping's fields. */
 export interface MappedBatch {

@@ -13,6 +13,7 @@ import type { AppConfig } from '../../src/config.js'
 import type { HostContext } from '../../src/host/context.js'
 import { executeOfferImport } from '../../src/imports/offer-import-service.js'
 import {
+  VALIDATED_BATCH_ROWS,
   type ValidateOfferFileArgs,
   type ValidationEvent,
   validateOfferFile,
@@ -180,14 +181,16 @@ describe('a file checked partly on the worker and partly on the main thread', ()
     events.flatMap((event) => (event.kind === 'batch' ? event.errors.map((e) => [e.row, e.code, e.message]) : []))
 
   it('finds duplicate keys across the threads, in file order, and caps the errors alike', async () => {
-    // batches of 1000 rows; with `alternate` the main thread checks batches 1 and 3, the worker 2 and 4
+    // batches of VALIDATED_BATCH_ROWS (500) rows; with `alternate` the main thread checks the 1st,
+    // 3rd, 5th… (rows 0–499, 1000–1499, …), the worker the 2nd, 4th, 6th… (rows 500–999, 1500–1999, …)
+    expect(VALIDATED_BATCH_ROWS).toBe(500)
     const rows = Array.from({ length: 3500 }, (_, i) => offerRow(i, 'W-D'))
     ;(rows[1500] as string[])[1] = 'L-10' // worker's batch repeats a key of the main thread's
-    ;(rows[2300] as string[])[1] = 'L-1200' // and the other way round
+    ;(rows[2300] as string[])[1] = 'L-700' // and the other way round
     ;(rows[2400] as string[])[1] = 'L-5' // a repeated key on a row with another error
     ;(rows[2400] as string[])[4] = '1e3'
-    ;(rows[2450] as string[])[7] = '2026-13-01' // an invalid row's key still counts as seen
-    ;(rows[3100] as string[])[1] = 'L-2450'
+    ;(rows[2650] as string[])[7] = '2026-13-01' // an invalid row's key still counts as seen (worker)
+    ;(rows[3100] as string[])[1] = 'L-2650' // (main)
     const dir = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'dg-checked-'))
     const target = path.join(dir, 'split.csv')
     fs.writeFileSync(target, [HEADER, ...rows].map((row) => row.join(';')).join('\n') + '\n')
@@ -210,11 +213,12 @@ describe('a file checked partly on the worker and partly on the main thread', ()
         [2302, 'duplicate_key'],
         [2402, 'invalid_decimal'],
         [2402, 'duplicate_key'],
-        [2452, 'invalid_date'],
+        [2652, 'invalid_date'],
         [3102, 'duplicate_key'],
       ])
       expect(errorsOf(here)[0]?.[2]).toContain('already appears in row 12')
-      expect(errorsOf(here)[5]?.[2]).toContain('already appears in row 2452')
+      expect(errorsOf(here)[1]?.[2]).toContain('already appears in row 702')
+      expect(errorsOf(here)[5]?.[2]).toContain('already appears in row 2652')
       const accepted = here.flatMap((event) => (event.kind === 'batch' ? event.inputs : []))
       expect(accepted).toHaveLength(3500 - 5)
 
