@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
 
 import type { Executor } from '../host/context.js'
 import { type OfferStatus, STANDALONE_PART_TYPES } from './canonical-fields.js'
-import { encodeChangeSet } from './change-set.js'
+import { decodeChangeSet, encodeChangeSet } from './change-set.js'
 import { priceWithinRounding } from './price-consistency.js'
 import {
   type InvestmentKeyRow,
@@ -353,13 +353,22 @@ function planOne(
     sourcePropertyId,
     values,
     // sorted: re-planning sees planner-added dates as sent fields, in another order
-    changes: changes.length > 1 ? changes.sort() : changes,
+    changes: changes.length > 1 ? sortChanges(changes) : changes,
     before,
     offerId: existing?.id ?? null,
     investmentId: investment?.id ?? null,
   }
   if (input.storedValues !== undefined && !datesAdded) op.storedValues = input.storedValues
   return op
+}
+
+/**
+ * Field names in sorted order: through the change set (already in that order) when every name is a
+ * canonical field, as they all are; `sort` otherwise.
+ */
+function sortChanges(changes: string[]): string[] {
+  const set = encodeChangeSet(changes)
+  return typeof set === 'number' ? decodeChangeSet(set) : changes.sort()
 }
 
 /** Plans a whole input at once: the webhook's one offer, the editor, tests. */
