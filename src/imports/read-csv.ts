@@ -24,7 +24,7 @@ export interface CsvDialect {
    * Whether the file holds a quote (") anywhere. A file without one has no CSV grammar beyond line
    * breaks and delimiters, and is split without csv-parse (see `splitQuoteFreeRecords`).
    */
-  quotes?: boolean
+  quotes: boolean
 }
 
 export interface CsvRecord {
@@ -198,7 +198,7 @@ function parseFile(path: string, dialect: CsvDialect, options: Options = {}): Pa
  * good part of the reading time.
  */
 export async function* readCsvRecordBatches(path: string, dialect: CsvDialect): AsyncGenerator<CsvRecord[]> {
-  if (dialect.quotes === false) {
+  if (!dialect.quotes) {
     yield* splitQuoteFreeRecords(decodeFile(path, dialect.encoding), dialect.delimiter)
     return
   }
