@@ -11,13 +11,15 @@
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 
+import { comparedText } from '../offers/compared-values.js'
 import type { PlanInput } from '../offers/offer-planner.js'
 import {
   createOfferCellsChecker,
   duplicateKeyError,
   type ImportMode,
-  offerKey,
+  type NormalizedOfferValues,
   type RowError,
+  splitOfferKey,
 } from '../offers/validate-offer-row.js'
 import { type FileErrorCode, FileReadError } from './file-errors.js'
 import { type FileLimits, readOfferFile } from './read-offer-file.js'
@@ -118,7 +120,7 @@ interface RefusedRow {
 /** A batch checked row by row, before the duplicate keys that only the whole file shows. */
 interface CheckedBatch {
   rows: number
-  accepted: Array<PlanInput & { row: number }>
+  accepted: Array<PlanInput & { row: number; key: string }>
   refused: RefusedRow[]
 }
 
@@ -134,7 +136,7 @@ function createBatchChecker(
     for (const { row, cells } of records) {
       const result = check(cells, row)
       if (result.errors.length === 0) {
-        accepted.push({ row, values: result.values })
+        accepted.push({ row, values: result.values, key: result.key as string })
         continue
       }
       const errors: RowError[] = []
@@ -181,8 +183,7 @@ function createBatchSettler(maxErrors: number): (batch: CheckedBatch) => Extract
       const bad = refused[r]
       if (next !== undefined && (bad === undefined || next.row < bad.row)) {
         a++
-        const key = offerKey(next.values.sourceInvestmentId as string, next.values.sourcePropertyId as string)
-        if (!repeated(next.row, key)) inputs.push(next)
+        if (!repeated(next.row, next.key)) inputs.push(next)
         continue
       }
       if (bad === undefined) break
@@ -215,7 +216,16 @@ const BATCHES_AHEAD = 4
  */
 export type WorkerMessage =
   | Extract<ValidationEvent, { kind: 'opened' }>
-  | { kind: 'checked'; rows: number; rowNumbers: number[]; values: string[]; refused: RefusedRow[] }
+  | {
+      kind: 'checked'
+      rows: number
+      rowNumbers: number[]
+      keys: string[]
+      /** Each row's `comparedText` (compared-values.ts), with which the planner may skip decoding it. */
+      compared: string[]
+      values: string[]
+      refused: RefusedRow[]
+    }
   | { kind: 'cells'; rows: number; rowNumbers: number[]; cells: string }
   | { kind: 'end' }
   | { kind: 'file_error'; code: FileErrorCode; message: string; details?: Record<string, unknown> }
@@ -235,12 +245,16 @@ export interface WorkerJob {
 
 function encodeChecked(batch: CheckedBatch): WorkerMessage {
   const rowNumbers: number[] = []
+  const keys: string[] = []
+  const compared: string[] = []
   const values: string[] = []
   for (const input of batch.accepted) {
     rowNumbers.push(input.row)
+    keys.push(input.key)
+    compared.push(comparedText(input.values))
     values.push(JSON.stringify(encodeValues(input.values)))
   }
-  return { kind: 'checked', rows: batch.rows, rowNumbers, values, refused: batch.refused }
+  return { kind: 'checked', rows: batch.rows, rowNumbers, keys, compared, values, refused: batch.refused }
 }
 
 function encodeCells(batch: MappedBatch): WorkerMessage {
@@ -291,16 +305,49 @@ function decodeCells(message: Extract<WorkerMessage, { kind: 'cells' }>): Mapped
   return { kind: 'cells', rows: message.rows, records }
 }
 
+/**
+ * A row the worker checked: its values stay the worker's text until something reads them, which
+ * the planner does not for a row it finds unchanged by its compared text (offer-planner.ts).
+ */
+class EncodedInput implements PlanInput {
+  readonly sourceInvestmentId: string
+  readonly sourcePropertyId: string
+  #values: NormalizedOfferValues | undefined
+
+  constructor(
+    readonly row: number,
+    readonly key: string,
+    readonly compared: string,
+    readonly storedValues: string,
+  ) {
+    const slash = key.indexOf('/')
+    if (key.includes('%')) {
+      const ids = splitOfferKey(key)
+      if (ids === undefined) throw new Error(`the validation worker sent the malformed offer key ${key}`)
+      this.sourceInvestmentId = ids.sourceInvestmentId
+      this.sourcePropertyId = ids.sourcePropertyId
+    } else {
+      this.sourceInvestmentId = key.slice(0, slash)
+      this.sourcePropertyId = key.slice(slash + 1)
+    }
+  }
+
+  get values(): NormalizedOfferValues {
+    return (this.#values ??= decodeValues(JSON.parse(this.storedValues) as Stored[]))
+  }
+}
+
 function decodeChecked(message: Extract<WorkerMessage, { kind: 'checked' }>): CheckedBatch {
   const accepted: CheckedBatch['accepted'] = []
-  for (let i = 0; i < message.values.length; i++) {
-    const storedValues = message.values[i] as string
-    accepted.push({
-      row: message.rowNumbers[i] as number,
-      values: decodeValues(JSON.parse(storedValues) as Stored[]),
-      storedValues,
-    })
-  }
+  for (let i = 0; i < message.values.length; i++)
+    accepted.push(
+      new EncodedInput(
+        message.rowNumbers[i] as number,
+        message.keys[i] as string,
+        message.compared[i] as string,
+        message.values[i] as string,
+      ),
+    )
   return { rows: message.rows, accepted, refused: message.refused }
 }
 

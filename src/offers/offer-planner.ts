@@ -12,6 +12,7 @@ import { decodeChangeSet, encodeChangeSet } from './change-set.js'
 import { priceWithinRounding } from './price-consistency.js'
 import {
   type InvestmentKeyRow,
+  type PlanOffer,
   type PlanOfferRow,
   selectInvestmentsBySourceIds,
   selectOfferKeysOfInvestments,
@@ -66,6 +67,16 @@ export interface PlanInput {
   values: NormalizedOfferValues
   /** The same values as stored-operations text, when the reader made it already (see encodeValues). */
   storedValues?: string
+  /*
+   * What a reader that encoded the values (the file worker) knows of them without decoding them:
+   * both ids, the offer key and `comparedText(values)`, all four or none. A row whose text equals
+   * its stored offer's is planned `unchanged` without reading `values`, which such a reader
+   * decodes only when they are read.
+   */
+  sourceInvestmentId?: string
+  sourcePropertyId?: string
+  key?: string
+  compared?: string
 }
 
 export type Comparable = string | number | null
@@ -168,7 +179,7 @@ export function createPlanner(db: Executor, options: { mode: ImportMode; today: 
   async function knowInvestments(inputs: readonly PlanInput[]): Promise<void> {
     const unknown = new Set<string>()
     for (const input of inputs) {
-      const source = input.values.sourceInvestmentId
+      const source = input.sourceInvestmentId ?? input.values.sourceInvestmentId
       if (source !== undefined && !investmentBySource.has(source)) unknown.add(source)
     }
     if (unknown.size === 0) return
@@ -181,18 +192,18 @@ export function createPlanner(db: Executor, options: { mode: ImportMode; today: 
     await knowInvestments(inputs)
     const keys: Array<{ investmentId: number; sourcePropertyId: string }> = []
     for (const input of inputs) {
-      const source = input.values.sourceInvestmentId
+      const source = input.sourceInvestmentId ?? input.values.sourceInvestmentId
       const investment = source === undefined ? undefined : investmentBySource.get(source)
-      if (investment && input.values.sourcePropertyId !== undefined)
-        keys.push({ investmentId: investment.id, sourcePropertyId: input.values.sourcePropertyId })
+      const sourcePropertyId = input.sourcePropertyId ?? input.values.sourcePropertyId
+      if (investment && sourcePropertyId !== undefined) keys.push({ investmentId: investment.id, sourcePropertyId })
     }
-    const offersByKey = new Map<string, PlanOfferRow>()
+    const offersByKey = new Map<string, PlanOffer>()
     if (keys.length > 0) {
       const sourceOf = new Map<number, string>()
       for (const [source, investment] of investmentBySource) if (investment) sourceOf.set(investment.id, source)
       for (const offer of await selectPlanOffersByKeys(db, keys)) {
-        if (offer.source_property_id !== null)
-          offersByKey.set(offerKey(sourceOf.get(offer.investment_id) ?? '', offer.source_property_id), offer)
+        if (offer.sourcePropertyId !== null)
+          offersByKey.set(offerKey(sourceOf.get(offer.investmentId) ?? '', offer.sourcePropertyId), offer)
       }
     }
 
@@ -208,7 +219,9 @@ export function createPlanner(db: Executor, options: { mode: ImportMode; today: 
         lines += digestLine(op)
         if (snapshot) seen.add(op.key)
       } else if (snapshot) {
-        seen.add(offerKey(input.values.sourceInvestmentId as string, input.values.sourcePropertyId as string))
+        seen.add(
+          input.key ?? offerKey(input.values.sourceInvestmentId as string, input.values.sourcePropertyId as string),
+        )
       }
     }
     hash.update(lines)
@@ -263,18 +276,22 @@ export function createPlanner(db: Executor, options: { mode: ImportMode; today: 
 function planOne(
   input: PlanInput,
   investmentBySource: ReadonlyMap<string, InvestmentKeyRow | null>,
-  offersByKey: ReadonlyMap<string, PlanOfferRow>,
+  offersByKey: ReadonlyMap<string, PlanOffer>,
   today: string,
   errors: RowError[],
 ): PlannedOperation | null | undefined {
+  const sourceInvestmentId = input.sourceInvestmentId ?? input.values.sourceInvestmentId
+  const sourcePropertyId = input.sourcePropertyId ?? input.values.sourcePropertyId
+  if (sourceInvestmentId === undefined || sourcePropertyId === undefined) return undefined
+  const key = input.key ?? offerKey(sourceInvestmentId, sourcePropertyId)
+  const investment = investmentBySource.get(sourceInvestmentId) ?? undefined
+  const stored = offersByKey.get(key)
+  if (stored !== undefined && input.compared !== undefined && input.compared === stored.compared)
+    return new KnownUnchanged(input, key, sourceInvestmentId, sourcePropertyId, stored.id, stored.investmentId)
+
   // the input's own values unless the planner adds a date (then a copy): inputs are not reused
   let values: NormalizedOfferValues = input.values
-  const sourceInvestmentId = values.sourceInvestmentId
-  const sourcePropertyId = values.sourcePropertyId
-  if (sourceInvestmentId === undefined || sourcePropertyId === undefined) return undefined
-  const key = offerKey(sourceInvestmentId, sourcePropertyId)
-  const investment = investmentBySource.get(sourceInvestmentId) ?? undefined
-  const existing = offersByKey.get(key)
+  const existing = stored?.row
   const row = input.row ?? 0
 
   const changes: string[] = []
@@ -360,6 +377,35 @@ function planOne(
   }
   if (input.storedValues !== undefined && !datesAdded) op.storedValues = input.storedValues
   return op
+}
+
+/**
+ * A row the planner found identical to its stored offer by `comparedText` alone: what field-by-field
+ * planning would have made of it, with the values read from the input only when asked for (the
+ * preview shows the first operations; the rest are stored as the reader's text).
+ */
+class KnownUnchanged implements PlannedOperation {
+  readonly row: number | null
+  readonly action = 'unchanged'
+  readonly changes: string[] = []
+  readonly before: Record<string, Comparable> = {}
+  readonly storedValues: string | undefined
+
+  constructor(
+    private readonly input: PlanInput,
+    readonly key: string,
+    readonly sourceInvestmentId: string,
+    readonly sourcePropertyId: string,
+    readonly offerId: number,
+    readonly investmentId: number,
+  ) {
+    this.row = input.row
+    this.storedValues = input.storedValues
+  }
+
+  get values(): NormalizedOfferValues {
+    return this.input.values
+  }
 }
 
 /**

@@ -7,6 +7,7 @@ import { CompiledQuery, type Insertable, type Kysely, PostgresAdapter, sql } fro
 import type { Executor } from '../host/context.js'
 import { type DialectName, insertRows } from '../host/db/dialect.js'
 import type { InvestmentsTable, NewOffer, NewPriceHistory, OfferRow, OfferUpdate } from '../host/db/schema.js'
+import { COMPARED_COLUMNS } from './compared-values.js'
 
 export type InvestmentKeyRow = {
   id: number
@@ -55,69 +56,84 @@ export async function selectInvestmentsBySourceIds(
   return out
 }
 
-/** The columns the planner compares with what a file sends; the rest of a row is not read. */
-const PLAN_OFFER_COLUMNS = [
-  'id',
-  'investment_id',
-  'source_property_id',
-  'code',
-  'property_type',
-  'status',
-  'area',
-  'rooms',
-  'floor',
-  'price_m2_cents',
-  'price_m2_from',
-  'price_total_cents',
-  'price_total_from',
-  'price_combined_cents',
-  'price_combined_from',
-  'price_combined_variant',
-  'price_combined_status',
-] as const satisfies ReadonlyArray<keyof OfferRow>
+/** The columns of an offer the planner reads: its ids, and the offer columns of COMPARED_COLUMNS. */
+export type PlanOfferRow = Pick<
+  OfferRow,
+  | 'id'
+  | 'investment_id'
+  | 'source_property_id'
+  | 'code'
+  | 'property_type'
+  | 'status'
+  | 'area'
+  | 'rooms'
+  | 'floor'
+  | 'price_m2_cents'
+  | 'price_m2_from'
+  | 'price_total_cents'
+  | 'price_total_from'
+  | 'price_combined_cents'
+  | 'price_combined_from'
+  | 'price_combined_variant'
+  | 'price_combined_status'
+>
 
-export type PlanOfferRow = Pick<OfferRow, (typeof PLAN_OFFER_COLUMNS)[number]>
+const isPostgres = (db: Executor) => db.getExecutor().adapter instanceof PostgresAdapter
 
 /*
- * Each offer comes back as one JSON array text built by the database, in PLAN_OFFER_COLUMNS order:
- * JSON.parse makes it in a fraction of the time the drivers take to build a 17-column row (and an
- * array is cheaper to build and parse than an object), and planning a 100,000-row file reads
- * 100,000 of them.
+ * The offer's `comparedText` (compared-values.ts), made by the database: SQLite's json_array writes
+ * it as JSON.stringify does; PostgreSQL's json_build_array puts a space after each comma, so there
+ * the array is joined from each value's JSON.
  */
-const planOfferJson = (db: Executor) => {
-  const columns = sql.join(PLAN_OFFER_COLUMNS.map((column) => sql.ref(column)))
-  return db.getExecutor().adapter instanceof PostgresAdapter
-    ? sql<string>`json_build_array(${columns})::text`
-    : sql<string>`json_array(${columns})`
+const comparedJson = (db: Executor) => {
+  if (!isPostgres(db)) return sql<string>`json_array(${sql.join(COMPARED_COLUMNS.map((column) => sql.ref(column)))})`
+  const values = COMPARED_COLUMNS.map((column) => sql`coalesce(to_json(${sql.ref(column)})::text, 'null')`)
+  return sql<string>`'[' || ${sql.join(values, sql` || ',' || `)} || ']'`
 }
 
-type PlanOfferArray = {
-  [K in keyof typeof PLAN_OFFER_COLUMNS]: (typeof PLAN_OFFER_COLUMNS)[K] extends keyof PlanOfferRow
-    ? PlanOfferRow[(typeof PLAN_OFFER_COLUMNS)[K]]
-    : never
-}
+/**
+ * An offer as the planner reads it: what finds it, and its `comparedText` (which shows it unchanged
+ * without more). The compared columns include every offer column the planner compares field by
+ * field (the rest of PLAN_OFFER_COLUMNS), so `row` is made from that text when it is needed: one
+ * JSON.parse, a fraction of what the drivers take to build a 17-column row.
+ */
+export class PlanOffer {
+  #row: PlanOfferRow | undefined
 
-function planOfferRow(a: PlanOfferArray): PlanOfferRow {
-  return {
-    id: a[0],
-    investment_id: a[1],
-    source_property_id: a[2],
-    code: a[3],
-    property_type: a[4],
-    status: a[5],
-    area: a[6],
-    rooms: a[7],
-    floor: a[8],
-    price_m2_cents: a[9],
-    price_m2_from: a[10],
-    price_total_cents: a[11],
-    price_total_from: a[12],
-    price_combined_cents: a[13],
-    price_combined_from: a[14],
-    price_combined_variant: a[15],
-    price_combined_status: a[16],
+  constructor(
+    readonly id: number,
+    readonly investmentId: number,
+    readonly sourcePropertyId: string | null,
+    /** Its `comparedText`, with its investment's location. */
+    readonly compared: string,
+  ) {}
+
+  get row(): PlanOfferRow {
+    if (this.#row !== undefined) return this.#row
+    const a = JSON.parse(this.compared) as Stored[]
+    return (this.#row = {
+      id: this.id,
+      investment_id: this.investmentId,
+      source_property_id: this.sourcePropertyId,
+      code: a[0] as string,
+      property_type: a[1] as string,
+      status: a[2] as string,
+      area: a[3] as string | null,
+      rooms: a[4] as number | null,
+      floor: a[5] as number | null,
+      price_m2_cents: a[6] as number | null,
+      price_m2_from: a[7] as string | null,
+      price_total_cents: a[8] as number | null,
+      price_total_from: a[9] as string | null,
+      price_combined_cents: a[10] as number | null,
+      price_combined_from: a[11] as string | null,
+      price_combined_variant: a[12] as string | null,
+      price_combined_status: a[13] as string | null,
+    })
   }
 }
+
+type Stored = string | number | null
 
 /**
  * The share of an investment's offers a batch must name for all of them to be read at once (the
@@ -151,39 +167,33 @@ async function countOffersOfLargeShares(
 export async function selectPlanOffersByKeys(
   db: Executor,
   keys: ReadonlyArray<{ investmentId: number; sourcePropertyId: string }>,
-): Promise<PlanOfferRow[]> {
+): Promise<PlanOffer[]> {
   const byInvestment = new Map<number, Set<string>>()
   for (const key of keys) {
     let ids = byInvestment.get(key.investmentId)
     if (!ids) byInvestment.set(key.investmentId, (ids = new Set()))
     ids.add(key.sourcePropertyId)
   }
-  const out: PlanOfferRow[] = []
-  const offerJson = planOfferJson(db)
+  const out: PlanOffer[] = []
+  const query = db
+    .selectFrom('offers as o')
+    .innerJoin('investments as i', 'i.id', 'o.investment_id')
+    .select(['o.id', 'o.investment_id', 'o.source_property_id', comparedJson(db).as('compared')])
   const offerCounts = await countOffersOfLargeShares(db, byInvestment)
   for (const [investmentId, ids] of byInvestment) {
     const count = offerCounts.get(investmentId)
-    if (count !== undefined && ids.size >= count * WHOLE_INVESTMENT_SHARE) {
-      // one range scan of the investment costs less than looking up most of its offers one by one
-      const rows = await db
-        .selectFrom('offers')
-        .select(offerJson.as('offer'))
-        .where('investment_id', '=', investmentId)
-        .execute()
+    // one range scan of the investment costs less than looking up most of its offers one by one
+    const whole = count !== undefined && ids.size >= count * WHOLE_INVESTMENT_SHARE
+    for (const part of whole ? [undefined] : chunks([...ids])) {
+      const rows = await (
+        part === undefined
+          ? query.where('o.investment_id', '=', investmentId)
+          : query.where('o.investment_id', '=', investmentId).where('o.source_property_id', 'in', part)
+      ).execute()
       for (const row of rows) {
-        const offer = planOfferRow(JSON.parse(row.offer) as PlanOfferArray)
-        if (offer.source_property_id !== null && ids.has(offer.source_property_id)) out.push(offer)
+        if (whole && (row.source_property_id === null || !ids.has(row.source_property_id))) continue
+        out.push(new PlanOffer(row.id, row.investment_id, row.source_property_id, row.compared))
       }
-      continue
-    }
-    for (const part of chunks([...ids])) {
-      const rows = await db
-        .selectFrom('offers')
-        .select(offerJson.as('offer'))
-        .where('investment_id', '=', investmentId)
-        .where('source_property_id', 'in', part)
-        .execute()
-      for (const row of rows) out.push(planOfferRow(JSON.parse(row.offer) as PlanOfferArray))
     }
   }
   return out
