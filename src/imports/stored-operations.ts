@@ -150,7 +150,7 @@ export function decodeValues(s: Stored[]): NormalizedOfferValues {
 export function encodeOperation(op: PlannedOperation): string {
   const before = op.changes.length > 0 && Object.keys(op.before).length > 0 ? JSON.stringify(op.before) : '0'
   const values = op.storedValues ?? JSON.stringify(encodeValues(op.values))
-  const changes = encodeChangeSet(op.changes)
+  const changes = op.changeSet ?? encodeChangeSet(op.changes)
   const head = `[${op.row ?? 'null'},"${ACTION_CODES[op.action]}",${values},${typeof changes === 'number' ? changes : JSON.stringify(changes)},${before},${op.offerId ?? 'null'},${op.investmentId ?? 'null'}`
   return op.action === 'archive'
     ? `${head},${JSON.stringify(op.sourceInvestmentId)},${JSON.stringify(op.sourcePropertyId)},${JSON.stringify(op.key)}]`

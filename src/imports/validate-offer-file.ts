@@ -11,7 +11,7 @@
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 
-import { comparedText } from '../offers/compared-values.js'
+import { comparedText, sentChangeSet } from '../offers/compared-values.js'
 import type { PlanInput } from '../offers/offer-planner.js'
 import {
   createOfferCellsChecker,
@@ -221,8 +221,9 @@ export type WorkerMessage =
       rows: number
       rowNumbers: number[]
       keys: string[]
-      /** Each row's `comparedText` (compared-values.ts), with which the planner may skip decoding it. */
+      /** Each row's `comparedText` and `sentChangeSet` (compared-values.ts): the planner may skip decoding it. */
       compared: string[]
+      sent: number[]
       values: string[]
       refused: RefusedRow[]
     }
@@ -247,14 +248,16 @@ function encodeChecked(batch: CheckedBatch): WorkerMessage {
   const rowNumbers: number[] = []
   const keys: string[] = []
   const compared: string[] = []
+  const sent: number[] = []
   const values: string[] = []
   for (const input of batch.accepted) {
     rowNumbers.push(input.row)
     keys.push(input.key)
     compared.push(comparedText(input.values))
+    sent.push(sentChangeSet(input.values))
     values.push(JSON.stringify(encodeValues(input.values)))
   }
-  return { kind: 'checked', rows: batch.rows, rowNumbers, keys, compared, values, refused: batch.refused }
+  return { kind: 'checked', rows: batch.rows, rowNumbers, keys, compared, sent, values, refused: batch.refused }
 }
 
 function encodeCells(batch: MappedBatch): WorkerMessage {
@@ -307,7 +310,7 @@ function decodeCells(message: Extract<WorkerMessage, { kind: 'cells' }>): Mapped
 
 /**
  * A row the worker checked: its values stay the worker's text until something reads them, which
- * the planner does not for a row it finds unchanged by its compared text (offer-planner.ts).
+ * the planner does not for a row it plans from its compared text and sent fields (offer-planner.ts).
  */
 class EncodedInput implements PlanInput {
   readonly sourceInvestmentId: string
@@ -318,6 +321,7 @@ class EncodedInput implements PlanInput {
     readonly row: number,
     readonly key: string,
     readonly compared: string,
+    readonly sent: number,
     readonly storedValues: string,
   ) {
     const slash = key.indexOf('/')
@@ -345,6 +349,7 @@ function decodeChecked(message: Extract<WorkerMessage, { kind: 'checked' }>): Ch
         message.rowNumbers[i] as number,
         message.keys[i] as string,
         message.compared[i] as string,
+        message.sent[i] as number,
         message.values[i] as string,
       ),
     )

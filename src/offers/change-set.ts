@@ -8,6 +8,11 @@ import { CANONICAL_FIELDS } from './canonical-fields.js'
 const CHANGE_FIELDS: readonly string[] = [...CANONICAL_FIELDS].sort()
 const CHANGE_BIT = new Map(CHANGE_FIELDS.map((field, bit) => [field, 1 << bit]))
 
+/** The bit of one canonical field (0 for any other name). */
+export function changeBit(field: string): number {
+  return CHANGE_BIT.get(field) ?? 0
+}
+
 /** Sorted field names as a bit set; a name outside the canonical fields keeps the list as text. */
 export function encodeChangeSet(changes: readonly string[]): number | string {
   let bits = 0

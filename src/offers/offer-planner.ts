@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto'
 import type { Executor } from '../host/context.js'
 import { type OfferStatus, STANDALONE_PART_TYPES } from './canonical-fields.js'
 import { decodeChangeSet, encodeChangeSet } from './change-set.js'
+import { createsExactlySent } from './compared-values.js'
 import { priceWithinRounding } from './price-consistency.js'
 import {
   type InvestmentKeyRow,
@@ -45,6 +46,8 @@ export interface PlannedOperation {
   investmentId: number | null
   /** `values` as stored-operations text, when the input came with it and the planner added nothing. */
   storedValues?: string
+  /** `changes` as a change set (change-set.ts), when the planner made them from one. */
+  changeSet?: number
 }
 
 export interface ArchiveScope {
@@ -69,14 +72,16 @@ export interface PlanInput {
   storedValues?: string
   /*
    * What a reader that encoded the values (the file worker) knows of them without decoding them:
-   * both ids, the offer key and `comparedText(values)`, all four or none. A row whose text equals
-   * its stored offer's is planned `unchanged` without reading `values`, which such a reader
+   * both ids, the offer key, `comparedText(values)` and `sentChangeSet(values)`, all five or none
+   * (compared-values.ts). A row whose text equals its stored offer's is planned `unchanged`, and a
+   * new offer that `createsExactlySent` a `create`, without reading `values`, which such a reader
    * decodes only when they are read.
    */
   sourceInvestmentId?: string
   sourcePropertyId?: string
   key?: string
   compared?: string
+  sent?: number
 }
 
 export type Comparable = string | number | null
@@ -135,7 +140,7 @@ export function isStandalonePart(type: string): boolean {
 
 /** One line of the plan digest: what the plan decided and what it saw in the catalog. */
 function digestLine(op: PlannedOperation): string {
-  const line = `\n${op.key}\t${op.action}\t${encodeChangeSet(op.changes)}\t${op.offerId ?? ''}\t${op.investmentId ?? ''}`
+  const line = `\n${op.key}\t${op.action}\t${op.changeSet ?? encodeChangeSet(op.changes)}\t${op.offerId ?? ''}\t${op.investmentId ?? ''}`
   return op.changes.length > 0 ? line + JSON.stringify(op.before) : line
 }
 
@@ -286,8 +291,30 @@ function planOne(
   const key = input.key ?? offerKey(sourceInvestmentId, sourcePropertyId)
   const investment = investmentBySource.get(sourceInvestmentId) ?? undefined
   const stored = offersByKey.get(key)
-  if (stored !== undefined && input.compared !== undefined && input.compared === stored.compared)
-    return new KnownUnchanged(input, key, sourceInvestmentId, sourcePropertyId, stored.id, stored.investmentId)
+  if (input.compared !== undefined) {
+    if (stored !== undefined && input.compared === stored.compared)
+      return new KnownOperation(
+        input,
+        'unchanged',
+        0,
+        key,
+        sourceInvestmentId,
+        sourcePropertyId,
+        stored.id,
+        stored.investmentId,
+      )
+    if (stored === undefined && input.sent !== undefined && createsExactlySent(input.sent, investment !== undefined))
+      return new KnownOperation(
+        input,
+        'create',
+        input.sent,
+        key,
+        sourceInvestmentId,
+        sourcePropertyId,
+        null,
+        investment?.id ?? null,
+      )
+  }
 
   // the input's own values unless the planner adds a date (then a copy): inputs are not reused
   let values: NormalizedOfferValues = input.values
@@ -380,27 +407,30 @@ function planOne(
 }
 
 /**
- * A row the planner found identical to its stored offer by `comparedText` alone: what field-by-field
- * planning would have made of it, with the values read from the input only when asked for (the
- * preview shows the first operations; the rest are stored as the reader's text).
+ * A row the planner planned from what the reader knew of it (`compared`, `sent`): an `unchanged`
+ * row, or a `create` of exactly the fields it sends; what field-by-field planning would have made
+ * of it, with the values read from the input only when asked for (the preview shows the first
+ * operations; the rest are stored as the reader's text).
  */
-class KnownUnchanged implements PlannedOperation {
+class KnownOperation implements PlannedOperation {
   readonly row: number | null
-  readonly action = 'unchanged'
-  readonly changes: string[] = []
+  readonly changes: string[]
   readonly before: Record<string, Comparable> = {}
   readonly storedValues: string | undefined
 
   constructor(
     private readonly input: PlanInput,
+    readonly action: 'unchanged' | 'create',
+    readonly changeSet: number,
     readonly key: string,
     readonly sourceInvestmentId: string,
     readonly sourcePropertyId: string,
-    readonly offerId: number,
-    readonly investmentId: number,
+    readonly offerId: number | null,
+    readonly investmentId: number | null,
   ) {
     this.row = input.row
     this.storedValues = input.storedValues
+    this.changes = changeSet === 0 ? [] : decodeChangeSet(changeSet)
   }
 
   get values(): NormalizedOfferValues {
