@@ -34,7 +34,7 @@ import {
   PLANNER_VERSION,
 } from '../offers/offer-planner.js'
 import { createPlanWriter } from '../offers/offer-writer.js'
-import { countOffers } from '../offers/offers-repository.js'
+import { countOffers, selectInvestmentSourceIds } from '../offers/offers-repository.js'
 import { type ImportMode, type NormalizedOfferValues, type RowError } from '../offers/validate-offer-row.js'
 import { FileReadError } from './file-errors.js'
 import {
@@ -337,6 +337,7 @@ async function previewInto(
     maxErrors,
   }
   const onWorker = (await stat(args.filePath)).size >= ctx.config.importWorkerMinBytes
+  if (onWorker) validation.storedInvestments = await selectInvestmentSourceIds(ctx.db)
   let missingColumns = false
   try {
     for await (const event of onWorker ? validateOfferFileOnWorker(validation) : validateOfferFile(validation)) {

@@ -35,6 +35,11 @@ export interface ValidateOfferFileArgs {
   mode: ImportMode
   /** Most error objects handed over in all; the rest are only counted. */
   maxErrors: number
+  /**
+   * The source ids of the investments in the catalog, when known: only their rows can be
+   * unchanged, so only theirs get a compared text from the worker (see `encodeChecked`).
+   */
+  storedInvestments?: string[]
 }
 
 export type ValidationEvent =
@@ -221,8 +226,11 @@ export type WorkerMessage =
       rows: number
       rowNumbers: number[]
       keys: string[]
-      /** Each row's `comparedText` and `sentChangeSet` (compared-values.ts): the planner may skip decoding it. */
-      compared: string[]
+      /**
+       * Each row's `comparedText` (null for a row of an investment not stored) and `sentChangeSet`
+       * (compared-values.ts): the planner may plan the row without decoding it.
+       */
+      compared: Array<string | null>
       sent: number[]
       values: string[]
       refused: RefusedRow[]
@@ -244,16 +252,18 @@ export interface WorkerJob {
   alternate: boolean
 }
 
-function encodeChecked(batch: CheckedBatch): WorkerMessage {
+function encodeChecked(batch: CheckedBatch, storedInvestments: ReadonlySet<string> | undefined): WorkerMessage {
   const rowNumbers: number[] = []
   const keys: string[] = []
-  const compared: string[] = []
+  const compared: Array<string | null> = []
   const sent: number[] = []
   const values: string[] = []
   for (const input of batch.accepted) {
     rowNumbers.push(input.row)
     keys.push(input.key)
-    compared.push(comparedText(input.values))
+    // a row of an investment the catalog does not have is new: its text would never be compared
+    const stored = storedInvestments?.has(input.values.sourceInvestmentId as string) ?? true
+    compared.push(stored ? comparedText(input.values) : null)
     sent.push(sentChangeSet(input.values))
     values.push(JSON.stringify(encodeValues(input.values)))
   }
@@ -288,13 +298,14 @@ export async function* workerMessages(
   handOverUnchecked: () => boolean = () => false,
 ): AsyncGenerator<WorkerMessage> {
   const check = createBatchChecker(args)
+  const storedInvestments = args.storedInvestments && new Set(args.storedInvestments)
   let checks = true
   for await (const event of readMappedBatches(args)) {
     if (event.kind === 'opened') {
       checks = workerChecks(event.format)
       yield event
     } else if (checks && !handOverUnchecked()) {
-      yield encodeChecked(check(event))
+      yield encodeChecked(check(event), storedInvestments)
     } else {
       yield encodeCells(event)
     }
@@ -320,7 +331,7 @@ class EncodedInput implements PlanInput {
   constructor(
     readonly row: number,
     readonly key: string,
-    readonly compared: string,
+    readonly compared: string | undefined,
     readonly sent: number,
     readonly storedValues: string,
   ) {
@@ -348,7 +359,7 @@ function decodeChecked(message: Extract<WorkerMessage, { kind: 'checked' }>): Ch
       new EncodedInput(
         message.rowNumbers[i] as number,
         message.keys[i] as string,
-        message.compared[i] as string,
+        message.compared[i] ?? undefined,
         message.sent[i] as number,
         message.values[i] as string,
       ),

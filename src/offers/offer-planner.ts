@@ -72,8 +72,8 @@ export interface PlanInput {
   storedValues?: string
   /*
    * What a reader that encoded the values (the file worker) knows of them without decoding them:
-   * both ids, the offer key, `comparedText(values)` and `sentChangeSet(values)`, all five or none
-   * (compared-values.ts). A row whose text equals its stored offer's is planned `unchanged`, and a
+   * both ids, the offer key and `sentChangeSet(values)`, all four or none, and `comparedText(values)`
+   * unless the row's investment is new (compared-values.ts). A row whose text equals its stored offer's is planned `unchanged`, and a
    * new offer that `createsExactlySent` a `create`, without reading `values`, which such a reader
    * decodes only when they are read.
    */
@@ -291,8 +291,8 @@ function planOne(
   const key = input.key ?? offerKey(sourceInvestmentId, sourcePropertyId)
   const investment = investmentBySource.get(sourceInvestmentId) ?? undefined
   const stored = offersByKey.get(key)
-  if (input.compared !== undefined) {
-    if (stored !== undefined && input.compared === stored.compared)
+  if (input.sent !== undefined) {
+    if (stored !== undefined && input.compared !== undefined && input.compared === stored.compared)
       return new KnownOperation(
         input,
         'unchanged',

@@ -217,6 +217,12 @@ export async function selectOfferKeysOfInvestments(
   return out
 }
 
+/** The source ids of every investment that has one. */
+export async function selectInvestmentSourceIds(db: Executor): Promise<string[]> {
+  const rows = await db.selectFrom('investments').select('source_id').where('source_id', 'is not', null).execute()
+  return rows.map((row) => row.source_id as string)
+}
+
 export async function countOffers(db: Executor): Promise<number> {
   const row = await db
     .selectFrom('offers')

@@ -108,6 +108,15 @@ describeEachDatabase('preview read and validated on a worker thread', (getEnv) =
     // the same file again: every offer unchanged, on both paths
     const again = await previewBothWays(csv(rows))
     expect(again.onWorker.preview.counts).toEqual({ create: 0, update: 0, unchanged: 2600, archive: 0 })
+
+    // rows of a stored investment (some changed, some new) and of a new one, mixed
+    const mixed = Array.from({ length: 1500 }, (_, i) => {
+      const row = offerRow(i < 1000 ? i : i + 5000, i % 3 === 0 ? 'W-C' : 'W-A')
+      if (i % 10 === 1) row[3] = 'sprzedane'
+      return row
+    })
+    const both = await previewBothWays(csv(mixed))
+    expect(both.onWorker.preview.counts).toEqual({ create: 834, update: 67, unchanged: 599, archive: 0 })
   })
 
   it('reports the same errors, capped alike, with the same total', async () => {
