@@ -335,13 +335,14 @@ class EncodedInput implements PlanInput {
     readonly sent: number,
     readonly storedValues: string,
   ) {
-    const slash = key.indexOf('/')
+    // offerKey escapes `%` and `/` inside an id: a key without `%` is the two ids around its one `/`
     if (key.includes('%')) {
       const ids = splitOfferKey(key)
       if (ids === undefined) throw new Error(`the validation worker sent the malformed offer key ${key}`)
       this.sourceInvestmentId = ids.sourceInvestmentId
       this.sourcePropertyId = ids.sourcePropertyId
     } else {
+      const slash = key.indexOf('/')
       this.sourceInvestmentId = key.slice(0, slash)
       this.sourcePropertyId = key.slice(slash + 1)
     }

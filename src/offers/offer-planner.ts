@@ -73,9 +73,9 @@ export interface PlanInput {
   /*
    * What a reader that encoded the values (the file worker) knows of them without decoding them:
    * both ids, the offer key and `sentChangeSet(values)`, all four or none, and `comparedText(values)`
-   * unless the row's investment is new (compared-values.ts). A row whose text equals its stored offer's is planned `unchanged`, and a
-   * new offer that `createsExactlySent` a `create`, without reading `values`, which such a reader
-   * decodes only when they are read.
+   * unless the row's investment is new (compared-values.ts). A row whose text equals its stored
+   * offer's is planned `unchanged`, and a new offer that `createsExactlySent` a `create`, without
+   * reading `values`, which such a reader decodes only when they are read.
    */
   sourceInvestmentId?: string
   sourcePropertyId?: string
@@ -303,7 +303,7 @@ function planOne(
         stored.id,
         stored.investmentId,
       )
-    if (stored === undefined && input.sent !== undefined && createsExactlySent(input.sent, investment !== undefined))
+    if (stored === undefined && createsExactlySent(input.sent, investment !== undefined))
       return new KnownOperation(
         input,
         'create',

@@ -93,8 +93,8 @@ const comparedJson = (db: Executor) => {
 
 /**
  * An offer as the planner reads it: what finds it, and its `comparedText` (which shows it unchanged
- * without more). The compared columns include every offer column the planner compares field by
- * field (the rest of PLAN_OFFER_COLUMNS), so `row` is made from that text when it is needed: one
+ * without more). The compared columns hold every offer column the planner compares field by field
+ * (the first 14, in PlanOfferRow's order), so `row` is made from that text when it is needed: one
  * JSON.parse, a fraction of what the drivers take to build a 17-column row.
  */
 export class PlanOffer {
