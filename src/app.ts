@@ -19,11 +19,16 @@ import { MetaRegistry } from './host/meta/meta-registry.js'
 import { registerErrorHandling } from './host/http/error-handler.js'
 import './host/http/fastify-augment.js'
 import { registerHttpsPolicy } from './host/http/https-policy.js'
+import { registerMessageLocalization } from './host/http/localize-messages.js'
 import { loggerOptions } from './host/http/logging.js'
 import { openApiRoute, registerOpenApi } from './host/http/openapi.js'
 import { HostErrorSchema, PluginErrorSchema } from './host/http/schemas.js'
 import { schemaController } from './host/http/validation.js'
 import { healthRoutes } from './host/http/health.js'
+import { metricsRoutes } from './host/http/metrics-route.js'
+import { Lifecycle } from './host/lifecycle.js'
+import { releaseLocksHeldBy } from './host/locks.js'
+import { attachMetrics, countUnmatchedRequests, registerRequestMetrics, ServiceMetrics } from './host/metrics.js'
 import { licensingRoutes, StatusSchema } from './licensing/routes.js'
 import { catalogRoutes } from './catalog/routes.js'
 import { importRoutes } from './imports/routes.js'
@@ -90,11 +95,25 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     schemaController,
   })
   app.decorate('ctx', ctx)
+  const lifecycle = new Lifecycle()
+  app.decorate('lifecycle', lifecycle)
+  const metrics = new ServiceMetrics(ctx, database.pool)
+  app.decorate('metrics', metrics)
+  attachMetrics(ctx, metrics)
   await recoverInterruptedImports(ctx)
   if (ownsDatabase) app.addHook('onClose', async () => database.destroy())
+  // onClose hooks run last-registered first, after the server has stopped and its requests are
+  // answered: the background jobs finish (or the shutdown gives up on them) and locks this app
+  // still holds are released before the database closes
+  app.addHook('onClose', async () => {
+    await lifecycle.settled()
+    await releaseLocksHeldBy(ctx)
+  })
 
+  registerRequestMetrics(app, metrics)
   registerErrorHandling(app)
   registerHttpsPolicy(app, config.env === 'production')
+  registerMessageLocalization(app, `${baseUrl(config)}/catalog`)
   await app.register(cookie)
   await app.register(formbody)
   await app.register(multipart, {
@@ -107,6 +126,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   for (const schema of CATALOG_SCHEMAS) app.addSchema(schema)
 
   await app.register(healthRoutes)
+  await app.register(metricsRoutes)
   await app.register(publicFileRoutes)
   await app.register(adminPanelRoutes)
   await app.register(
@@ -131,5 +151,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
     { prefix: `${config.restPrefix}/${LEGACY_REST_NAMESPACE}` },
   )
+  countUnmatchedRequests(app, metrics)
   return app
 }

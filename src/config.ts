@@ -46,6 +46,10 @@ export interface AppConfig {
   readonly legacyKeyParam: boolean
   /** Base URL of the dane.gov.pl public API (version 1.4) asked by the preflight's `verify_portal`. */
   readonly portalApiUrl: string
+  /** How long a SIGTERM/SIGINT waits for in-flight requests and running jobs before it gives up. */
+  readonly shutdownTimeoutSeconds: number
+  /** Bearer token that may read `/metrics` besides an administrator (unset: administrators only). */
+  readonly metricsToken: string | undefined
 }
 
 export class ConfigError extends Error {}
@@ -110,6 +114,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   const siteUrl = (env.DG_SITE_URL ?? `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`).replace(/\/+$/, '')
   if (!/^https?:\/\/[^\s/]+/.test(siteUrl))
     throw new ConfigError(`DG_SITE_URL must be an http(s) address, got "${siteUrl}"`)
+  const metricsToken = env.DG_METRICS_TOKEN || undefined
+  if (metricsToken !== undefined && !/^[\x21-\x7e]{32,256}$/.test(metricsToken))
+    throw new ConfigError('DG_METRICS_TOKEN must be 32 to 256 printable ASCII characters without spaces')
   const portalApiUrl = (env.DG_PORTAL_API_URL || 'https://api.dane.gov.pl').replace(/\/+$/, '')
   if (!/^https?:\/\/[^\s/]+(\/\S*)?$/.test(portalApiUrl))
     throw new ConfigError(`DG_PORTAL_API_URL must be an http(s) address, got "${portalApiUrl}"`)
@@ -135,6 +142,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     sqliteCacheMib: parseIntegerSetting(env, 'DG_SQLITE_CACHE_MIB', 16, 1, 4096),
     legacyKeyParam: parseSwitch(env, 'DG_LEGACY_KEY_PARAM', false),
     portalApiUrl,
+    shutdownTimeoutSeconds: parseIntegerSetting(env, 'DG_SHUTDOWN_TIMEOUT_SECONDS', 30, 1, 3600),
+    metricsToken,
   })
 }
 

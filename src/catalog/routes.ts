@@ -118,6 +118,7 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
     {
       ...common,
       schema: {
+        operationId: 'getCatalog',
         tags: ['catalog'],
         summary: 'Catalog discovery object (2.1)',
         security,
@@ -134,6 +135,7 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
     {
       ...common,
       schema: {
+        operationId: 'listInvestments',
         tags: ['catalog'],
         summary: 'Published investments (summaries)',
         security,
@@ -158,6 +160,7 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
     {
       ...common,
       schema: {
+        operationId: 'getInvestment',
         tags: ['catalog'],
         summary: 'Investment detail',
         security,
@@ -179,6 +182,7 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
     {
       ...common,
       schema: {
+        operationId: 'listProperties',
         tags: ['catalog'],
         summary: 'Published offers (summaries), filtered, ordered and paged',
         security,
@@ -220,6 +224,7 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
     {
       ...common,
       schema: {
+        operationId: 'getProperty',
         tags: ['catalog'],
         summary: 'Offer detail',
         security,
@@ -240,6 +245,7 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
     {
       ...common,
       schema: {
+        operationId: 'getPropertyPriceHistory',
         tags: ['catalog'],
         summary: 'Price history of an offer (2.4)',
         security,
@@ -260,6 +266,7 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
     {
       ...common,
       schema: {
+        operationId: 'listRelatedProperties',
         tags: ['catalog'],
         summary: 'Other published offers of the same investment',
         security,

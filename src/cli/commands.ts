@@ -9,12 +9,13 @@ import {
   revokeAppPassword,
 } from '../host/auth/app-passwords.js'
 import { migrateToLatest } from '../host/db/migrate.js'
-import { openConfiguredDatabase } from '../host/db/database.js'
 import { HostError } from '../host/errors.js'
 import { createUser, listUsers, setLoginPassword } from '../host/users/users.js'
 import { getLicenseState, setLicense } from '../licensing/license.js'
 import { getWebhookSecret, rotateWebhookSecret } from '../webhook/webhook-secret.js'
+import { BACKUP_COMMANDS } from './backup-command.js'
 import { runImportCommand } from './import-command.js'
+import { IMPORT_HELP } from './import-help.js'
 import { runWebhookSendCommand } from './webhook-send-command.js'
 import {
   DEVELOPER_OPTIONS,
@@ -26,7 +27,8 @@ import {
   runPublicationSettingsCommand,
 } from './publication-settings-command.js'
 import { setUpDemo } from '../demo/demo-setup.js'
-import { type CliEnvironment, withHostContext } from './cli-context.js'
+import { describeDemo, startDemoServer } from '../demo/run-demo.js'
+import { type CliEnvironment, databaseUnavailable, openCliDatabase, withHostContext } from './cli-context.js'
 import { baseUrl } from '../config.js'
 
 export type OptionSpec = Record<string, { type: 'string' | 'boolean'; required?: boolean; description: string }>
@@ -44,6 +46,10 @@ export interface Command {
   options: OptionSpec
   /** Names of positional arguments, in order (all required). */
   positionals?: string[]
+  /** Lines shown by --help after the options. */
+  help?: string
+  /** May start a new SQLite database where there is none; every other command refuses to. */
+  createsDatabase?: boolean
   run(
     values: Record<string, string | boolean | undefined>,
     env: CliEnvironment,
@@ -68,16 +74,20 @@ export const COMMANDS: Command[] = [
     name: 'serve',
     summary: 'Run the HTTP service (the same as npm start)',
     options: {},
+    createsDatabase: true,
     run: async () => 'serve',
   },
   {
     name: 'migrate',
     summary: 'Apply pending database migrations',
     options: {},
+    createsDatabase: true,
     run: async (_values, env) => {
-      const database = env.openDatabase ? env.openDatabase() : openConfiguredDatabase(env.config)
+      const database = openCliDatabase(env)
       try {
-        const applied = await migrateToLatest(database.db, database.caps.name)
+        const applied = await migrateToLatest(database.db, database.caps.name).catch((error: unknown) => {
+          throw databaseUnavailable(env.config, error) ?? error
+        })
         return {
           json: { applied, database: database.caps.name },
           text: applied.length ? `Applied: ${applied.join(', ')}` : 'The database is up to date.',
@@ -278,6 +288,7 @@ export const COMMANDS: Command[] = [
       sheet: { type: 'string', description: 'XLSX sheet name (default: the first sheet)' },
       yes: { type: 'boolean', description: 'execute without asking (also confirms archiving)' },
     },
+    help: IMPORT_HELP,
     run: (values, env, positionals) => runImportCommand(values, env, positionals[0] ?? ''),
   },
   {
@@ -300,6 +311,15 @@ export const COMMANDS: Command[] = [
       'developer-id': { type: 'string', description: 'the publishing developer ("first" = the first one)' },
       statuses: { type: 'string', description: 'published offer statuses, e.g. available,reserved' },
       schedule: { type: 'string', description: 'cron pattern in Europe/Warsaw, e.g. "30 0 * * *"' },
+      'dataset-url': { type: 'string', description: 'https page of your website with the prices ("none" clears it)' },
+      'description-note': {
+        type: 'string',
+        description: 'note appended to the dataset description, e.g. end of sales ("none" clears it)',
+      },
+      'confirm-url-change': {
+        type: 'boolean',
+        description: 'confirm a new --public-base-url after files were published (past files keep their URLs)',
+      },
     },
     run: (values, env, positionals) => runPublicationSettingsCommand(values, env, positionals[0] ?? ''),
   },
@@ -335,9 +355,29 @@ export const COMMANDS: Command[] = [
     run: (values, env) => runInvestmentLocationCommand(values, env),
   },
   {
+    name: 'demo',
+    summary: 'Run the demo: prepare it, serve, publish today once and print where everything is (npm run demo)',
+    options: {},
+    createsDatabase: true,
+    run: async (_values, env) => {
+      const demo = await withHostContext(env, (ctx) => setUpDemo(ctx))
+      const run = await startDemoServer(env.config)
+      return {
+        json: {
+          url: `${run.origin}${baseUrl(env.config)}`,
+          ...demo,
+          publication: run.publication,
+          failure: run.failure,
+        },
+        text: describeDemo(env.config, demo, run),
+      }
+    },
+  },
+  {
     name: 'demo seed',
     summary: 'Prepare the demo: users, credentials, licence and a demo catalog',
     options: {},
+    createsDatabase: true,
     run: (_values, env) =>
       withHostContext(env, async (ctx) => {
         const demo = await setUpDemo(ctx)
@@ -361,6 +401,7 @@ export const COMMANDS: Command[] = [
         }
       }),
   },
+  ...BACKUP_COMMANDS,
 ]
 
 function describeLicense(state: {

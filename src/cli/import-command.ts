@@ -8,6 +8,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 
 import { HostError } from '../host/errors.js'
+import { estimateDataRows } from '../imports/estimate-rows.js'
 import {
   executeOfferImport,
   parseMapping,
@@ -17,6 +18,7 @@ import {
 } from '../imports/offer-import-service.js'
 import { type CliEnvironment, withHostContext } from './cli-context.js'
 import type { CommandResult } from './commands.js'
+import { type ProgressBar, startProgressBar } from './progress-bar.js'
 
 function describePreview(id: string, preview: PreviewBody): string {
   const lines = [
@@ -58,27 +60,45 @@ export async function runImportCommand(
   const mapping = parseMapping(mappingText)
   const mode = parseMode(values.mode)
   const io = env.io
+  const sheet = typeof values.sheet === 'string' ? values.sheet : undefined
+  // a bar only on a terminal, never around --json output; a log gets a line now and then instead
+  const terminal = values.json ? undefined : io.terminal
   return withHostContext(env, async (ctx) => {
-    let lastDraw = 0
-    const preview = await previewOfferImport(ctx, {
-      actor: { type: 'cli' },
-      operator: { userId: null, name: 'cli' },
-      filePath: path.resolve(file),
-      fileName: path.basename(file),
-      mode,
-      mapping,
-      sheet: typeof values.sheet === 'string' ? values.sheet : undefined,
-      onProgress: (rows) => {
-        if (values.json || rows - lastDraw < 5000) return
-        lastDraw = rows
-        io.stderr(io.interactive ? `\rReading rows: ${rows.toLocaleString('pl-PL')}` : `Reading rows: ${rows}\n`)
-      },
-    })
-    if (lastDraw > 0 && io.interactive) io.stderr('\n')
+    let lastLine = 0
+    let reading: ProgressBar | undefined
+    if (terminal) {
+      const estimate = await estimateDataRows(path.resolve(file), sheet)
+      reading = startProgressBar(terminal, 'Reading', 'rows', estimate ?? 0)
+    }
+    let preview: Awaited<ReturnType<typeof previewOfferImport>> | undefined
+    try {
+      preview = await previewOfferImport(ctx, {
+        actor: { type: 'cli' },
+        operator: { userId: null, name: 'cli' },
+        filePath: path.resolve(file),
+        fileName: path.basename(file),
+        mode,
+        mapping,
+        sheet,
+        onProgress: (rows) => {
+          if (reading) return reading.update(rows)
+          if (values.json || rows - lastLine < 5000) return
+          lastLine = rows
+          io.stderr(`Reading rows: ${rows}\n`)
+        },
+      })
+      // the estimate counted lines; the bar ends on the rows the reader found
+      reading?.update(preview.preview.rows, preview.preview.rows)
+    } finally {
+      reading?.stop(preview !== undefined)
+    }
     const summary = describePreview(preview.id, preview.preview)
     if (!preview.preview.valid) {
+      // a file refused as a whole (row 0: unsupported_format, xlsx_corrupt, …) is named by its code,
+      // as the API's errors name it; row errors leave the whole import invalid
+      const fileError = preview.preview.errors.find((error) => error.row === 0)
       throw new HostError(
-        'import_invalid',
+        fileError?.code ?? 'import_invalid',
         `${summary}\nSee all errors with GET /wp-json/dg/v2/imports/${preview.id}.`,
         422,
       )
@@ -102,12 +122,22 @@ export async function runImportCommand(
         }
       }
     }
-    const outcome = await executeOfferImport(ctx, {
-      actor: { type: 'cli' },
-      jobId: preview.id,
-      idempotencyKey: `cli-${randomBytes(12).toString('hex')}`,
-      confirmArchiving: archiving,
-    })
+    const { create, update, archive } = preview.preview.counts
+    const writing = terminal ? startProgressBar(terminal, 'Writing', 'offers', create + update + archive) : undefined
+    let outcome: Awaited<ReturnType<typeof executeOfferImport>> | undefined
+    try {
+      outcome = await executeOfferImport(ctx, {
+        actor: { type: 'cli' },
+        jobId: preview.id,
+        idempotencyKey: `cli-${randomBytes(12).toString('hex')}`,
+        confirmArchiving: archiving,
+        ...(writing ? { onProgress: (written: number, total: number) => writing.update(written, total) } : {}),
+      })
+      const { created, updated, archived } = outcome.result
+      writing?.update(created + updated + archived, created + updated + archived)
+    } finally {
+      writing?.stop(outcome !== undefined)
+    }
     const r = outcome.result
     return {
       json: { id: preview.id, preview: { ...preview.preview, operations: undefined }, result: r },

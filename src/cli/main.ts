@@ -10,6 +10,7 @@ import { ConfigError, loadConfig } from '../config.js'
 import { isEntryPoint } from '../entry-point.js'
 import { HostError, PluginError } from '../host/errors.js'
 import { startServer } from '../main.js'
+import type { HostContext } from '../host/context.js'
 import type { CliEnvironment, CliIo } from './cli-context.js'
 import { type Command, COMMANDS } from './commands.js'
 
@@ -38,7 +39,34 @@ function commandHelp(command: Command): string {
       `  --${name}${spec.type === 'string' ? ' <value>' : ''}${spec.required ? ' (required)' : ''}  ${spec.description}`,
   )
   const args = (command.positionals ?? []).map((p) => ` ${p}`).join('')
-  return [`dg ${command.name}${args}: ${command.summary}`, ...lines, '  --json  machine-readable output'].join('\n')
+  return [
+    `dg ${command.name}${args}: ${command.summary}`,
+    ...lines,
+    '  --json  machine-readable output',
+    ...(command.help ? [command.help] : []),
+  ].join('\n')
+}
+
+/**
+ * Start-up words for a service nobody can log in to yet: the database is new (or every user was
+ * removed), and the API and the panel answer 401 until an administrator exists.
+ */
+export async function firstAdministratorHint(ctx: Pick<HostContext, 'db'>, apiUrl: string): Promise<string> {
+  const administrator = await ctx.db
+    .selectFrom('users')
+    .select('id')
+    .where('role', '=', 'administrator')
+    .limit(1)
+    .executeTakeFirst()
+  if (administrator) return ''
+  const { origin } = new URL(apiUrl)
+  return [
+    'There is no administrator yet. Create the first one (a login password is generated and shown once):',
+    '  npm run dg -- user create --login admin --email you@example.com --role administrator',
+    `then log in to the admin panel at ${origin}/dg-admin/, or make an application password for the API`,
+    `(${apiUrl}): npm run dg -- app-password create --user admin --name cli`,
+    '',
+  ].join('\n')
 }
 
 class UsageError extends Error {}
@@ -96,12 +124,12 @@ export async function runCli(
     const config = env.config ?? loadConfig()
     const result = await command.run(
       values as Record<string, string | boolean | undefined>,
-      { ...env, config },
+      { ...env, config, createsDatabase: command.createsDatabase ?? false },
       positionals,
     )
     if (result === 'serve') {
-      const { url } = await startServer(config)
-      io.stderr(`Service listening at ${url}\n`)
+      const { app, url } = await startServer(config)
+      io.stderr(`Service listening at ${url}\n${await firstAdministratorHint(app.ctx, url)}`)
       return 0
     }
     io.stdout(json ? `${JSON.stringify(result.json, null, 2)}\n` : `${result.text}\n`)
@@ -112,7 +140,8 @@ export async function runCli(
       return 2
     }
     if (error instanceof ConfigError) {
-      reportError(io, json, 'configuration', error.message)
+      const code = (error as { code?: unknown }).code
+      reportError(io, json, typeof code === 'string' ? code : 'configuration', error.message)
       return 2
     }
     if (error instanceof HostError) {
@@ -137,7 +166,7 @@ if (isEntryPoint(import.meta.url)) {
   const io: CliIo = {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
-    interactive: process.stderr.isTTY,
+    ...(process.stderr.isTTY ? { terminal: process.stderr } : {}),
     ...(process.stdin.isTTY
       ? {
           confirm: async (question: string) => {

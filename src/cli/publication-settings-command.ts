@@ -78,6 +78,8 @@ function describeSettings(view: PublicationSettingsView): string {
     `developer_id:       ${view.developer_id ?? '(the first developer)'}`,
     `published_statuses: ${view.published_statuses.join(', ')}`,
     `schedule:           ${view.schedule} (Europe/Warsaw; applied at the next start)`,
+    `dataset_url:        ${view.dataset_url ?? '(not set)'}`,
+    `description_note:   ${view.description_note ?? '(none)'}`,
     `public_dataset_id:  ${view.public_dataset_id}`,
     `XML / MD5 URLs:     ${view.xml_url ?? '-'}  ${view.md5_url ?? '-'}`,
   ].join('\n')
@@ -109,13 +111,19 @@ export async function runPublicationSettingsCommand(
     if (typeof statuses === 'string') patch.published_statuses = statuses.split(',')
     const schedule = values.schedule
     if (typeof schedule === 'string') patch.schedule = schedule
+    const datasetUrl = values['dataset-url']
+    if (typeof datasetUrl === 'string')
+      patch.dataset_url = datasetUrl === '' || datasetUrl === 'none' ? null : datasetUrl
+    const note = values['description-note']
+    if (typeof note === 'string') patch.description_note = note === '' || note === 'none' ? null : note
     if (Object.keys(patch).length === 0)
       throw new HostError(
         'nothing_to_set',
-        'Give at least one of --public-base-url, --developer-id, --statuses, --schedule.',
+        'Give at least one of --public-base-url, --developer-id, --statuses, --schedule, --dataset-url, --description-note.',
         400,
       )
-    const view = await showingIssues(() => savePublicationSettings(ctx, patch, actor))
+    const confirmUrlChange = values['confirm-url-change'] === true
+    const view = await showingIssues(() => savePublicationSettings(ctx, patch, actor, { confirmUrlChange }))
     return { json: view, text: `Publication settings saved.\n${describeSettings(view)}` }
   })
 }

@@ -513,6 +513,9 @@ async function insertOffer(
   const current = pricesFor(offer, offer.m2Cents)
   const initial = offer.change ? pricesFor(offer, offer.change.previousM2Cents) : current
   const priceFrom = offer.change?.on ?? investment.listedOn
+  // a flat sold with priced parking spaces or storage rooms states its price including them (column 42)
+  const partsCents = (offer.components ?? []).reduce((sum, c) => sum + (c.priceCents ?? 0), 0)
+  const combined = (total: number | null) => (total === null || partsCents === 0 ? null : total + partsCents)
   const { id: offerId } = await trx
     .insertInto('offers')
     .values({
@@ -531,8 +534,8 @@ async function insertOffer(
       price_total_from: current.total === null ? null : priceFrom,
       price_m2_cents: current.m2,
       price_m2_from: current.m2 === null ? null : priceFrom,
-      price_combined_cents: null,
-      price_combined_from: null,
+      price_combined_cents: combined(current.total),
+      price_combined_from: combined(current.total) === null ? null : priceFrom,
       price_combined_variant: null,
       price_combined_status: null,
       variant: offer.variant ?? null,
@@ -572,7 +575,11 @@ async function insertOffer(
     correction: 0 as const,
     run_id: null,
   }
-  const firstRecord = (priceType: 'total' | 'm2' | 'component', after: number, componentId: number | null = null) => ({
+  const firstRecord = (
+    priceType: 'total' | 'm2' | 'combined' | 'component',
+    after: number,
+    componentId: number | null = null,
+  ) => ({
     ...history,
     component_id: componentId,
     price_type: priceType,
@@ -587,6 +594,8 @@ async function insertOffer(
   const records: NewPriceHistory[] = []
   if (initial.total !== null) records.push(firstRecord('total', initial.total))
   if (initial.m2 !== null) records.push(firstRecord('m2', initial.m2))
+  const initialCombined = combined(initial.total)
+  if (initialCombined !== null) records.push(firstRecord('combined', initialCombined))
 
   for (const [position, component] of (offer.components ?? []).entries()) {
     const { id: componentId } = await trx
@@ -615,7 +624,7 @@ async function insertOffer(
 
   if (offer.change) {
     const change = offer.change
-    const changeRecord = (priceType: 'total' | 'm2', before: number | null, after: number | null) => ({
+    const changeRecord = (priceType: 'total' | 'm2' | 'combined', before: number | null, after: number | null) => ({
       ...history,
       component_id: null,
       price_type: priceType,
@@ -628,6 +637,7 @@ async function insertOffer(
     })
     records.push(changeRecord('total', initial.total, current.total))
     records.push(changeRecord('m2', initial.m2, current.m2))
+    if (initialCombined !== null) records.push(changeRecord('combined', initialCombined, combined(current.total)))
   }
 
   // one row at a time keeps the ids in the order the prices took effect on every database

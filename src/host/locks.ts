@@ -28,6 +28,9 @@ export function isLockOwnerAlive(owner: string): boolean {
   }
 }
 
+/** Locks this process holds, by owner: what a shutdown that gave up on its jobs still releases. */
+const heldLocks = new Map<string, { ctx: HostContext; name: string }>()
+
 export interface LockLease {
   name: string
   owner: string
@@ -52,7 +55,10 @@ export async function tryAcquireLock(
     .values({ name, owner, acquired_at: now.toISOString(), expires_at: expiresAt })
     .onConflict((oc) => oc.column('name').doNothing())
     .executeTakeFirst()
-  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) return { acquired: true }
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) {
+    heldLocks.set(owner, { ctx, name })
+    return { acquired: true }
+  }
   const current = await ctx.db.selectFrom('locks').selectAll().where('name', '=', name).executeTakeFirst()
   if (current && current.expires_at < now.toISOString()) {
     // take over an expired lease, conditionally on it still being the same expired holder
@@ -63,7 +69,10 @@ export async function tryAcquireLock(
       .where('owner', '=', current.owner)
       .where('expires_at', '=', current.expires_at)
       .executeTakeFirst()
-    if (Number(taken.numUpdatedRows) > 0) return { acquired: true, staleOwner: current.owner }
+    if (Number(taken.numUpdatedRows) > 0) {
+      heldLocks.set(owner, { ctx, name })
+      return { acquired: true, staleOwner: current.owner }
+    }
   }
   return { acquired: false }
 }
@@ -88,4 +97,17 @@ export function keepLockAlive(ctx: HostContext, name: string, owner: string, lea
 
 export async function releaseLock(db: Executor, name: string, owner: string): Promise<void> {
   await db.deleteFrom('locks').where('name', '=', name).where('owner', '=', owner).execute()
+  heldLocks.delete(owner)
+}
+
+/** Releases every lock acquired through `ctx` and not released yet (a shutdown's last step). */
+export async function releaseLocksHeldBy(ctx: HostContext): Promise<string[]> {
+  const released: string[] = []
+  for (const [owner, lock] of heldLocks) {
+    if (lock.ctx !== ctx) continue
+    await releaseLock(ctx.db, lock.name, owner)
+    released.push(lock.name)
+  }
+  if (released.length > 0) ctx.log.warn({ locks: released }, 'locks released at shutdown')
+  return released
 }

@@ -17,8 +17,12 @@ export interface ScheduledJob {
 }
 
 export interface RunningScheduler {
+  /** No further runs start; a run under way goes on (see `track`). */
   stop(): void
 }
+
+/** Hands each run to whoever waits for it at shutdown (Lifecycle.track). */
+export type TrackJob = <T>(name: string, run: Promise<T>) => Promise<T>
 
 export async function runScheduledJob(ctx: HostContext, job: ScheduledJob): Promise<void> {
   const started = Date.now()
@@ -36,9 +40,16 @@ export async function runScheduledJob(ctx: HostContext, job: ScheduledJob): Prom
   }
 }
 
-export function startScheduler(ctx: HostContext, jobs: readonly ScheduledJob[]): RunningScheduler {
+export function startScheduler(
+  ctx: HostContext,
+  jobs: readonly ScheduledJob[],
+  track: TrackJob = (_name, run) => run,
+): RunningScheduler {
   const crons = jobs.map(
-    (job) => new Cron(job.pattern, { timezone: 'Europe/Warsaw', protect: true }, () => runScheduledJob(ctx, job)),
+    (job) =>
+      new Cron(job.pattern, { timezone: 'Europe/Warsaw', protect: true }, () =>
+        track(`schedule.${job.name}`, runScheduledJob(ctx, job)),
+      ),
   )
   return { stop: () => crons.forEach((cron) => cron.stop()) }
 }

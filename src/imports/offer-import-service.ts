@@ -23,9 +23,10 @@ import {
 import type { Database } from '../host/db/schema.js'
 import { HostError, PluginError } from '../host/errors.js'
 import { isLockOwnerAlive, keepLockAlive, newLockOwner, releaseLock, tryAcquireLock } from '../host/locks.js'
+import { measured, recordImportExecution, recordImportPreview } from '../host/metrics.js'
 import { warsawDate } from '../licensing/license.js'
 import { selectCatalogState } from '../catalog/catalog-repository.js'
-import { CANONICAL_FIELDS, isCanonicalField } from '../offers/canonical-fields.js'
+import { CANONICAL_FIELDS, isCanonicalField, isDwellingType } from '../offers/canonical-fields.js'
 import {
   createPlanner,
   type OfferPlan,
@@ -35,8 +36,9 @@ import {
 } from '../offers/offer-planner.js'
 import { createPlanWriter } from '../offers/offer-writer.js'
 import { countOffers, selectInvestmentSourceIds } from '../offers/offers-repository.js'
+import { rowError } from '../offers/row-errors.js'
 import { type ImportMode, type NormalizedOfferValues, type RowError } from '../offers/validate-offer-row.js'
-import { FileReadError } from './file-errors.js'
+import { fileErrorMessagePl, FileReadError } from './file-errors.js'
 import {
   countJobItemChunks,
   deleteExpiredJobs,
@@ -224,10 +226,9 @@ export interface PreviewBody {
   rows: number
 }
 
-export async function previewOfferImport(
-  ctx: HostContext,
-  args: PreviewArgs,
-): Promise<{ id: string; preview: PreviewBody }> {
+export const previewOfferImport = measured(previewImport, recordImportPreview)
+
+async function previewImport(ctx: HostContext, args: PreviewArgs): Promise<{ id: string; preview: PreviewBody }> {
   const id = newJobId()
   const now = ctx.now()
   const today = warsawDate(now)
@@ -359,10 +360,15 @@ async function previewInto(
     }
     await planBatch()
     if (rows === 0 && !missingColumns)
-      addError({ row: 1, field: 'file', code: 'file_empty', message: 'The file has a header row but no data rows.' })
+      addError(
+        rowError(1, 'file', 'file_empty', {
+          en: 'The file has a header row but no data rows.',
+          pl: 'Plik ma wiersz nagłówka, ale ani jednego wiersza z danymi.',
+        }),
+      )
   } catch (error) {
     if (!(error instanceof FileReadError)) throw error
-    addError({ row: 0, field: 'file', code: error.code, message: error.message })
+    addError(rowError(0, 'file', error.code, { en: error.message, pl: fileErrorMessagePl(error.code, error.details) }))
   }
   args.onProgress?.(rows)
 
@@ -499,9 +505,13 @@ export interface ExecuteArgs {
   jobId: string
   idempotencyKey: string | undefined
   confirmArchiving: boolean
+  /** Offers written so far of the plan's creates, updates and archives (`dg import` draws it). */
+  onProgress?: (written: number, total: number) => void
 }
 
-export async function executeOfferImport(
+export const executeOfferImport = measured(executeImport, recordImportExecution)
+
+async function executeImport(
   ctx: HostContext,
   args: ExecuteArgs,
 ): Promise<{ id: string; result: ImportResult; replayed: boolean }> {
@@ -593,7 +603,7 @@ export async function executeOfferImport(
         ? pending()
         : new PluginError('import_conflict', 409, { message: 'This job or key is being used by another execution.' })
     }
-    return await commitJob(ctx, job, args.actor, runToken)
+    return await commitJob(ctx, job, args.actor, runToken, args.onProgress)
   } finally {
     lease.stop()
   }
@@ -603,13 +613,20 @@ class PlanChanged extends Error {}
 
 /**
  * Plans the stored values again against the catalog as it is now, inside the execution's
- * transaction, and refuses when anything the preview decided or saw differs (the digest).
+ * transaction, and refuses when anything the preview decided or saw differs (the digest). A plan
+ * previewed by a release that still took standalone parts from files (a type other than a flat's
+ * or a house's) is refused too: previewed again, such a row is a row error.
  */
 async function verifyPlan(db: Kysely<Database>, job: ImportJobRow, today: string): Promise<void> {
   const planner = createPlanner(db, { mode: job.mode as ImportMode, today })
   for await (const operations of storedOperations(db, job, { writesOnly: false })) {
     const inputs: PlanInput[] = []
-    for (const op of operations) if (op.action !== 'archive') inputs.push({ row: op.row, values: op.values })
+    for (const op of operations) {
+      if (op.action === 'archive') continue
+      const type: string | undefined = op.values.propertyType
+      if (type !== undefined && !isDwellingType(type)) throw new PlanChanged()
+      inputs.push({ row: op.row, values: op.values })
+    }
     await planner.plan(inputs)
     if (planner.errors.length > 0) throw new PlanChanged()
   }
@@ -622,6 +639,7 @@ async function commitJob(
   job: ImportJobRow,
   actor: Actor,
   runToken: string,
+  onProgress: ExecuteArgs['onProgress'],
 ): Promise<{ id: string; result: ImportResult; replayed: boolean }> {
   const now = ctx.now()
   const today = warsawDate(now)
@@ -674,7 +692,12 @@ async function commitJob(
               'price_history',
             ])
           : undefined
-      for await (const operations of storedOperations(db, job, { writesOnly: true })) await writer.apply(operations)
+      const writes = expected.created + expected.updated + expected.archived
+      for await (const operations of storedOperations(db, job, { writesOnly: true })) {
+        await writer.apply(operations)
+        const { created, updated, archived } = writer.counts
+        onProgress?.(created + updated + archived, writes)
+      }
       await restoreIndexes?.()
       await restoreTriggers?.()
       const counts = writer.counts
@@ -753,6 +776,10 @@ async function commitJob(
   }
 }
 
+/** A row error as a job keeps it; jobs previewed by earlier releases have no `message_pl`/`message_en`. */
+export type StoredRowError = Omit<RowError, 'message_pl' | 'message_en'> &
+  Partial<Pick<RowError, 'message_pl' | 'message_en'>>
+
 export interface JobView {
   id: string
   type: string
@@ -767,7 +794,7 @@ export interface JobView {
   expires_at: string
   result: ImportResult | null
   failure: string | null
-  errors: RowError[]
+  errors: StoredRowError[]
   archive_scope: OfferPlan['archiveScope']
   items: Array<ReturnType<typeof operationView>>
   page: number
@@ -815,7 +842,8 @@ export async function getImportJob(ctx: HostContext, id: string, page: number, p
     expires_at: job.expires_at,
     result: job.result ? storedResult(job) : null,
     failure: job.failure,
-    errors: JSON.parse(job.errors) as RowError[],
+    // as stored: a job previewed before the errors had both texts has `message` (English) only
+    errors: JSON.parse(job.errors) as StoredRowError[],
     archive_scope: JSON.parse(job.archive_scope) as OfferPlan['archiveScope'],
     items: ops.slice(offset, offset + perPage).map(operationView),
     page,

@@ -208,7 +208,12 @@ function unsupported(what: string, detected: string): FileReadError {
   )
 }
 
-/** By content, not by name: offer exports arrive as `.xls` that are HTML, `.csv` that are XLSX, and so on. */
+/**
+ * By content: offer exports arrive as `.xls` that are HTML, `.csv` that are XLSX, and so on. The
+ * name counts once: a file called `.xlsx` that is not a ZIP archive is refused rather than read as
+ * CSV, since its owner believes it a workbook and a text file read with a guessed delimiter
+ * would only fail later as "missing columns".
+ */
 async function detectFormat(path: string, fileName: string, size: number): Promise<'csv' | 'xlsx'> {
   const handle = await open(path, 'r')
   let head: Buffer
@@ -252,6 +257,15 @@ async function detectFormat(path: string, fileName: string, size: number): Promi
   const firstText = head.toString('latin1', start, Math.min(head.length, start + 512)).trimStart()
   if (firstText.startsWith('<')) {
     throw unsupported('HTML or XML (for example a web page or an "XML Spreadsheet 2003" named .xls)', 'markup')
+  }
+  if (/\.xlsx$/i.test(fileName.trim())) {
+    throw new FileReadError(
+      'unsupported_format',
+      `The file "${fileName}" is not an Excel workbook: an .xlsx file is a ZIP archive, and this one is text ` +
+        '(most likely a CSV export renamed to .xlsx). Save it from Excel or LibreOffice as "Excel Workbook (.xlsx)", ' +
+        'or upload it with the .csv name it really has.',
+      { detected: 'not_xlsx' },
+    )
   }
   return 'csv'
 }

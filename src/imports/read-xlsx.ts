@@ -615,6 +615,11 @@ export async function* readXlsxRecordBatches(workbook: XlsxWorkbook, sheet: Xlsx
   }
 }
 
+/** The sheet's XML as it is inflated, for a reader that only scans it (a row count for a progress bar). */
+export function sheetXml(workbook: XlsxWorkbook, sheet: XlsxSheet): AsyncIterable<Buffer> {
+  return entryContent(workbook.path, sheet.entry)
+}
+
 /** The rows one by one (the header row, tests). */
 export async function* readXlsxRecords(workbook: XlsxWorkbook, sheet: XlsxSheet): AsyncGenerator<XlsxRecord> {
   for await (const batch of readXlsxRecordBatches(workbook, sheet)) yield* batch

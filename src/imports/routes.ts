@@ -11,9 +11,10 @@ import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 
 import { actorOf, requireCapability, requirePrincipal } from '../host/http/authenticate.js'
-import { errorResponses } from '../host/http/schemas.js'
+import { errorResponse, errorResponses } from '../host/http/schemas.js'
 import { PluginError } from '../host/errors.js'
 import { requireEntitlement } from '../licensing/require-entitlement.js'
+import { PublicationOutcomeSchema } from '../publication/schemas.js'
 import {
   executeOfferImport,
   getImportJob,
@@ -21,6 +22,14 @@ import {
   parseMode,
   previewOfferImport,
 } from './offer-import-service.js'
+import {
+  OFFER_IMPORT_SCHEMAS,
+  OfferExecuteResponse,
+  OfferImportBody,
+  OfferImportHeaders,
+  OfferImportInvalidSchema,
+  OfferPreviewResponse,
+} from './schemas.js'
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
 
@@ -31,29 +40,30 @@ function parseBoolean(value: unknown): boolean {
 export async function importRoutes(app: FastifyInstance): Promise<void> {
   const guard = [requireCapability('manage_options'), requireEntitlement('bulk_import')]
   const uploadDir = path.join(app.ctx.config.dataDir, 'uploads')
+  for (const schema of [...OFFER_IMPORT_SCHEMAS, PublicationOutcomeSchema]) app.addSchema(schema)
 
   app.post(
     '/imports/offer',
     {
       preHandler: guard,
       schema: {
+        operationId: 'importOffers',
         tags: ['imports'],
         summary:
           'Offer import: multipart preview (file, mode, mapping) or form-encoded execution (job_id, confirm_archiving, Idempotency-Key)',
+        description:
+          'Step 1, multipart: validates and plans the file, writes nothing to offers and answers {id, preview}; an invalid file answers 422 import_invalid with the job id and every error. ' +
+          'Step 2, form-encoded with an Idempotency-Key header: commits the plan of a valid preview in one transaction and answers {id, result}; ' +
+          'the same key again answers the stored result with replayed: true. 409 import_pending (Retry-After: 5), import_conflict, import_recovery_required.',
         security,
-        consumes: ['multipart/form-data', 'application/x-www-form-urlencoded'],
         headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ maxLength: 200 })) }),
+        documented: { body: OfferImportBody, headers: OfferImportHeaders },
         response: {
-          200: Type.Object(
-            {
-              id: Type.String(),
-              preview: Type.Optional(Type.Unknown()),
-              result: Type.Optional(Type.Unknown()),
-              replayed: Type.Optional(Type.Boolean()),
-            },
-            { additionalProperties: true },
-          ),
-          ...errorResponses(400, 401, 403, 404, 409, 413, 422),
+          200: Type.Union([OfferPreviewResponse, OfferExecuteResponse], {
+            description: 'Preview {id, preview} or execution {id, result, replayed?}',
+          }),
+          ...errorResponses(400, 401, 403, 404, 409, 413),
+          422: errorResponse(422, OfferImportInvalidSchema),
         },
       },
     },
@@ -107,6 +117,7 @@ export async function importRoutes(app: FastifyInstance): Promise<void> {
     {
       preHandler: guard,
       schema: {
+        operationId: 'getImportJob',
         tags: ['imports'],
         summary: 'Import job record with its planned operations, paged',
         security,
@@ -116,7 +127,7 @@ export async function importRoutes(app: FastifyInstance): Promise<void> {
           per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 100 })),
         }),
         response: {
-          200: Type.Object({ id: Type.String(), status: Type.String() }, { additionalProperties: true }),
+          200: Type.Ref('ImportJob'),
           ...errorResponses(400, 401, 403, 404),
         },
       },

@@ -13,6 +13,7 @@ import { Worker } from 'node:worker_threads'
 
 import { comparedText, sentChangeSet } from '../offers/compared-values.js'
 import type { PlanInput } from '../offers/offer-planner.js'
+import { fieldError } from '../offers/row-errors.js'
 import {
   createOfferCellsChecker,
   duplicateKeyError,
@@ -85,14 +86,18 @@ async function* readMappedBatches(
     ...(args.sheet ? { sheet: args.sheet } : {}),
     limits: args.limits,
   })
+  const headers = reader.headers.slice(0, 30).join(', ')
   const missing: RowError[] = Object.entries(args.mapping)
     .filter(([, header]) => !reader.headers.includes(header))
-    .map(([field, header]) => ({
-      row: 1,
-      field,
-      code: 'missing_column',
-      message: `${field}: the file has no column "${header}" (columns: ${reader.headers.slice(0, 30).join(', ')})`,
-    }))
+    .map(([field, header]) =>
+      fieldError(
+        1,
+        field,
+        'missing_column',
+        `the file has no column "${header}" (columns: ${headers})`,
+        `w pliku nie ma kolumny „${header}” (kolumny pliku: ${headers})`,
+      ),
+    )
   yield { kind: 'opened', format: reader.format, missing }
   if (missing.length > 0) return
 

@@ -26,6 +26,15 @@ export const StatusSchema = Type.Object(
         files: Type.Optional(
           Type.Union([Type.Object({ csv: Type.String(), xml: Type.String(), md5: Type.String() }), Type.Null()]),
         ),
+        offers_without_type: Type.Optional(
+          Type.Integer({ description: 'Offers left out of that file because they had no type yet' }),
+        ),
+        gaps: Type.Optional(
+          Type.Record(Type.String(), Type.Integer(), {
+            description:
+              'What that file showed incompletely: offers_without_price, combined_price_missing, investments_without_location, investments_without_prospectus',
+          }),
+        ),
       },
       { description: 'Empty object when nothing has been published yet' },
     ),
@@ -42,6 +51,30 @@ export const StatusSchema = Type.Object(
       ],
       { description: 'The latest failed publication when no success came after it (additive to contract 2.5)' },
     ),
+    datasets: Type.Array(
+      Type.Object({
+        developer_id: Type.Integer(),
+        developer_name: Type.String(),
+        nip: Type.Union([Type.String(), Type.Null()]),
+        public_dataset_id: Type.String({ description: 'extIdent of this developer entity’s dataset' }),
+        xml_url: Type.Union([Type.String(), Type.Null()]),
+        last_publication: Type.Object({}, { additionalProperties: true }),
+        last_publication_failure: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
+        missed_days: Type.Array(Type.String()),
+      }),
+      {
+        description:
+          'One dataset per developer entity (additive to contract 2.5): the publishing developer’s first, whose fields the top level repeats',
+      },
+    ),
+    missed_days: Type.Array(Type.String(), {
+      description:
+        'Days before today without a published file since the last one (a file for a past day is never made from today’s prices; the report import can fill one)',
+    }),
+    offers_without_type: Type.Integer({
+      description:
+        'Published offers with a listed status but no type yet: left out of the daily file until an operator sets mieszkanie or dom (additive to contract 2.5)',
+    }),
   },
   { $id: 'Status' },
 )
@@ -51,6 +84,7 @@ export async function licensingRoutes(app: FastifyInstance): Promise<void> {
     '/status',
     {
       schema: {
+        operationId: 'getStatus',
         tags: ['status'],
         summary: 'Service status (contract 2.5, 4.2)',
         security: [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }],

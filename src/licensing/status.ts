@@ -1,16 +1,51 @@
 import type { HostContext } from '../host/context.js'
 import { getLastPublication, getLastPublicationFailure, getPublicDatasetId } from '../publication/dataset.js'
 import { CURRENT_LEGAL_CONTRACT } from '../publication/legal-contract.js'
+import { getPublicationSettings } from '../publication/publication-settings.js'
+import { countUntypedListedOffers } from '../publication/publications-repository.js'
+import { missedDays, publicationStore, todayInWarsaw } from '../publication/publication-service.js'
+import { datasetBase, datasetStore, listDatasets } from '../publication/datasets.js'
+import { XML_NAME } from '../publication/publication-store.js'
 import { PLUGIN_VERSION } from '../version.js'
 import { getLicenseState } from './license.js'
 
 export async function getServiceStatus(ctx: HostContext) {
-  const [license, lastPublication, datasetId, failure] = await Promise.all([
+  const [license, lastPublication, datasetId, failure, settings, manifest] = await Promise.all([
     getLicenseState(ctx),
     getLastPublication(ctx),
     getPublicDatasetId(ctx),
     getLastPublicationFailure(ctx),
+    getPublicationSettings(ctx),
+    publicationStore(ctx).currentManifest(),
   ])
+  const listed = (manifest?.days ?? []).map((d) => d.date)
+  const today = todayInWarsaw(ctx)
+  // days before today without a file since the last one published (today is the schedule's to publish)
+  const missed = missedDays(listed, today)
+  const datasets = await Promise.all(
+    (await listDatasets(ctx)).map(async (dataset) => {
+      const developerId = dataset.primary ? null : dataset.developer.id
+      const [last, failed, datasetManifest] = await Promise.all([
+        getLastPublication(ctx, developerId),
+        getLastPublicationFailure(ctx, developerId),
+        datasetStore(ctx, dataset).currentManifest(),
+      ])
+      const base = settings.public_base_url ? datasetBase(settings.public_base_url, dataset) : null
+      return {
+        developer_id: dataset.developer.id,
+        developer_name: dataset.developer.name,
+        nip: dataset.developer.nip,
+        public_dataset_id: dataset.extIdent,
+        xml_url: base === null ? null : `${base}/${XML_NAME}`,
+        last_publication: last,
+        last_publication_failure: failed,
+        missed_days: missedDays(
+          (datasetManifest?.days ?? []).map((d) => d.date),
+          today,
+        ),
+      }
+    }),
+  )
   return {
     version: PLUGIN_VERSION,
     contract_id: CURRENT_LEGAL_CONTRACT.id,
@@ -19,5 +54,8 @@ export async function getServiceStatus(ctx: HostContext) {
     last_publication: lastPublication,
     public_dataset_id: datasetId,
     last_publication_failure: failure,
+    offers_without_type: await countUntypedListedOffers(ctx.db, settings.published_statuses),
+    missed_days: missed,
+    datasets,
   }
 }

@@ -88,12 +88,22 @@ export const OFFER_KINDS = ['property', 'standalone_part'] as const
 export type OfferKind = (typeof OFFER_KINDS)[number]
 
 export const PROPERTY_TYPES = ['mieszkanie', 'dom'] as const
+/** The two types the import and the webhook accept (contract 2.7): a flat or a house. */
+export type DwellingType = (typeof PROPERTY_TYPES)[number]
 export const STANDALONE_PART_TYPES = ['parking_space', 'garage', 'storage_room', 'other'] as const
-export type PropertyType = (typeof PROPERTY_TYPES)[number] | (typeof STANDALONE_PART_TYPES)[number]
+/** Types of standalone parts: entered in the editor; earlier releases also took them from files. */
+export type StandalonePartType = (typeof STANDALONE_PART_TYPES)[number]
+export type PropertyType = DwellingType | StandalonePartType
+/**
+ * The stored `property_type` of an offer that has no legal qualification yet: a new offer sent
+ * without a type (contract 4.7.2), never given one by guessing (4.7.6). The column is NOT NULL.
+ */
+export const UNQUALIFIED_PROPERTY_TYPE = ''
 
+/** What the validator makes of a `prop_type` it accepts: always a flat or a house. */
 export interface OfferTypeCode {
-  offerKind: OfferKind
-  propertyType: PropertyType
+  offerKind: 'property'
+  propertyType: DwellingType
 }
 
 /**
@@ -133,18 +143,48 @@ export const STATUS_SYNONYMS: Readonly<Record<OfferStatus, readonly string[]>> =
 }
 
 /*
+ * The types the import and the webhook accept (contract 2.7), in the words operators and CRMs use.
  * Only unambiguous names: "apartament" is left out because in Polish sales it also names
  * non-residential units (lokal użytkowy), and contract 4.7 rule 6 says legal qualification is
- * never guessed.
+ * never guessed. "lokal mieszkalny" and "dom jednorodzinny" are the official dataset's own words.
  */
-export const PROPERTY_TYPE_SYNONYMS: Readonly<Record<PropertyType, readonly string[]>> = {
+export const PROPERTY_TYPE_SYNONYMS: Readonly<Record<DwellingType, readonly string[]>> = {
   mieszkanie: ['mieszkanie', 'lokal mieszkalny', 'flat'],
   dom: ['dom', 'dom jednorodzinny', 'house'],
-  parking_space: ['parking_space', 'parking space', 'miejsce postojowe', 'miejsce parkingowe'],
-  garage: ['garage', 'garaż'],
-  storage_room: ['storage_room', 'storage room', 'komórka lokatorska', 'komórka'],
-  other: ['other', 'inne', 'inny', 'inna'],
 }
+
+/*
+ * Words that name what the import and the webhook do not accept as a type: standalone parts,
+ * appurtenant rooms and non-residential units (design.md section 3: they are entered in the
+ * editor). They are refused like any other word other than a flat or a house; knowing them only
+ * gives the refusal its own code (`prop_type_not_allowed` instead of `invalid_enum`), so a sender
+ * can tell "send this through the editor" from "a typing mistake". The stored codes of standalone
+ * parts (`parking_space`, …) are among them.
+ */
+export const NOT_ALLOWED_TYPE_WORDS: readonly string[] = [
+  ...STANDALONE_PART_TYPES,
+  'standalone part',
+  'część samodzielna',
+  'parking space',
+  'parking',
+  'miejsce postojowe',
+  'miejsce parkingowe',
+  'miejsce garażowe',
+  'stanowisko postojowe',
+  'garaż',
+  'komórka lokatorska',
+  'komórka',
+  'storage room',
+  'piwnica',
+  'pomieszczenie przynależne',
+  'pomieszczenie gospodarcze',
+  'pomieszczenie pomocnicze',
+  'lokal użytkowy',
+  'lokal usługowy',
+  'inne',
+  'inny',
+  'inna',
+]
 
 /** The 16 voivodeships, in the lowercase form the official dataset uses. */
 export const VOIVODESHIPS = [
@@ -198,10 +238,13 @@ function indexSynonyms<T extends string>(table: Readonly<Record<T, readonly stri
 
 const STATUS_INDEX = indexSynonyms(STATUS_SYNONYMS)
 const PROPERTY_TYPE_INDEX = indexSynonyms(PROPERTY_TYPE_SYNONYMS)
+const NOT_ALLOWED_TYPE_INDEX: ReadonlySet<string> = new Set(NOT_ALLOWED_TYPE_WORDS.map(normalizeWord))
+// a word in both lists would be accepted and refused at once
+for (const word of PROPERTY_TYPE_INDEX.keys())
+  if (NOT_ALLOWED_TYPE_INDEX.has(word)) throw new Error(`type word "${word}" is both accepted and refused`)
 const VOIVODESHIP_INDEX: ReadonlyMap<string, Voivodeship> = new Map(
   VOIVODESHIPS.map((name) => [normalizeWord(name), name]),
 )
-const STANDALONE_PART_TYPE_SET: ReadonlySet<string> = new Set(STANDALONE_PART_TYPES)
 
 /*
  * Files repeat the same few words in every row, and folding a word (NFD, several regexes) costs
@@ -224,15 +267,22 @@ export const lookupStatus: (text: string) => OfferStatus | undefined = memoize((
   STATUS_INDEX.get(normalizeWord(text)),
 )
 
+/** A flat or a house (`mieszkanie`, `dom` or their synonyms), or undefined for any other word. */
 export const lookupPropertyType: (text: string) => OfferTypeCode | undefined = memoize((text) => {
   const propertyType = PROPERTY_TYPE_INDEX.get(normalizeWord(text))
-  if (propertyType === undefined) return undefined
   // frozen because every caller receives the same cached object
-  return Object.freeze({
-    offerKind: STANDALONE_PART_TYPE_SET.has(propertyType) ? 'standalone_part' : 'property',
-    propertyType,
-  })
+  return propertyType === undefined ? undefined : Object.freeze({ offerKind: 'property', propertyType })
 })
+
+/** Whether a word names a standalone part, an appurtenant room or a non-residential unit (see NOT_ALLOWED_TYPE_WORDS). */
+export const isNotAllowedTypeWord: (text: string) => boolean = memoize((text) =>
+  NOT_ALLOWED_TYPE_INDEX.has(normalizeWord(text)),
+)
+
+/** A flat's or a house's stored type, as opposed to a standalone part's or an unqualified offer's. */
+export function isDwellingType(type: string): type is DwellingType {
+  return type === 'mieszkanie' || type === 'dom'
+}
 
 /** Accepts any case, with or without diacritics, optionally prefixed by `województwo` or `woj.`. */
 export const lookupVoivodeship: (text: string) => Voivodeship | undefined = memoize((text) =>

@@ -5,8 +5,9 @@
  * (offers-repository.ts, from COMPARED_COLUMNS), both as a JSON array in the same order.
  *
  * Equal texts prove the row unchanged: every field the row sends equals the stored value, and
- * every field it leaves out is empty in the catalog (null on both sides), so no field changes, no
- * price date is added and no price rule can fail. Texts that differ prove nothing (an unsent field
+ * every field it leaves out is empty in the catalog (null on both sides; the type of an offer not
+ * qualified yet, stored as '', is null in the offer's text too), so no field changes, no price
+ * date is added and no price rule can fail. Texts that differ prove nothing (an unsent field
  * whose stored value is set, a text that the two sides escape differently): the planner then
  * compares field by field, as for any row.
  */
@@ -128,14 +129,14 @@ export function sentChangeSet(v: NormalizedOfferValues): number {
 }
 
 /**
- * Whether a new offer that sends these fields is planned as a `create` of exactly them: it has a
- * type (else it is refused), every price it sends has its date (else the planner adds today's),
- * and it sends no location for an investment that exists (which the planner compares field by
- * field). A create cannot break the price rule: without a stored offer, the validator checked it.
+ * Whether a new offer that sends these fields is planned as a `create` of exactly them: every
+ * price it sends has its date (else the planner adds today's), and it sends no location for an
+ * investment that exists (which the planner compares field by field). With or without a type: a
+ * new offer without one is created unqualified, and the planner adds nothing to it. A create cannot
+ * break the price rule: without a stored offer, the validator checked it.
  */
 export function createsExactlySent(sent: number, investmentExists: boolean): boolean {
   return (
-    (sent & PROP_TYPE) !== 0 &&
     ((sent & PRICE_M2) === 0 || (sent & PRICE_M2_FROM) !== 0) &&
     ((sent & PRICE_TOTAL) === 0 || (sent & PRICE_TOTAL_FROM) !== 0) &&
     ((sent & PRICE_COMBINED) === 0 || (sent & PRICE_COMBINED_FROM) !== 0) &&

@@ -11,6 +11,7 @@ import { type OfferStatus, STANDALONE_PART_TYPES } from './canonical-fields.js'
 import { decodeChangeSet, encodeChangeSet } from './change-set.js'
 import { createsExactlySent } from './compared-values.js'
 import { priceWithinRounding } from './price-consistency.js'
+import { fieldError, formatAreaPl, formatCentsPl } from './row-errors.js'
 import {
   type InvestmentKeyRow,
   type PlanOffer,
@@ -27,7 +28,7 @@ export type PlanAction = 'create' | 'update' | 'unchanged' | 'archive'
  * The planner's rules, as stored with a previewed plan: a plan made by other rules (a release in
  * between) is planned again before it is executed, never taken as it is. Change it with the rules.
  */
-export const PLANNER_VERSION = '2026-11-24.2'
+export const PLANNER_VERSION = '2026-11-25.1'
 
 export interface PlannedOperation {
   /** Row of the file (or null for an archive, which has no row). */
@@ -159,7 +160,7 @@ export interface PlanSummary {
 }
 
 export interface Planner {
-  /** Row-level problems only the catalog reveals (a new offer without a type, an inconsistent price). */
+  /** Row-level problems only the catalog reveals (a price that disagrees with the stored values). */
   readonly errors: RowError[]
   /** Plans the next inputs, in file order; call as often as needed, then `finish` once. */
   plan(inputs: readonly PlanInput[]): Promise<PlannedOperation[]>
@@ -353,15 +354,8 @@ function planOne(
     }
   }
 
-  if (!existing && values.propertyType === undefined) {
-    errors.push({
-      row,
-      field: 'prop_type',
-      code: 'required',
-      message: `prop_type: offer ${sourcePropertyId} is new, so its type (mieszkanie, dom or a standalone-part type) is required`,
-    })
-    return null
-  }
+  // a new offer without `prop_type` is created without a type (contract 4.7.2): its legal
+  // qualification is never guessed; the writer stores it as unqualified
   const total = values.priceTotalCents ?? existing?.price_total_cents ?? null
   const m2 = values.priceM2Cents ?? existing?.price_m2_cents ?? null
   const area = values.area ?? existing?.area ?? null
@@ -380,12 +374,16 @@ function planOne(
     total > 0 &&
     !priceWithinRounding(total, m2, area)
   ) {
-    errors.push({
-      row,
-      field: 'price_total',
-      code: 'inconsistent_price',
-      message: `price_total: ${(total / 100).toFixed(2)} does not match price_m2 × area with the stored values (${(m2 / 100).toFixed(2)} × ${area})`,
-    })
+    errors.push(
+      fieldError(
+        row,
+        'price_total',
+        'inconsistent_price',
+        `${(total / 100).toFixed(2)} does not match price_m2 × area with the stored values (${(m2 / 100).toFixed(2)} × ${area})`,
+        `${formatCentsPl(total)} zł nie zgadza się z ceną za m² × powierzchnią, licząc z wartościami zapisanymi ` +
+          `w katalogu (${formatCentsPl(m2)} zł × ${formatAreaPl(area)} m²)`,
+      ),
+    )
     return null
   }
 

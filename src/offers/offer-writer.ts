@@ -12,6 +12,7 @@ import type { Executor } from '../host/context.js'
 import type { DialectName } from '../host/db/dialect.js'
 import type { NewOffer, NewPriceHistory, OfferRow, OfferUpdate } from '../host/db/schema.js'
 import { OFFER_TYPE_LABELS, slugify } from '../catalog/presentation.js'
+import { UNQUALIFIED_PROPERTY_TYPE } from './canonical-fields.js'
 import { isStandalonePart, type OfferPlan, type PlannedOperation } from './offer-planner.js'
 import {
   type InvestmentKeyRow,
@@ -97,6 +98,7 @@ const PRICE_COLUMNS: Array<{
   },
 ]
 
+/** `Mieszkanie A/1`; `Oferta A/1` for an offer not qualified yet (and any type without a label). */
 function offerTitle(propertyType: string, code: string): string {
   return `${OFFER_TYPE_LABELS[propertyType] ?? 'Oferta'} ${code}`
 }
@@ -176,7 +178,8 @@ function historyRecord(
  */
 function newOfferRow(op: PlannedOperation, investmentId: number, nowIso: string, id?: number): NewOffer {
   const values = op.values
-  const type = values.propertyType ?? 'mieszkanie'
+  // a new offer sent without a type is not qualified: never a guessed type (contract 4.7.6)
+  const type: string = values.propertyType ?? UNQUALIFIED_PROPERTY_TYPE
   const code = values.code ?? op.sourcePropertyId
   const row: NewOffer = {
     investment_id: investmentId,
@@ -316,8 +319,13 @@ export function createPlanWriter(
       }
       counts.updated++
       const set = offerColumns(op.values)
-      if (set.code !== undefined && offer.title === offerTitle(offer.property_type, offer.code)) {
-        set.title = offerTitle(set.property_type ?? offer.property_type, set.code)
+      // a title the service made follows the code and the type (`Oferta A/1` becomes `Mieszkanie
+      // A/1` when the offer is qualified); one an operator wrote is kept
+      if (
+        (set.code !== undefined || set.property_type !== undefined) &&
+        offer.title === offerTitle(offer.property_type, offer.code)
+      ) {
+        set.title = offerTitle(set.property_type ?? offer.property_type, set.code ?? offer.code)
       }
       // an archived offer that a file lists again with a live status is back on sale
       if (

@@ -83,11 +83,14 @@ const isPostgres = (db: Executor) => db.getExecutor().adapter instanceof Postgre
 /*
  * The offer's `comparedText` (compared-values.ts), made by the database: SQLite's json_array writes
  * it as JSON.stringify does; PostgreSQL's json_build_array puts a space after each comma, so there
- * the array is joined from each value's JSON.
+ * the array is joined from each value's JSON. The type of an offer not qualified yet (stored as '')
+ * is null, as in the text of a row that sends none: such a row leaves it as it is.
  */
+const comparedValue = (column: (typeof COMPARED_COLUMNS)[number]) =>
+  column === 'o.property_type' ? sql`nullif(${sql.ref(column)}, '')` : sql.ref(column)
 const comparedJson = (db: Executor) => {
-  if (!isPostgres(db)) return sql<string>`json_array(${sql.join(COMPARED_COLUMNS.map((column) => sql.ref(column)))})`
-  const values = COMPARED_COLUMNS.map((column) => sql`coalesce(to_json(${sql.ref(column)})::text, 'null')`)
+  if (!isPostgres(db)) return sql<string>`json_array(${sql.join(COMPARED_COLUMNS.map(comparedValue))})`
+  const values = COMPARED_COLUMNS.map((column) => sql`coalesce(to_json(${comparedValue(column)})::text, 'null')`)
   return sql<string>`'[' || ${sql.join(values, sql` || ',' || `)} || ']'`
 }
 
@@ -116,7 +119,8 @@ export class PlanOffer {
       investment_id: this.investmentId,
       source_property_id: this.sourcePropertyId,
       code: a[0] as string,
-      property_type: a[1] as string,
+      // '' (not qualified yet) is null in the text
+      property_type: (a[1] as string | null) ?? '',
       status: a[2] as string,
       area: a[3] as string | null,
       rooms: a[4] as number | null,

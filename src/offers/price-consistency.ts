@@ -54,3 +54,4 @@ function areaHundredths(area: string): number | undefined {
 }
 
 export const PRICE_ROUNDING_RULE = 'at most 1 zł plus half a grosz per m² from price_m2 × prop_area'
+export const PRICE_ROUNDING_RULE_PL = 'dopuszczalna różnica to najwyżej 1 zł plus pół grosza na każdy m²'

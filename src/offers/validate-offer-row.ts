@@ -11,19 +11,24 @@
  *   an operator typing a new price means. A date without its price is valid too (a patch may
  *   correct only the date).
  * - Every problem of a row is reported, not only the first, so a file is fixed in one pass.
+ * - `prop_type`, when sent, is `mieszkanie` or `dom` (contract 2.7); standalone parts and
+ *   appurtenant rooms are entered in the editor, so their words are refused like any other.
+ * - Every error says why in Polish and in English (row-errors.ts).
  */
 import {
   CANONICAL_FIELDS,
   type CanonicalField,
+  type DwellingType,
   isCanonicalField,
   type OfferKind,
   type OfferStatus,
-  type PropertyType,
   type Voivodeship,
 } from './canonical-fields.js'
-import { PRICE_ROUNDING_RULE, priceWithinRounding } from './price-consistency.js'
+import { PRICE_ROUNDING_RULE, PRICE_ROUNDING_RULE_PL, priceWithinRounding } from './price-consistency.js'
+import { fieldError, formatAreaPl, formatCentsPl, type RowError, rowError } from './row-errors.js'
 import {
   describeValue,
+  describeValuePl,
   isBlank,
   parseArea,
   parseCalendarDate,
@@ -48,15 +53,7 @@ export const ROW_ERROR_CODES = [
 ] as const
 export type RowErrorCode = (typeof ROW_ERROR_CODES)[number]
 
-/** `code` is typed as string so that file readers can add their own codes to the same list. */
-export interface RowError {
-  /** 1-based data row, as numbered by the caller. */
-  row: number
-  /** A canonical field name, or the unknown key for `unknown_field`. */
-  field: string
-  code: string
-  message: string
-}
+export type { RowError } from './row-errors.js'
 
 export type ImportMode = 'patch' | 'snapshot'
 
@@ -82,8 +79,9 @@ export interface NormalizedOfferValues {
   sourceInvestmentId?: string
   sourcePropertyId?: string
   code?: string
+  /** Always `property` when sent: the import and the webhook take flats and houses only. */
   offerKind?: OfferKind
-  propertyType?: PropertyType
+  propertyType?: DwellingType
   status?: OfferStatus
   /** Decimal text with exactly 2 decimals, e.g. `54.30`. */
   area?: string
@@ -228,27 +226,31 @@ function validateCells(
     const name = names[i] as string
     const fieldHandler = handlers[i]
     if (fieldHandler === undefined) {
-      errors.push({ row, field: name, code: 'unknown_field', message: unknownField(name) })
+      errors.push(rowError(row, name, 'unknown_field', unknownField(name)))
       continue
     }
     const value = cells[i]
     if (isBlank(value)) continue
     const failure = fieldHandler(value, values)
-    if (failure !== undefined) {
-      errors.push({ row, field: name, code: failure.code, message: `${name}: ${failure.message}` })
-    }
+    if (failure !== undefined) errors.push(fieldError(row, name, failure.code, failure.message, failure.message_pl))
   }
   for (const field of ['source_investment_id', 'source_property_id'] as const) {
     const at = names.indexOf(field)
     if (isBlank(at < 0 ? undefined : cells[at])) {
-      errors.push({ row, field, code: 'required', message: `${field}: is required and was not sent or is empty` })
+      errors.push(
+        fieldError(
+          row,
+          field,
+          'required',
+          'is required and was not sent or is empty',
+          'to pole jest wymagane, a nie zostało wypełnione',
+        ),
+      )
     }
   }
 
   const inconsistency = checkPriceConsistency(values)
-  if (inconsistency !== undefined) {
-    errors.push({ row, field: 'price_total', code: 'inconsistent_price', message: inconsistency })
-  }
+  if (inconsistency !== undefined) errors.push(rowError(row, 'price_total', 'inconsistent_price', inconsistency))
   if (errors.length > 1) errors.sort(byFieldRank)
 
   const { sourceInvestmentId, sourcePropertyId } = values
@@ -259,15 +261,17 @@ function validateCells(
   return { key, values, errors }
 }
 
-function unknownField(name: string): string {
+function unknownField(name: string): { pl: string; en: string } {
   const folded = name
     .trim()
     .toLowerCase()
     .replace(/[\s-]+/g, '_')
-  const hint = isCanonicalField(folded)
-    ? `did you mean ${folded}?`
-    : `canonical fields are ${CANONICAL_FIELDS.slice(0, 4).join(', ')}, … (contract 2.7)`
-  return `${describeValue(name)} is not a canonical offer field; ${hint}`
+  const near = isCanonicalField(folded)
+  const fields = `${CANONICAL_FIELDS.slice(0, 4).join(', ')}, …`
+  return {
+    en: `${describeValue(name)} is not a canonical offer field; ${near ? `did you mean ${folded}?` : `canonical fields are ${fields} (contract 2.7)`}`,
+    pl: `${describeValuePl(name)} nie jest polem oferty; ${near ? `czy chodziło o ${folded}?` : `pola oferty to ${fields} (kontrakt 2.7)`}`,
+  }
 }
 
 /**
@@ -275,15 +279,20 @@ function unknownField(name: string): string {
  * Checked only when all three are in the row; in patch mode the planner compares with the stored
  * values too.
  */
-function checkPriceConsistency(values: NormalizedOfferValues): string | undefined {
+function checkPriceConsistency(values: NormalizedOfferValues): { pl: string; en: string } | undefined {
   const { priceM2Cents, area, priceTotalCents } = values
   if (priceM2Cents === undefined || area === undefined || priceTotalCents === undefined) return undefined
   if (priceWithinRounding(priceTotalCents, priceM2Cents, area)) return undefined
   const expectedCents = (BigInt(priceM2Cents) * BigInt(area.replace('.', '')) + 50n) / 100n
-  return (
-    `price_total: ${formatCents(BigInt(priceTotalCents))} does not match price_m2 × prop_area = ` +
-    `${formatCents(BigInt(priceM2Cents))} × ${area} = ${formatCents(expectedCents)} (${PRICE_ROUNDING_RULE})`
-  )
+  return {
+    en:
+      `price_total: ${formatCents(BigInt(priceTotalCents))} does not match price_m2 × prop_area = ` +
+      `${formatCents(BigInt(priceM2Cents))} × ${area} = ${formatCents(expectedCents)} (${PRICE_ROUNDING_RULE})`,
+    pl:
+      `Cena całkowita: ${formatCentsPl(priceTotalCents)} zł nie zgadza się z ceną za m² × powierzchnią = ` +
+      `${formatCentsPl(priceM2Cents)} zł × ${formatAreaPl(area)} m² = ${formatCentsPl(expectedCents)} zł ` +
+      `(${PRICE_ROUNDING_RULE_PL})`,
+  }
 }
 
 function formatCents(cents: bigint): string {
@@ -325,12 +334,13 @@ export function createOfferCellsChecker(
 
 /** The error of a row whose key an earlier row (`firstRow`) has already. */
 export function duplicateKeyError(row: number, key: string, firstRow: number): RowError {
-  return {
+  return fieldError(
     row,
-    field: 'source_property_id',
-    code: 'duplicate_key',
-    message: `source_property_id: offer ${describeValue(key)} already appears in row ${firstRow}`,
-  }
+    'source_property_id',
+    'duplicate_key',
+    `offer ${describeValue(key)} already appears in row ${firstRow}`,
+    `oferta ${describeValuePl(key)} występuje już w wierszu ${firstRow}`,
+  )
 }
 
 function duplicateKeyReporter(): (result: OfferRowResult, row: number) => OfferRowResult {

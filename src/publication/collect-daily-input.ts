@@ -77,6 +77,28 @@ const COMPONENT_BATCH = 500
 /** Offers whose total is not m² price × area within rounding. */
 export type InconsistentOffer = { id: number; code: string }
 
+/** Offers that would be listed but have no type yet ('' = not qualified); they are left out of the file. */
+export type UntypedOffer = { id: number; code: string }
+
+/**
+ * What the file would show incompletely (each listed, never silent): offers without any price
+ * (`X` in every price column), flats and houses whose parts or rooms are priced but whose combined
+ * price (column 42) is not, and investments without a full location (29–35) or prospectus (58).
+ */
+export interface DailyFileGaps {
+  offersWithoutPrice: { id: number; code: string }[]
+  combinedPriceMissing: { id: number; code: string }[]
+  investmentsWithoutLocation: { id: number; title: string }[]
+  investmentsWithoutProspectus: { id: number; title: string }[]
+}
+
+export const noGaps = (): DailyFileGaps => ({
+  offersWithoutPrice: [],
+  combinedPriceMissing: [],
+  investmentsWithoutLocation: [],
+  investmentsWithoutProspectus: [],
+})
+
 /*
  * One investment at a time, in increasing id, so memory follows the largest investment rather
  * than the whole catalog; all reads in one read-only snapshot (repeatable read on PostgreSQL, one
@@ -87,7 +109,15 @@ export type InconsistentOffer = { id: number; code: string }
  */
 export async function* readDailyOffers(
   ctx: HostContext,
-  args: { developer: DeveloperRow; statuses: string[]; inconsistent: InconsistentOffer[] },
+  args: {
+    developer: DeveloperRow
+    /** Also the investments assigned to no developer entity (the publishing developer's dataset). */
+    includeUnassigned: boolean
+    statuses: string[]
+    inconsistent: InconsistentOffer[]
+    untyped: UntypedOffer[]
+    gaps?: DailyFileGaps
+  },
 ): AsyncGenerator<DailyCsvOffer[], void, undefined> {
   const trx = await ctx.db.startTransaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute()
   let ended = false
@@ -96,6 +126,7 @@ export async function* readDailyOffers(
       .selectFrom('investments')
       .select([
         'investments.id',
+        'investments.title',
         'investments.loc_voivodeship',
         'investments.loc_powiat',
         'investments.loc_gmina',
@@ -107,7 +138,9 @@ export async function* readDailyOffers(
       ])
       .where('investments.host_status', '=', 'publish')
       .where((eb) =>
-        eb.or([eb('investments.developer_id', '=', args.developer.id), eb('investments.developer_id', 'is', null)]),
+        args.includeUnassigned
+          ? eb.or([eb('investments.developer_id', '=', args.developer.id), eb('investments.developer_id', 'is', null)])
+          : eb('investments.developer_id', '=', args.developer.id),
       )
       .orderBy('investments.id')
       .execute()
@@ -146,6 +179,21 @@ export async function* readDailyOffers(
         .orderBy('offers.id')
         .execute()
       if (offerRows.length === 0) continue
+      const gaps = args.gaps
+      if (gaps) {
+        const location = [
+          r.loc_voivodeship,
+          r.loc_powiat,
+          r.loc_gmina,
+          r.loc_city,
+          r.loc_street,
+          r.loc_building_no,
+          r.loc_postal_code,
+        ]
+        if (location.some((value) => value === null || value.trim() === ''))
+          gaps.investmentsWithoutLocation.push({ id: r.id, title: r.title })
+        if (!r.prospectus_url?.trim()) gaps.investmentsWithoutProspectus.push({ id: r.id, title: r.title })
+      }
       const componentRows: ComponentRow[] = []
       for (let i = 0; i < offerRows.length; i += COMPONENT_BATCH) {
         const ids = offerRows.slice(i, i + COMPONENT_BATCH).map((o) => o.id)
@@ -169,10 +217,17 @@ export async function* readDailyOffers(
         )
       }
 
-      const offers: DailyCsvOffer[] = new Array<DailyCsvOffer>(offerRows.length)
+      const offers: DailyCsvOffer[] = []
       let next = 0
       for (let i = 0; i < offerRows.length; i++) {
         const o = offerRows[i] as (typeof offerRows)[number]
+        // legal qualification is never guessed (contract 4.7.6): an offer without a type is not published
+        if (o.property_type === '') {
+          args.untyped.push({ id: o.id, code: o.code })
+          continue
+        }
+        if (gaps && o.price_total_cents === null && o.price_m2_cents === null)
+          gaps.offersWithoutPrice.push({ id: o.id, code: o.code })
         if (o.price_total_cents !== null && o.price_m2_cents !== null && o.area) {
           if (!priceWithinRounding(o.price_total_cents, o.price_m2_cents, o.area))
             args.inconsistent.push({ id: o.id, code: o.code })
@@ -183,6 +238,15 @@ export async function* readDailyOffers(
         for (; next < componentRows.length; next++) {
           const c = componentRows[next] as ComponentRow
           if (c.offer_id !== o.id) break
+          if (
+            gaps &&
+            o.offer_kind === 'property' &&
+            o.price_combined_cents === null &&
+            c.price_cents !== null &&
+            (c.group_kind === 'part' || c.group_kind === 'appurtenant_room') &&
+            gaps.combinedPriceMissing.at(-1)?.id !== o.id
+          )
+            gaps.combinedPriceMissing.push({ id: o.id, code: o.code })
           components.push({
             groupKind: c.group_kind as ComponentGroupKind,
             kindLabel: c.kind_label,
@@ -193,7 +257,7 @@ export async function* readDailyOffers(
             position: c.position,
           })
         }
-        offers[i] = {
+        offers.push({
           id: o.id,
           investment,
           offerKind: o.offer_kind as DailyCsvOffer['offerKind'],
@@ -206,9 +270,9 @@ export async function* readDailyOffers(
           priceCombinedCents: o.price_combined_cents,
           priceCombinedFrom: o.price_combined_from,
           components,
-        }
+        })
       }
-      yield offers
+      if (offers.length > 0) yield offers
     }
     ended = true
     await trx.commit().execute()

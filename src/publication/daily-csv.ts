@@ -402,15 +402,12 @@ const BLOCK_KEYS = {
 >
 
 /*
- * Rights and other payments have no designation column of their own, so the designation and the
- * description go into the "specification" text, where they say which right or payment it is.
+ * Rights and other payments have no designation column: their one column (52, 55) names what the
+ * right or payment is, its kind label, as one elementary value ("Wskazówki" point 8). A
+ * designation or description stays in the catalog; the official file has no column for it.
  */
 function specification(component: DailyCsvComponent): string {
-  const label = component.kindLabel.trim()
-  const designation = component.designation?.trim() ?? ''
-  const description = component.description?.trim() ?? ''
-  const named = designation === '' ? label : `${label} (${designation})`
-  return description === '' ? named : `${named}: ${description}`
+  return component.kindLabel.trim()
 }
 
 function fillComponent(row: Row, component: DailyCsvComponent, offer: DailyCsvOffer): void {

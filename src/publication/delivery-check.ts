@@ -91,6 +91,8 @@ export async function checkDelivery(args: {
   baseUrl: string | null
   manifest: Manifest | undefined
   now: () => Date
+  /** A local trial at an http:// address outside production: served files are checked, the scheme is not (the preflight warns). */
+  trial?: boolean
 }): Promise<DeliveryReport> {
   const { manifest } = args
   if (!manifest) return { status: 'not_published', checked_at: null, issues: [] }
@@ -98,7 +100,7 @@ export async function checkDelivery(args: {
   const base = args.baseUrl.replace(/\/+$/, '')
   const checkedAt = args.now().toISOString()
   const issues: PublicationIssue[] = []
-  if (!base.startsWith('https://'))
+  if (!base.startsWith('https://') && !args.trial)
     issues.push(
       issue(
         'delivery_not_https',
@@ -107,17 +109,26 @@ export async function checkDelivery(args: {
         { url: base },
       ),
     )
-  const lastDay = manifest.days.at(-1)
   const urls = {
     xml: `${base}/${XML_NAME}`,
     md5: `${base}/${MD5_NAME}`,
-    csv: lastDay ? `${base}/${lastDay.file_name}` : null,
   }
-  const [head, xml, md5, csv] = await Promise.all([
+  /*
+   * The latest file, and the latest file at every earlier public address: a resource keeps the URL
+   * it was published with, so an old address must keep serving its files after a change.
+   */
+  const csvChecks = new Map<string, { url: string; md5: string }>()
+  for (const day of [...manifest.days].reverse()) {
+    const url = day.url ?? `${base}/${day.file_name}`
+    const prefix = url.slice(0, url.lastIndexOf('/'))
+    if (csvChecks.size === 0 || !csvChecks.has(prefix)) csvChecks.set(prefix, { url, md5: day.md5 })
+    if (csvChecks.size >= 5) break
+  }
+  const [head, xml, md5, ...csvs] = await Promise.all([
     attempt(urls.xml, 'HEAD'),
     attempt(urls.xml, 'GET', 0, 256 * 1024 * 1024),
     attempt(urls.md5, 'GET', 1024, 64 * 1024),
-    urls.csv ? attempt(urls.csv, 'GET', 0) : Promise.resolve(undefined),
+    ...[...csvChecks.values()].map((check) => attempt(check.url, 'GET', 0)),
   ])
 
   const usable = (url: string, probe: Probe, expected: typeof XML_TYPE): HttpProbeResult | undefined => {
@@ -167,17 +178,17 @@ export async function checkDelivery(args: {
       ),
     )
   }
-  if (urls.csv && csv && lastDay) {
-    const servedCsv = usable(urls.csv, csv, CSV_TYPE)
-    if (servedCsv && servedCsv.md5 !== lastDay.md5)
+  ;[...csvChecks.values()].forEach((check, index) => {
+    const servedCsv = usable(check.url, csvs[index] as Probe, CSV_TYPE)
+    if (servedCsv && servedCsv.md5 !== check.md5)
       issues.push(
         issue(
           'delivery_csv_mismatch',
-          `${urls.csv}: udostępniany plik CSV różni się od opublikowanego.`,
-          `${urls.csv}: the served CSV differs from the published one.`,
-          { url: urls.csv, served_md5: servedCsv.md5, published_md5: lastDay.md5 },
+          `${check.url}: udostępniany plik CSV różni się od opublikowanego.`,
+          `${check.url}: the served CSV differs from the published one.`,
+          { url: check.url, served_md5: servedCsv.md5, published_md5: check.md5 },
         ),
       )
-  }
+  })
   return { status: issues.length === 0 ? 'ok' : 'failed', checked_at: checkedAt, issues }
 }

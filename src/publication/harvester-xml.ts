@@ -68,6 +68,11 @@ export interface HarvesterXmlInput {
   tags?: readonly HarvesterTag[]
   /** Every published day; the portal deletes resources that disappear from the file. */
   resources: readonly HarvesterResourceInput[]
+  /**
+   * Accept http:// URLs: a local trial outside production, whose files the portal will never
+   * fetch. Everything else is checked as for the portal.
+   */
+  allowHttp?: boolean
 }
 
 export type HarvesterXmlErrorCode =
@@ -131,7 +136,8 @@ function checkExtIdent(value: string, field: string): void {
   }
 }
 
-function checkUrl(value: string, field: string): void {
+function checkUrl(value: string, field: string, allowHttp = false): void {
+  if (allowHttp && value.startsWith('http://')) value = `https://${value.slice('http://'.length)}`
   if (/^http:/i.test(value)) {
     throw new HarvesterXmlError('insecure_url', field, `"${value}" must use https:// (the portal refuses http)`)
   }
@@ -166,7 +172,7 @@ function escapeXml(value: string): string {
   return value.replace(/[&<>\r]/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '\r': '&#13;' })[char] ?? char)
 }
 
-function checkResources(resources: readonly HarvesterResourceInput[]): HarvesterResourceInput[] {
+function checkResources(resources: readonly HarvesterResourceInput[], allowHttp: boolean): HarvesterResourceInput[] {
   if (resources.length === 0) {
     throw new HarvesterXmlError('no_resources', 'resources', 'at least one published day is required')
   }
@@ -178,7 +184,7 @@ function checkResources(resources: readonly HarvesterResourceInput[]): Harvester
   resources.forEach((resource, index) => {
     const field = `resources[${index}]`
     checkExtIdent(resource.extIdent, `${field}.extIdent`)
-    checkUrl(resource.url, `${field}.url`)
+    checkUrl(resource.url, `${field}.url`, allowHttp)
     checkText(resource.titlePl, `${field}.titlePl`, 300)
     checkText(resource.titleEn, `${field}.titleEn`, 300)
     checkText(resource.descriptionPl, `${field}.descriptionPl`, 1000)
@@ -190,9 +196,9 @@ function checkResources(resources: readonly HarvesterResourceInput[]): Harvester
         `"${resource.dataDate}" is not a YYYY-MM-DD date`,
       )
     }
+    // one day may have several resources: a same-day republication is added as a resource of its own
     const duplicates: [keyof typeof seen, HarvesterXmlErrorCode][] = [
       ['extIdent', 'duplicate_ext_ident'],
-      ['dataDate', 'duplicate_data_date'],
       ['url', 'duplicate_url'],
     ]
     for (const [key, code] of duplicates) {
@@ -236,7 +242,7 @@ export function buildHarvesterXml(input: HarvesterXmlInput): string {
   checkText(input.titleEn, 'titleEn', 300)
   checkText(input.descriptionPl, 'descriptionPl', 1000)
   checkText(input.descriptionEn, 'descriptionEn', 1000)
-  if (input.url != null) checkUrl(input.url, 'url')
+  if (input.url != null) checkUrl(input.url, 'url', input.allowHttp)
 
   const categories = input.categories ?? DEFAULT_HARVESTER_CATEGORIES
   if (categories.length === 0) throw new HarvesterXmlError('invalid_category', 'categories', 'at least one is required')
@@ -253,7 +259,7 @@ export function buildHarvesterXml(input: HarvesterXmlInput): string {
     }
     checkText(tag.value, `tags[${index}].value`, 300)
   })
-  const resources = checkResources(input.resources)
+  const resources = checkResources(input.resources, input.allowHttp ?? false)
 
   const out: string[] = []
   const line = (depth: number, content: string) => out.push('\t'.repeat(depth) + content)
@@ -306,10 +312,14 @@ export function buildHarvesterXml(input: HarvesterXmlInput): string {
  * A resource extIdent derived from the dataset's: at most 27 characters of it, `_`, and the date
  * as YYYYMMDD (36 in all), so it is stable for as long as the dataset extIdent is.
  */
-export function dailyResourceExtIdent(datasetExtIdent: string, date: string): string {
+export function dailyResourceExtIdent(datasetExtIdent: string, date: string, revision = 1): string {
   checkExtIdent(datasetExtIdent, 'datasetExtIdent')
   if (!isIsoDate(date)) throw new HarvesterXmlError('invalid_date', 'date', `"${date}" is not a YYYY-MM-DD date`)
-  return `${datasetExtIdent.slice(0, 27)}_${date.replaceAll('-', '')}`
+  if (revision === 1) return `${datasetExtIdent.slice(0, 27)}_${date.replaceAll('-', '')}`
+  if (!Number.isInteger(revision) || revision < 2 || revision > 99)
+    throw new HarvesterXmlError('invalid_ext_ident', 'revision', `revision ${revision} must be 1–99`)
+  // 24 + "_" + YYYYMMDD + "r" + two digits = 36, distinct from the first resource of the day
+  return `${datasetExtIdent.slice(0, 24)}_${date.replaceAll('-', '')}r${String(revision).padStart(2, '0')}`
 }
 
 const ACT_PL =

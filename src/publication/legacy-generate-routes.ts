@@ -8,6 +8,7 @@ import { Type } from 'typebox'
 
 import { errorResponses } from '../host/http/schemas.js'
 import { KEY_PARAM_HEADERS, legacyGenerate } from './legacy-generate.js'
+import { PublicationOutcomeSchema } from './schemas.js'
 
 export async function legacyGenerateRoutes(app: FastifyInstance): Promise<void> {
   app.removeAllContentTypeParsers()
@@ -15,11 +16,14 @@ export async function legacyGenerateRoutes(app: FastifyInstance): Promise<void> 
     done(null, undefined),
   )
 
+  app.addSchema(PublicationOutcomeSchema)
+
   app.route({
     method: ['GET', 'POST'],
     url: '/generate',
     exposeHeadRoute: false,
     schema: {
+      operationId: 'legacyGenerate',
       tags: ['publication'],
       summary: 'Legacy generate (transitional, contract 4.8): publish the official file of a date',
       description:
@@ -37,7 +41,7 @@ export async function legacyGenerateRoutes(app: FastifyInstance): Promise<void> 
         'x-dg-webhook-key': Type.Optional(Type.String({ description: 'The webhook secret' })),
       }),
       response: {
-        200: Type.Object({ status: Type.Literal('published'), date: Type.String() }, { additionalProperties: true }),
+        200: Type.Ref('PublicationOutcome'),
         ...errorResponses(400, 401, 403, 409, 422),
       },
     },

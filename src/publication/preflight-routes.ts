@@ -18,6 +18,7 @@ const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null
 export const PublicationIssueSchema = Type.Object(
   {
     code: Type.String({ description: 'Stable code' }),
+    message: Type.String({ description: 'Corrective message: Polish, or English with Accept-Language: en' }),
     message_pl: Type.String(),
     message_en: Type.String(),
     details: Type.Optional(Type.Object({}, { additionalProperties: true })),
@@ -77,6 +78,7 @@ export async function preflightRoutes(app: FastifyInstance): Promise<void> {
     {
       preHandler: [requireCapability('manage_options'), requireEntitlement('publishing_gov')],
       schema: {
+        operationId: 'preflightPublication',
         tags: ['publication'],
         summary: 'Check a publication without publishing: the day’s file, the served files and the portal',
         security,
@@ -87,16 +89,26 @@ export async function preflightRoutes(app: FastifyInstance): Promise<void> {
               verify_portal: Type.Optional(
                 Type.Boolean({ description: 'Ask the dane.gov.pl API whether the dataset has the date' }),
               ),
+              developer_id: Type.Optional(
+                Type.Integer({
+                  minimum: 1,
+                  description: 'The developer entity whose dataset is checked; default the publishing developer',
+                }),
+              ),
             },
             { additionalProperties: false },
           ),
         ),
-        response: { 200: PreflightReportSchema, ...errorResponses(400, 401, 403, 422) },
+        response: { 200: PreflightReportSchema, ...errorResponses(400, 401, 403, 404, 422) },
       },
     },
     async (request) => {
-      const body = request.body as { date?: string; verify_portal?: boolean } | undefined
-      return preflightOrRefuse(app.ctx, { date: body?.date, verifyPortal: body?.verify_portal ?? false })
+      const body = request.body as { date?: string; verify_portal?: boolean; developer_id?: number } | undefined
+      return preflightOrRefuse(app.ctx, {
+        date: body?.date,
+        verifyPortal: body?.verify_portal ?? false,
+        developerId: body?.developer_id ?? null,
+      })
     },
   )
 }

@@ -13,13 +13,16 @@ import { checkDelivery, type DeliveryStatus } from './delivery-check.js'
 import { CURRENT_LEGAL_CONTRACT } from './legal-contract.js'
 import { type PortalStatus, type PortalSummary, verifyPortal } from './portal-check.js'
 import { issue, type PublicationIssue } from './publication-issue.js'
-import { preparePublication, publicationStore, todayInWarsaw } from './publication-service.js'
-import { getPublicationSettings, resolvePublishingDeveloper } from './publication-settings.js'
+import { isTrialAddress, preparePublication, publicationStore, todayInWarsaw } from './publication-service.js'
+import { datasetBase, datasetOf, datasetStore, primaryDataset } from './datasets.js'
+import { getPublicationSettings } from './publication-settings.js'
 import { XML_NAME } from './publication-store.js'
 
 export interface PreflightArgs {
   date?: string | undefined
   verifyPortal?: boolean | undefined
+  /** The developer entity whose dataset is checked; the publishing developer's by default. */
+  developerId?: number | null | undefined
 }
 
 export interface PreflightReport {
@@ -83,15 +86,21 @@ export async function runPreflight(ctx: HostContext, args: PreflightArgs = {}): 
   if (!isCalendarDate(date))
     throw new PluginError('invalid_date', 400, { message: 'date must be a real calendar date YYYY-MM-DD' })
 
-  const prepared = await preparePublication(ctx, date)
+  const dataset = args.developerId ? await datasetOf(ctx, args.developerId) : await primaryDataset(ctx)
+  const prepared = await preparePublication(ctx, date, undefined, args.developerId ?? null)
   const settings = await getPublicationSettings(ctx)
   const license = await getLicenseState(ctx)
-  const developer = await resolvePublishingDeveloper(ctx, settings)
-  const base = settings.public_base_url?.replace(/\/+$/, '') ?? null
-  const manifest = await publicationStore(ctx).currentManifest()
+  const developer = dataset?.developer
+  const base = settings.public_base_url && dataset ? datasetBase(settings.public_base_url, dataset) : null
+  const manifest = await (dataset ? datasetStore(ctx, dataset) : publicationStore(ctx)).currentManifest()
 
   const [delivery, portal] = await Promise.all([
-    checkDelivery({ baseUrl: base, manifest, now: () => ctx.now() }),
+    checkDelivery({
+      baseUrl: base,
+      manifest,
+      now: () => ctx.now(),
+      trial: base !== null && isTrialAddress(base) && ctx.config.env !== 'production',
+    }),
     args.verifyPortal
       ? verifyPortal({
           apiUrl: ctx.config.portalApiUrl,

@@ -1,6 +1,10 @@
-/** A stable code with a corrective message in Polish and English (contract 4.6 `issues`). */
+/**
+ * A stable code with a corrective message in Polish and English (contract 4.6 `issues`). `message`
+ * is the Polish text until an answer is localized for its request (Accept-Language: en).
+ */
 export interface PublicationIssue {
   code: string
+  message: string
   message_pl: string
   message_en: string
   details?: Record<string, unknown>
@@ -12,5 +16,5 @@ export function issue(
   message_en: string,
   details?: Record<string, unknown>,
 ): PublicationIssue {
-  return { code, message_pl, message_en, ...(details ? { details } : {}) }
+  return { code, message: message_pl, message_pl, message_en, ...(details ? { details } : {}) }
 }

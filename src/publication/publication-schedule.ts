@@ -9,27 +9,54 @@ import { Cron } from 'croner'
 
 import type { HostContext } from '../host/context.js'
 import { PluginError } from '../host/errors.js'
+import type { TrackJob } from '../host/scheduler.js'
+import { listDatasets } from './datasets.js'
 import { getPublicationSettings } from './publication-settings.js'
 import { publish, todayInWarsaw } from './publication-service.js'
 
-export async function runScheduledPublication(ctx: HostContext): Promise<'published' | 'skipped' | 'failed' | 'busy'> {
+export type ScheduledPublicationOutcome = 'published' | 'skipped' | 'failed' | 'busy'
+
+/**
+ * Publishes today's file of every developer entity's dataset (one after another under the
+ * pipeline's lock). `force`: publish even when the schedule already published today (the demo's
+ * start). The outcome is the worst of the datasets': failed, then busy, then published, then skipped.
+ */
+export async function runScheduledPublication(
+  ctx: HostContext,
+  options: { force?: boolean } = {},
+): Promise<ScheduledPublicationOutcome> {
   const date = todayInWarsaw(ctx)
-  const done = await ctx.db
-    .selectFrom('publications')
-    .select('id')
-    .where('publication_date', '=', date)
-    .where('status', '=', 'published')
-    .where('trigger', '=', 'schedule')
-    .executeTakeFirst()
-  if (done) return 'skipped'
-  try {
-    await publish(ctx, { date, trigger: 'schedule', actor: { type: 'scheduler' } })
-    return 'published'
-  } catch (error) {
-    if (error instanceof PluginError && error.error === 'publication_in_progress') return 'busy'
-    ctx.log.error({ err: error, date }, 'scheduled publication failed')
-    return 'failed'
+  const datasets = await listDatasets(ctx)
+  // without any developer entity the publication fails and says so (developer_missing)
+  const targets = datasets.length > 0 ? datasets : [undefined]
+  const outcomes: ScheduledPublicationOutcome[] = []
+  for (const dataset of targets) {
+    const developerId = dataset && !dataset.primary ? dataset.developer.id : null
+    const done = await ctx.db
+      .selectFrom('publications')
+      .select('id')
+      .where('publication_date', '=', date)
+      .where('status', '=', 'published')
+      .where('trigger', '=', 'schedule')
+      .where((eb) => (developerId === null ? eb('developer_id', 'is', null) : eb('developer_id', '=', developerId)))
+      .executeTakeFirst()
+    if (done && !options.force) {
+      outcomes.push('skipped')
+      continue
+    }
+    try {
+      await publish(ctx, { date, trigger: 'schedule', actor: { type: 'scheduler' }, developerId })
+      outcomes.push('published')
+    } catch (error) {
+      if (error instanceof PluginError && error.error === 'publication_in_progress') outcomes.push('busy')
+      else {
+        ctx.log.error({ err: error, date, developer_id: dataset?.developer.id }, 'scheduled publication failed')
+        outcomes.push('failed')
+      }
+    }
   }
+  for (const worst of ['failed', 'busy', 'published'] as const) if (outcomes.includes(worst)) return worst
+  return 'skipped'
 }
 
 /** Whether today's scheduled time has passed (so a start after it must catch up). */
@@ -50,13 +77,20 @@ export function scheduledTimePassed(pattern: string, now: Date): boolean {
   )
 }
 
-export async function startPublicationSchedule(ctx: HostContext): Promise<{ stop(): void }> {
+/** `track` hands each run to the shutdown, which waits for a publication under way. */
+export async function startPublicationSchedule(
+  ctx: HostContext,
+  options: { catchUpNow?: boolean; track?: TrackJob } = {},
+): Promise<{ stop(): void; catchUp: Promise<ScheduledPublicationOutcome> | undefined }> {
+  const track: TrackJob = options.track ?? ((_name, run) => run)
   const settings = await getPublicationSettings(ctx)
   const cron = new Cron(settings.schedule, { timezone: 'Europe/Warsaw', protect: true }, async () => {
-    ctx.log.info({ outcome: await runScheduledPublication(ctx) }, 'scheduled publication')
+    ctx.log.info({ outcome: await track('publication', runScheduledPublication(ctx)) }, 'scheduled publication')
   })
-  if (scheduledTimePassed(settings.schedule, ctx.now())) {
-    void runScheduledPublication(ctx).then((outcome) => ctx.log.info({ outcome }, 'publication catch-up at start'))
+  let catchUp: Promise<ScheduledPublicationOutcome> | undefined
+  if (options.catchUpNow || scheduledTimePassed(settings.schedule, ctx.now())) {
+    catchUp = track('publication', runScheduledPublication(ctx, { force: options.catchUpNow ?? false }))
+    void catchUp.then((outcome) => ctx.log.info({ outcome }, 'publication catch-up at start'))
   }
-  return { stop: () => cron.stop() }
+  return { stop: () => cron.stop(), catchUp }
 }

@@ -15,8 +15,17 @@ import { type Actor, recordAudit } from '../host/audit/audit.js'
 import type { HostContext } from '../host/context.js'
 import { PluginError } from '../host/errors.js'
 import { keepLockAlive, releaseLock, tryAcquireLock } from '../host/locks.js'
+import { measured, recordPublication } from '../host/metrics.js'
 import { isCalendarDate, warsawDate } from '../licensing/license.js'
-import { dailyCompanySlug, developerForCsv, type InconsistentOffer, readDailyOffers } from './collect-daily-input.js'
+import {
+  dailyCompanySlug,
+  developerForCsv,
+  type DailyFileGaps,
+  type InconsistentOffer,
+  noGaps,
+  readDailyOffers,
+  type UntypedOffer,
+} from './collect-daily-input.js'
 import { CsvByteChecker } from './csv-byte-check.js'
 import { issue, type PublicationIssue } from './publication-issue.js'
 import { dailyCsvFileName, DailyCsvError, DailyCsvSerializer } from './daily-csv.js'
@@ -29,8 +38,10 @@ import {
   officialDatasetTexts,
   officialResourceTexts,
 } from './harvester-xml.js'
-import { getPublicationSettings, resolvePublishingDeveloper, validateDeveloper } from './publication-settings.js'
+import { type Dataset, datasetBase, datasetOf, datasetStore, primaryDataset } from './datasets.js'
+import { getPublicationSettings, validateDeveloper } from './publication-settings.js'
 import { type Manifest, type ManifestDay, PublicationStore, XML_NAME } from './publication-store.js'
+import { firstPublishedUrls } from './publications-repository.js'
 import { validateHarvesterXml } from './validate-xml.js'
 
 export const PUBLICATION_LOCK = 'publication'
@@ -51,6 +62,16 @@ export interface PublicationOutcome {
   xml: { url: string; md5_url: string; md5: string; resources: number }
   published_at: string
   trigger: PublicationTrigger
+  /** The developer entity whose dataset this is. */
+  developer_id: number | null
+  /** That dataset's extIdent on dane.gov.pl. */
+  public_dataset_id: string | null
+  /** Offers left out of the file because they have no type yet (each named in `warnings`). */
+  offers_without_type: number
+  /** What the file shows incompletely (each named in `warnings`). */
+  gaps: Record<string, number>
+  /** Findings that did not stop the publication (offers without type, a trial http address…). */
+  warnings: PublicationIssue[]
 }
 
 export function publicationStore(ctx: HostContext): PublicationStore {
@@ -76,6 +97,8 @@ export interface PreparedDayFile {
   md5: string
   bytes: number
   rows: number
+  /** Where the resource is served, as recorded (absent until built). */
+  url?: string
 }
 
 export interface PreparedPublication {
@@ -86,6 +109,10 @@ export interface PreparedPublication {
   xmlMd5: string
   issues: PublicationIssue[]
   warnings: PublicationIssue[]
+  /** Listed offers left out because they have no type (contract 4.7.6: never guessed). */
+  offersWithoutType: UntypedOffer[]
+  /** What the file shows incompletely, each also a warning. */
+  gaps: DailyFileGaps
 }
 
 /** The day's file inside the new version folder, until its bytes are proven and it moves to files/. */
@@ -131,27 +158,134 @@ class DayFileSink {
 
 interface CheckedXml {
   fileName: string
+  /** How many resources it lists. */
+  resources: number
   xml: Buffer
   issues: PublicationIssue[]
+}
+
+/** The operator's note (e.g. the end of sales, as the portal's FAQ recommends) ends both descriptions. */
+function withNote<T extends { descriptionPl: string; descriptionEn: string }>(texts: T, note: string | null): T {
+  if (!note) return texts
+  return { ...texts, descriptionPl: `${texts.descriptionPl} ${note}`, descriptionEn: `${texts.descriptionEn} ${note}` }
+}
+
+/** A listed resource whose URL and extIdent are known. */
+export type RecordedResource = ManifestDay & { url: string; ext_ident: string }
+
+/**
+ * The resources of a manifest with the URL and extIdent each was first published with. Manifests
+ * written before these were recorded lack them: the URL is then taken from the first publication
+ * recorded for that day (its outcome names it), else built from the current address; the extIdent
+ * is the one the XML always derived.
+ */
+export async function recordedResources(
+  ctx: HostContext,
+  days: readonly ManifestDay[],
+  datasetId: string,
+  base: string | null,
+): Promise<RecordedResource[]> {
+  const legacy = days.filter((d) => d.url === undefined || d.ext_ident === undefined)
+  let firstUrls = new Map<string, string>()
+  if (legacy.length > 0) firstUrls = await firstPublishedUrls(ctx.db)
+  return days.map((day) =>
+    day.url !== undefined && day.ext_ident !== undefined
+      ? (day as RecordedResource)
+      : {
+          ...day,
+          url: day.url ?? firstUrls.get(day.file_name) ?? `${base ?? ''}/${day.file_name}`,
+          ext_ident: day.ext_ident ?? dailyResourceExtIdent(datasetId, day.date, day.revision ?? 1),
+        },
+  )
+}
+
+/** Dates strictly between the latest listed day before `date` and `date`: days nobody published. */
+export function missedDays(listedDates: readonly string[], date: string): string[] {
+  const before = listedDates.filter((d) => d < date).sort()
+  const last = before.at(-1)
+  if (last === undefined) return []
+  const missed: string[] = []
+  const day = new Date(`${last}T12:00:00Z`)
+  for (;;) {
+    day.setUTCDate(day.getUTCDate() + 1)
+    const text = day.toISOString().slice(0, 10)
+    if (text >= date || missed.length >= 366) break
+    missed.push(text)
+  }
+  return missed
+}
+
+function missedDaysWarning(dates: string[]): PublicationIssue {
+  const shown = dates.length > 10 ? `${dates.slice(0, 10).join(', ')} …` : dates.join(', ')
+  return issue(
+    'publication_days_missed',
+    `Nie opublikowano pliku za ${dates.length} dni: ${shown}. Pliku za miniony dzień nie da się odtworzyć z dzisiejszych cen; jeśli masz raport z tamtego dnia, opublikuj go importem raportu (58 kolumn) z datą tego dnia.`,
+    `No file was published for ${dates.length} day(s): ${shown}. A past day's file cannot be rebuilt from today's prices; if you have that day's report, publish it with the report import for its date.`,
+    { dates },
+  )
+}
+
+/**
+ * A day's file reflects that day and never changes once the day has ended (Europe/Warsaw): only
+ * today is built from the catalog; a past day only by the report import, which carries that day's
+ * own data, and only when nothing was published for it.
+ */
+export function publicationDayFinding(
+  ctx: HostContext,
+  date: string,
+  ownData: boolean,
+  published: boolean,
+): PublicationIssue | undefined {
+  const today = todayInWarsaw(ctx)
+  if (date > today)
+    return issue(
+      'publication_date_future',
+      `Nie można opublikować cennika z datą przyszłą (${date}); dzisiaj jest ${today}. Plik dnia powstaje z cen obowiązujących tego dnia.`,
+      `A future date (${date}) cannot be published; today is ${today}. A day's file is made from the prices of that day.`,
+      { date, today },
+    )
+  if (date < today && published)
+    return issue(
+      'publication_day_closed',
+      `Plik z dnia ${date} został już opublikowany, a ten dzień się skończył: jego treść i adres nie mogą się zmienić. Zmiany cen trafią do pliku dzisiejszego (${today}).`,
+      `The file of ${date} was published and that day has ended: its content and URL never change. Price changes go into today's file (${today}).`,
+      { date, today },
+    )
+  if (date < today && !ownData)
+    return issue(
+      'publication_date_past',
+      `Dzień ${date} minął i nie ma dla niego pliku; nie da się go odtworzyć z dzisiejszych cen. Opublikuj go importem raportu (58 kolumn) z danymi z tamtego dnia albo opublikuj dzisiejszy plik (${today}).`,
+      `${date} has passed without a file; it cannot be rebuilt from today's prices. Publish that day's report with the report import, or publish today's file (${today}).`,
+      { date, today },
+    )
+  return undefined
 }
 
 async function buildAndCheckXml(
   developerName: string,
   datasetId: string,
   base: string,
-  days: ReadonlyArray<Pick<ManifestDay, 'date' | 'file_name'>>,
+  resources: readonly RecordedResource[],
   fileName: string,
+  trialAllowed: boolean,
+  dataset: { url: string | null; note: string | null },
 ): Promise<CheckedXml> {
+  const trial = trialAllowed && isTrialAddress(base)
   let xml: Buffer
   try {
     xml = Buffer.from(
       buildHarvesterXml({
+        allowHttp: trial,
         extIdent: datasetId,
-        // the latest listed day names the year, so republishing an older day does not retitle the dataset
-        ...officialDatasetTexts(developerName, Number((days.at(-1) as { date: string }).date.slice(0, 4))),
-        resources: days.map((day) => ({
-          extIdent: dailyResourceExtIdent(datasetId, day.date),
-          url: `${base}/${day.file_name}`,
+        ...withNote(
+          // the latest listed day names the year
+          officialDatasetTexts(developerName, Number((resources.at(-1) as { date: string }).date.slice(0, 4))),
+          dataset.note,
+        ),
+        url: dataset.url,
+        resources: resources.map((day) => ({
+          extIdent: day.ext_ident,
+          url: day.url,
           dataDate: day.date,
           ...officialResourceTexts(developerName, day.date),
         })),
@@ -162,13 +296,21 @@ async function buildAndCheckXml(
     if (!(error instanceof HarvesterXmlError)) throw error
     return {
       fileName,
+      resources: resources.length,
       xml: Buffer.alloc(0),
       issues: [issue(`xml_${error.code}`, `Nie można zbudować pliku XML: ${error.message}`, error.message)],
     }
   }
-  const check = await validateHarvesterXml(xml)
+  /*
+   * The XSD requires https:// URLs, which a trial address cannot meet; the rest of the file is
+   * proven by validating it as it would read behind an https address.
+   */
+  const check = await validateHarvesterXml(
+    trial ? Buffer.from(xml.toString('utf8').replaceAll('<url>http://', '<url>https://'), 'utf8') : xml,
+  )
   return {
     fileName,
+    resources: resources.length,
     xml,
     issues: check.valid
       ? []
@@ -185,6 +327,35 @@ async function buildAndCheckXml(
 
 const byDate = (a: { date: string }, b: { date: string }) => a.date.localeCompare(b.date)
 
+/** An http:// public address: accepted outside production only, for local trials (the demo). */
+export function isTrialAddress(base: string): boolean {
+  return base.startsWith('http://')
+}
+
+function publicAddressFindings(
+  ctx: HostContext,
+  base: string,
+): { issue?: PublicationIssue; warning?: PublicationIssue } {
+  if (!isTrialAddress(base)) return {}
+  if (ctx.config.env === 'production')
+    return {
+      issue: issue(
+        'public_base_url_not_https',
+        'W produkcji (DG_ENV=production) publiczny adres plików (public_base_url) musi zaczynać się od https://; portal dane.gov.pl nie pobiera plików przez http.',
+        'In production (DG_ENV=production) the public address of the files (public_base_url) must start with https://; dane.gov.pl does not fetch over http.',
+        { public_base_url: base },
+      ),
+    }
+  return {
+    warning: issue(
+      'public_url_http_trial',
+      'Publiczny adres plików to http:// — wystarcza do próby na tym komputerze, ale portal dane.gov.pl pobiera pliki tylko przez https:// na porcie 443. Przed zgłoszeniem zbioru ustaw adres https za serwerem proxy (DG_ENV=production).',
+      'The public address of the files is http:// — enough for a trial on this machine, but dane.gov.pl only fetches over https:// on port 443. Before registering the dataset, set an https address behind the proxy (DG_ENV=production).',
+      { public_base_url: base },
+    ),
+  }
+}
+
 /**
  * Builds and validates the day's publication. With `stagedCsv` (publishing) the day's file is
  * written there as it is built and fsynced; without it (preflight) it is only hashed and checked.
@@ -192,13 +363,16 @@ const byDate = (a: { date: string }, b: { date: string }) => a.date.localeCompar
 async function prepare(
   ctx: HostContext,
   date: string,
+  dataset: Dataset | undefined,
   given?: PreparedCsv,
   stagedCsv?: string,
 ): Promise<PreparedPublication> {
   const issues: PublicationIssue[] = []
   const warnings: PublicationIssue[] = []
+  const offersWithoutType: UntypedOffer[] = []
+  const gaps = noGaps()
   const settings = await getPublicationSettings(ctx)
-  const developer = await resolvePublishingDeveloper(ctx, settings)
+  const developer = dataset?.developer
   if (!developer) {
     issues.push(
       issue(
@@ -225,25 +399,58 @@ async function prepare(
       ),
     )
   }
-  const previous = await publicationStore(ctx).currentManifest()
-  const pastDays = (previous?.days ?? []).filter((d) => d.date !== date)
+  if (settings.public_base_url) {
+    const found = publicAddressFindings(ctx, settings.public_base_url.replace(/\/+$/, ''))
+    if (found.issue) issues.push(found.issue)
+    if (found.warning) warnings.push(found.warning)
+  }
+  const previous = dataset ? await datasetStore(ctx, dataset).currentManifest() : undefined
+  const datasetId = dataset?.extIdent ?? (await getPublicDatasetId(ctx))
+  const base = settings.public_base_url && dataset ? datasetBase(settings.public_base_url, dataset) : null
+  // every resource listed so far, with the URL and extIdent it was first published with
+  const listed = await recordedResources(ctx, previous?.days ?? [], datasetId, base)
+  const sameDay = listed.filter((d) => d.date === date)
+  const dayFinding = publicationDayFinding(ctx, date, given !== undefined, sameDay.length > 0)
+  if (dayFinding) issues.push(dayFinding)
+  const missed = missedDays(
+    listed.map((d) => d.date),
+    date,
+  )
+  if (missed.length > 0) warnings.push(missedDaysWarning(missed))
+
+  /** The resource a file of this name and content adds, or none when it repeats the day's latest bytes. */
+  const newResource = (fileName: string, md5: string | undefined): RecordedResource | undefined => {
+    const latest = sameDay.at(-1)
+    if (latest && md5 !== undefined && latest.md5 === md5) return undefined
+    const revision = (latest?.revision ?? 0) + 1
+    const name = revision === 1 ? fileName : fileName.replace(/\.csv$/, `-v${revision}.csv`)
+    return {
+      date,
+      file_name: name,
+      md5: md5 ?? '',
+      rows: 0,
+      bytes: 0,
+      url: `${base ?? ''}/${name}`,
+      ext_ident: dailyResourceExtIdent(datasetId, date, revision),
+      revision,
+    }
+  }
+  const resourcesWith = (added: RecordedResource | undefined): RecordedResource[] =>
+    added ? [...listed, added].sort(byDate) : listed
 
   /*
    * The XML names the day's file but not its content, so it is built now and checked against the
-   * XSD in xmllint's worker thread while this thread reads the catalog and writes the CSV.
+   * XSD in xmllint's worker thread while this thread reads the catalog and writes the CSV. It is
+   * started as if the day's file were new; a republication with the day's latest bytes lists no new
+   * resource and is rebuilt below.
    */
-  let startXml: ((fileName: string) => Promise<CheckedXml>) | undefined
-  if (developer && settings.public_base_url) {
-    const datasetId = await getPublicDatasetId(ctx)
-    const base = settings.public_base_url.replace(/\/+$/, '')
-    startXml = (fileName) =>
-      buildAndCheckXml(
-        developer.name,
-        datasetId,
-        base,
-        [...pastDays, { date, file_name: fileName }].sort(byDate),
-        fileName,
-      )
+  let startXml: ((resources: RecordedResource[], fileName: string) => Promise<CheckedXml>) | undefined
+  if (developer && base !== null) {
+    startXml = (resources, fileName) =>
+      buildAndCheckXml(developer.name, datasetId, base, resources, fileName, ctx.config.env !== 'production', {
+        url: settings.dataset_url,
+        note: settings.description_note,
+      })
   }
   let xmlCheck: Promise<CheckedXml> | undefined
   if (startXml) {
@@ -254,7 +461,8 @@ async function prepare(
       if (!(error instanceof DailyCsvError)) throw error // the CSV build below reports it
     }
     if (fileName !== undefined) {
-      xmlCheck = startXml(fileName)
+      const guess = newResource(fileName, undefined)
+      xmlCheck = startXml(resourcesWith(guess), guess?.file_name ?? fileName)
       xmlCheck.catch(() => undefined) // awaited below unless the CSV step throws first
     }
   }
@@ -288,7 +496,14 @@ async function prepare(
         if (!(error instanceof DailyCsvError)) throw error
         buildError = error
       }
-      const investments = readDailyOffers(ctx, { developer, statuses: settings.published_statuses, inconsistent })
+      const investments = readDailyOffers(ctx, {
+        developer,
+        includeUnassigned: dataset?.primary ?? true,
+        statuses: settings.published_statuses,
+        inconsistent,
+        untyped: offersWithoutType,
+        gaps,
+      })
       for await (const offers of investments) {
         // after a build error the rest of the catalog is still read, so every price problem is listed
         if (!serializer || buildError) continue
@@ -336,9 +551,20 @@ async function prepare(
     }
   }
 
-  const manifestDays: ManifestDay[] = [...pastDays]
-  if (csv) manifestDays.push({ date, file_name: csv.fileName, md5: csv.md5, rows: csv.rows, bytes: csv.bytes })
-  manifestDays.sort(byDate)
+  if (offersWithoutType.length > 0) warnings.push(untypedOffersWarning(offersWithoutType))
+  warnings.push(...gapWarnings(gaps))
+
+  let manifestDays: ManifestDay[] = listed
+  let dayFile: RecordedResource | undefined
+  if (csv) {
+    const added = newResource(csv.fileName, csv.md5)
+    if (added) {
+      added.rows = csv.rows
+      added.bytes = csv.bytes
+    }
+    manifestDays = resourcesWith(added)
+    dayFile = added ?? sameDay.at(-1)
+  }
   if (manifestDays.length >= 900) {
     warnings.push(
       issue(
@@ -351,12 +577,16 @@ async function prepare(
 
   let xml: Buffer = Buffer.alloc(0)
   const checked = xmlCheck ? await xmlCheck : undefined
-  if (startXml && csv) {
-    // the name the XML was started with is the built file's; rebuilt only if that ever changes
-    const final = checked?.fileName === csv.fileName ? checked : await startXml(csv.fileName)
+  if (startXml && csv && dayFile) {
+    // the XML started with the guessed list is kept when the final list names the same files
+    const final =
+      checked?.fileName === dayFile.file_name && manifestDays.length === (checked?.resources ?? -1)
+        ? checked
+        : await startXml(manifestDays as RecordedResource[], dayFile.file_name)
     xml = final.xml
     issues.push(...final.issues)
   }
+  if (csv && dayFile) csv = { ...csv, fileName: dayFile.file_name, url: dayFile.url }
   return {
     date,
     csv: csv ?? { fileName: '', md5: md5Hex(''), bytes: 0, rows: 0 },
@@ -365,16 +595,111 @@ async function prepare(
     xmlMd5: md5Hex(xml),
     issues,
     warnings,
+    offersWithoutType,
+    gaps,
   }
 }
 
-/** Builds and validates without publishing (preflight uses it). */
+function named(list: { code?: string; title?: string; id: number }[]): { pl: string; en: string } {
+  const shown = list.slice(0, NAMED_IN_MESSAGE).map((o) => o.code || o.title || `#${o.id}`)
+  const more = list.length - shown.length
+  return {
+    pl: `${shown.join(', ')}${more > 0 ? ` i ${more} innych` : ''}`,
+    en: `${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`,
+  }
+}
+
+/** The file's incomplete places as warnings: published all the same, never silently. */
+function gapWarnings(gaps: DailyFileGaps): PublicationIssue[] {
+  const out: PublicationIssue[] = []
+  if (gaps.offersWithoutPrice.length > 0) {
+    const n = named(gaps.offersWithoutPrice)
+    out.push(
+      issue(
+        'offer_price_missing',
+        `${gaps.offersWithoutPrice.length} ofert(y) w ofercie nie ma ceny i w pliku mają X zamiast ceny: ${n.pl}. Ustawa wymaga podania ceny każdego oferowanego lokalu: uzupełnij cenę (import, webhook lub edytor) albo zmień status oferty.`,
+        `${gaps.offersWithoutPrice.length} offered offer(s) have no price and show X instead of a price: ${n.en}. The act requires the price of every offered unit: enter the price (import, webhook or editor) or change the offer's status.`,
+        { count: gaps.offersWithoutPrice.length, offers: gaps.offersWithoutPrice },
+      ),
+    )
+  }
+  if (gaps.combinedPriceMissing.length > 0) {
+    const n = named(gaps.combinedPriceMissing)
+    out.push(
+      issue(
+        'price_combined_missing',
+        `${gaps.combinedPriceMissing.length} lokali ma wycenione miejsca postojowe lub pomieszczenia przynależne, ale kolumna 42 (cena z częściami i prawami) ma X: ${n.pl}. Podaj cenę łączną (price_combined) albo potwierdź, że nie ma takiej ceny.`,
+        `${gaps.combinedPriceMissing.length} unit(s) have priced parking spaces or appurtenant rooms but column 42 (price including parts and rights) is X: ${n.en}. Enter the combined price (price_combined) or confirm there is none.`,
+        { count: gaps.combinedPriceMissing.length, offers: gaps.combinedPriceMissing },
+      ),
+    )
+  }
+  if (gaps.investmentsWithoutLocation.length > 0) {
+    const n = named(gaps.investmentsWithoutLocation)
+    out.push(
+      issue(
+        'investment_location_missing',
+        `Inwestycje bez pełnej lokalizacji (kolumny 29–35 mają X): ${n.pl}. Uzupełnij województwo, powiat, gminę, miejscowość, ulicę, numer i kod pocztowy.`,
+        `Investments without a full location (columns 29–35 show X): ${n.en}. Enter the voivodeship, county, municipality, city, street, number and postal code.`,
+        { count: gaps.investmentsWithoutLocation.length, investments: gaps.investmentsWithoutLocation },
+      ),
+    )
+  }
+  if (gaps.investmentsWithoutProspectus.length > 0) {
+    const n = named(gaps.investmentsWithoutProspectus)
+    out.push(
+      issue(
+        'investment_prospectus_missing',
+        `Inwestycje bez adresu prospektu informacyjnego (kolumna 58 ma X): ${n.pl}.`,
+        `Investments without a prospectus URL (column 58 shows X): ${n.en}.`,
+        { count: gaps.investmentsWithoutProspectus.length, investments: gaps.investmentsWithoutProspectus },
+      ),
+    )
+  }
+  return out
+}
+
+/** The counts of a publication outcome and of /status. */
+export function gapCounts(gaps: DailyFileGaps): Record<string, number> {
+  return {
+    offers_without_price: gaps.offersWithoutPrice.length,
+    combined_price_missing: gaps.combinedPriceMissing.length,
+    investments_without_location: gaps.investmentsWithoutLocation.length,
+    investments_without_prospectus: gaps.investmentsWithoutProspectus.length,
+  }
+}
+
+/** How many designations a message names; the details list them all. */
+const NAMED_IN_MESSAGE = 20
+
+function untypedOffersWarning(offers: UntypedOffer[]): PublicationIssue {
+  const sorted = [...offers].sort((a, b) => a.id - b.id)
+  const shown = sorted.slice(0, NAMED_IN_MESSAGE).map((o) => o.code || `#${o.id}`)
+  const more = sorted.length - shown.length
+  const listPl = `${shown.join(', ')}${more > 0 ? ` i ${more} innych` : ''}`
+  const listEn = `${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`
+  return issue(
+    'offer_type_missing',
+    `${sorted.length} ofert(y) bez rodzaju nie trafi(a) do pliku dziennego: ${listPl}. Ustaw rodzaj (mieszkanie lub dom) polem prop_type w imporcie lub webhooku albo w edytorze oferty; rodzaj nigdy nie jest zgadywany.`,
+    `${sorted.length} offer(s) without a type are left out of the daily file: ${listEn}. Set the type (mieszkanie or dom) with the prop_type field of the import or the webhook, or in the offer editor; the type is never guessed.`,
+    { count: sorted.length, offers: sorted.map((o) => ({ id: o.id, code: o.code })) },
+  )
+}
+
+/** Builds and validates without publishing (preflight uses it); the primary dataset by default. */
 export async function preparePublication(
   ctx: HostContext,
   date: string,
   given?: PreparedCsv,
+  developerId?: number | null,
 ): Promise<PreparedPublication> {
-  return prepare(ctx, date, given)
+  return prepare(ctx, date, await datasetOrNone(ctx, developerId), given)
+}
+
+/** The dataset to publish; none while no developer entity exists (prepare reports it). */
+async function datasetOrNone(ctx: HostContext, developerId: number | null | undefined): Promise<Dataset | undefined> {
+  if (developerId === undefined || developerId === null) return primaryDataset(ctx)
+  return datasetOf(ctx, developerId)
 }
 
 async function writeVersion(
@@ -429,11 +754,21 @@ export interface PublishArgs {
   csv?: PreparedCsv
   /** Already holding the publication lock (the caller took it). */
   lockHeld?: boolean
+  /** The developer entity whose dataset is published; the publishing developer's by default. */
+  developerId?: number | null
 }
 
-export async function publish(ctx: HostContext, args: PublishArgs): Promise<PublicationOutcome> {
+export const publish = measured(publishOnce, recordPublication)
+
+async function publishOnce(ctx: HostContext, args: PublishArgs): Promise<PublicationOutcome> {
   if (!isCalendarDate(args.date))
     throw new PluginError('invalid_date', 400, { message: 'date must be a real calendar date YYYY-MM-DD' })
+  const dataset = await datasetOrNone(ctx, args.developerId)
+  const store = dataset ? datasetStore(ctx, dataset) : publicationStore(ctx)
+  // a refused date is an answer to the request, not a failed publication of that day
+  const published = (await store.currentManifest())?.days.some((d) => d.date === args.date) ?? false
+  const refused = publicationDayFinding(ctx, args.date, args.csv !== undefined, published)
+  if (refused) throw new PluginError(refused.code, 422, { message: refused.message_en, issues: [refused] })
   const owner = randomBytes(12).toString('hex')
   if (!args.lockHeld) {
     const lock = await tryAcquireLock(ctx, PUBLICATION_LOCK, owner, LEASE_MS)
@@ -447,21 +782,20 @@ export async function publish(ctx: HostContext, args: PublishArgs): Promise<Publ
   }
   const lease = args.lockHeld ? undefined : keepLockAlive(ctx, PUBLICATION_LOCK, owner, LEASE_MS)
   const started = ctx.now()
-  const store = publicationStore(ctx)
   let version: string | undefined
   let previous: string | undefined
   let switched = false
   try {
     version = store.newVersionId(started)
     const dir = await store.createVersionDir(version)
-    const prepared = await prepare(ctx, args.date, args.csv, path.join(dir, STAGED_CSV))
+    const prepared = await prepare(ctx, args.date, dataset, args.csv, path.join(dir, STAGED_CSV))
     if (prepared.issues.length > 0) throw new PublicationFailed(prepared.issues)
     const manifest = await writeVersion(ctx, store, prepared, version)
     previous = await store.currentVersion()
     await store.switchTo(version)
     switched = true
     const settings = await getPublicationSettings(ctx)
-    const base = (settings.public_base_url ?? '').replace(/\/+$/, '')
+    const base = dataset ? datasetBase(settings.public_base_url ?? '', dataset) : ''
     const finished = ctx.now().toISOString()
     const outcome: PublicationOutcome = {
       status: 'published',
@@ -470,7 +804,7 @@ export async function publish(ctx: HostContext, args: PublishArgs): Promise<Publ
       record_count: prepared.csv.rows,
       csv: {
         file_name: prepared.csv.fileName,
-        url: `${base}/${prepared.csv.fileName}`,
+        url: prepared.csv.url ?? `${base}/${prepared.csv.fileName}`,
         md5: prepared.csv.md5,
         bytes: prepared.csv.bytes,
       },
@@ -482,11 +816,17 @@ export async function publish(ctx: HostContext, args: PublishArgs): Promise<Publ
       },
       published_at: finished,
       trigger: args.trigger,
+      developer_id: dataset?.developer.id ?? null,
+      public_dataset_id: dataset?.extIdent ?? null,
+      offers_without_type: prepared.offersWithoutType.length,
+      gaps: gapCounts(prepared.gaps),
+      warnings: prepared.warnings,
     }
     await ctx.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('publications')
         .values({
+          developer_id: dataset && !dataset.primary ? dataset.developer.id : null,
           publication_date: args.date,
           status: 'published',
           trigger: args.trigger,
@@ -556,6 +896,7 @@ export async function publish(ctx: HostContext, args: PublishArgs): Promise<Publ
     await ctx.db
       .insertInto('publications')
       .values({
+        developer_id: dataset && !dataset.primary ? dataset.developer.id : null,
         publication_date: args.date,
         status: 'failed',
         trigger: args.trigger,

@@ -24,6 +24,13 @@ export interface PublicationSettings {
   published_statuses: string[]
   /** Daily job, cron pattern in Europe/Warsaw. */
   schedule: string
+  /**
+   * The dataset's `<url>`: the page of the developer's website with the prices (https). The
+   * instruction 1.0.6 lists it as required although the XSD makes it optional.
+   */
+  dataset_url: string | null
+  /** Appended to the dataset description, e.g. that sales of an investment ended (portal FAQ). */
+  description_note: string | null
 }
 
 export const DEFAULT_PUBLICATION_SETTINGS: PublicationSettings = {
@@ -31,7 +38,12 @@ export const DEFAULT_PUBLICATION_SETTINGS: PublicationSettings = {
   developer_id: null,
   published_statuses: ['available', 'reserved'],
   schedule: '30 0 * * *',
+  dataset_url: null,
+  description_note: null,
 }
+
+/** The note is appended to descriptions of at most 1000 characters; the official texts use about 330. */
+export const DESCRIPTION_NOTE_MAX = 500
 
 export async function getPublicationSettings(ctx: Pick<HostContext, 'db'>): Promise<PublicationSettings> {
   return {
@@ -46,7 +58,20 @@ export interface SettingsIssue {
   message: string
 }
 
-export function validatePublicationSettings(settings: PublicationSettings): SettingsIssue[] {
+/** Characters XML 1.0 cannot carry, and line breaks the one-paragraph description should not hold. */
+function hasControlCharacter(text: string): boolean {
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0
+    if (code < 0x20 || code === 0x7f || code === 0xfffe || code === 0xffff) return true
+  }
+  return false
+}
+
+/**
+ * `production` (DG_ENV=production) accepts only https:// public addresses; elsewhere http:// is
+ * accepted too, for local trials such as the demo (the preflight then says it is not for the portal).
+ */
+export function validatePublicationSettings(settings: PublicationSettings, production = true): SettingsIssue[] {
   const issues: SettingsIssue[] = []
   if (settings.public_base_url !== null) {
     let url: URL | undefined
@@ -55,11 +80,45 @@ export function validatePublicationSettings(settings: PublicationSettings): Sett
     } catch {
       url = undefined
     }
-    if (!url || url.protocol !== 'https:')
+    const scheme = settings.public_base_url.slice(0, settings.public_base_url.indexOf(':') + 3)
+    const allowed = production ? ['https://'] : ['https://', 'http://']
+    if (!url || !allowed.includes(scheme) || /\s/.test(settings.public_base_url))
       issues.push({
         field: 'public_base_url',
+        code: production ? 'https_required' : 'invalid_url',
+        message: production
+          ? 'public_base_url must be an https:// address (the portal refuses http).'
+          : 'public_base_url must be an https:// address (or http:// for a local trial outside production).',
+      })
+  }
+  if (settings.dataset_url !== null) {
+    let url: URL | undefined
+    try {
+      url = new URL(settings.dataset_url)
+    } catch {
+      url = undefined
+    }
+    if (
+      !url ||
+      !settings.dataset_url.startsWith('https://') ||
+      /\s/.test(settings.dataset_url) ||
+      settings.dataset_url.length > 1000
+    )
+      issues.push({
+        field: 'dataset_url',
         code: 'https_required',
-        message: 'public_base_url must be an https:// address (the portal refuses http).',
+        message:
+          'dataset_url must be the https:// address of the page of your website with the prices (at most 1000 characters).',
+      })
+  }
+  if (settings.description_note !== null) {
+    const note = settings.description_note
+    // XML 1.0 cannot carry control characters; the portal counts characters, not bytes
+    if ([...note].length > DESCRIPTION_NOTE_MAX || hasControlCharacter(note) || /[<>]/.test(note))
+      issues.push({
+        field: 'description_note',
+        code: 'invalid_text',
+        message: `description_note must be plain text of at most ${DESCRIPTION_NOTE_MAX} characters, without control characters or < >.`,
       })
   }
   const allowed = ['available', 'reserved', 'sold', 'unavailable']
@@ -88,7 +147,7 @@ export async function updatePublicationSettings(
   actor: Actor,
 ): Promise<PublicationSettings> {
   const next = { ...(await getPublicationSettings(ctx)), ...patch }
-  const issues = validatePublicationSettings(next)
+  const issues = validatePublicationSettings(next, ctx.config.env === 'production')
   if (
     next.developer_id !== null &&
     !(await ctx.db.selectFrom('developers').select('id').where('id', '=', next.developer_id).executeTakeFirst())

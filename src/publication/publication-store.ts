@@ -8,12 +8,21 @@ import { createHash, randomBytes } from 'node:crypto'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 
+/**
+ * One resource of the XML: a day's file. `url` and `ext_ident` are recorded when the resource is
+ * first published and never change (instruction 1.0.6: a resource's URL and extIdent are not
+ * modified); manifests written before they were recorded lack them (see recordedResources).
+ * `revision` > 1 is a same-day republication whose bytes differ: a resource of its own.
+ */
 export interface ManifestDay {
   date: string
   file_name: string
   md5: string
   rows: number
   bytes: number
+  url?: string
+  ext_ident?: string
+  revision?: number
 }
 
 export interface Manifest {

@@ -1,13 +1,58 @@
 import type { Executor } from '../host/context.js'
 import type { PublicationRow } from '../host/db/schema.js'
 
-export async function findLastPublished(db: Executor): Promise<PublicationRow | undefined> {
+/** The latest successful publication of a dataset (null: the publishing developer's). */
+export async function findLastPublished(
+  db: Executor,
+  developerId: number | null = null,
+): Promise<PublicationRow | undefined> {
   return db
     .selectFrom('publications')
     .selectAll()
     .where('status', '=', 'published')
+    .where((eb) => (developerId === null ? eb('developer_id', 'is', null) : eb('developer_id', '=', developerId)))
     .orderBy('finished_at', 'desc')
     .orderBy('id', 'desc')
     .limit(1)
     .executeTakeFirst()
+}
+
+/** Offers the daily file would list but leaves out because they have no type yet (''). */
+export async function countUntypedListedOffers(db: Executor, statuses: readonly string[]): Promise<number> {
+  if (statuses.length === 0) return 0
+  const row = await db
+    .selectFrom('offers')
+    .innerJoin('investments', 'investments.id', 'offers.investment_id')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('offers.property_type', '=', '')
+    .where('offers.host_status', '=', 'publish')
+    .where('offers.status', 'in', [...statuses])
+    .where('investments.host_status', '=', 'publish')
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
+/**
+ * The URL each day's file was first published at (file name → URL), from the outcomes recorded
+ * with successful publications; for manifests written before resources recorded their URL.
+ */
+export async function firstPublishedUrls(db: Executor): Promise<Map<string, string>> {
+  const rows = await db
+    .selectFrom('publications')
+    .select(['issues'])
+    .where('status', '=', 'published')
+    .orderBy('id', 'asc')
+    .execute()
+  const urls = new Map<string, string>()
+  for (const row of rows) {
+    try {
+      const outcome = (JSON.parse(row.issues ?? '{}') as { outcome?: { csv?: { file_name?: string; url?: string } } })
+        .outcome
+      const name = outcome?.csv?.file_name
+      if (name && outcome?.csv?.url && !urls.has(name)) urls.set(name, outcome.csv.url)
+    } catch {
+      // a record that cannot be read names no URL; the current address is used for its day
+    }
+  }
+  return urls
 }

@@ -24,13 +24,19 @@ export interface ReportError {
   /** 1-based official column number, when the problem is in a column. */
   column?: number
   code: string
+  /** Polish (message_pl), until an answer is localized for its request (Accept-Language: en). */
   message: string
+  message_pl?: string
+  message_en?: string
 }
 
 /** A finding that does not stop the publication; one entry per code, with the rows it concerns. */
 export interface ReportWarning {
   code: string
+  /** Polish (message_pl), until an answer is localized for its request (Accept-Language: en). */
   message: string
+  message_pl?: string
+  message_en?: string
   /** How many cells or rows it concerns. */
   count: number
   /** The first rows concerned (at most 20). */
@@ -38,6 +44,8 @@ export interface ReportWarning {
 }
 
 export interface ConvertedReport {
+  /** The one developer entity's NIP the report names, when the entities' NIPs were given. */
+  developerNip?: string | null
   /** The canonical CSV; null when there are errors. */
   content: Buffer | null
   /** Data rows converted (header excluded; rows of only not-applicable signs are skipped). */
@@ -52,8 +60,11 @@ export interface ConvertOptions {
   today: string
   /** Errors kept (the total is always counted). */
   maxErrors: number
-  /** The NIP of the publishing developer, when known: a report of another developer is a warning. */
-  publisherNip?: string | null
+  /**
+   * The NIPs of the developer entities: a report is published under the dataset of the entity it
+   * names, so a NIP that is none of theirs is refused, as is a report naming two of them.
+   */
+  developerNips?: readonly string[] | null
 }
 
 const LINE_END = '\n'
@@ -185,11 +196,12 @@ const FOLDED_OFFICIAL = new Map(OFFICIAL_COLUMNS.map((column) => [foldHeader(col
 
 type CellResult =
   | { ok: true; value: string; note?: 'rounded' | 'padded' }
-  | { ok: false; code: string; message: string }
+  | { ok: false; code: string; message: string; message_pl?: string }
 
 const ok = (value: string, note?: 'rounded' | 'padded'): CellResult =>
   note === undefined ? { ok: true, value } : { ok: true, value, note }
-const fail = (code: string, message: string): CellResult => ({ ok: false, code, message })
+const fail = (code: string, message: string, message_pl?: string): CellResult =>
+  message_pl === undefined ? { ok: false, code, message } : { ok: false, code, message, message_pl }
 
 const MONEY_SUFFIX = /\s*(?:zł|zl|pln)$/iu
 /*
@@ -210,7 +222,11 @@ function money(text: string): CellResult {
   if (parsed.ok) return ok(formatMoney(parsed.value ?? 0))
   const unrounded = UNROUNDED.exec(text.trim().replace(MONEY_SUFFIX, ''))
   if (unrounded) return ok(roundToGrosze(unrounded[1] ?? '0', unrounded[2] ?? ''), 'rounded')
-  return fail(parsed.code === 'negative_not_allowed' ? 'negative_amount' : 'invalid_money', parsed.message)
+  return fail(
+    parsed.code === 'negative_not_allowed' ? 'negative_amount' : 'invalid_money',
+    parsed.message,
+    parsed.message_pl,
+  )
 }
 
 /** `YYYY-MM-DD` or `DD.MM.YYYY`, optionally with a time of day (dropped); no time zones. */
@@ -229,7 +245,7 @@ function date(text: string): CellResult {
     return fail('invalid_date', `${quoted(trimmed)} is not a date; use YYYY-MM-DD (a time of day may follow)`)
   }
   const parsed = parseCalendarDate(match[1])
-  if (!parsed.ok) return fail('invalid_date', parsed.message)
+  if (!parsed.ok) return fail('invalid_date', parsed.message, parsed.message_pl)
   return ok(parsed.value ?? '')
 }
 
@@ -276,12 +292,12 @@ function postalCode(text: string): CellResult {
   // 02-776 kept in a number cell arrives as 2776
   const padded = /^[0-9]{4}$/.test(text.trim()) ? `0${text.trim()}` : text
   const parsed = parsePostalCode(padded)
-  return parsed.ok ? ok(parsed.value ?? '') : fail('invalid_postal_code', parsed.message)
+  return parsed.ok ? ok(parsed.value ?? '') : fail('invalid_postal_code', parsed.message, parsed.message_pl)
 }
 
 function voivodeship(text: string): CellResult {
   const parsed = parseVoivodeship(text)
-  return parsed.ok ? ok(parsed.value ?? '') : fail('invalid_voivodeship', parsed.message)
+  return parsed.ok ? ok(parsed.value ?? '') : fail('invalid_voivodeship', parsed.message, parsed.message_pl)
 }
 
 const DWELLING_SYNONYMS: Readonly<Record<string, string>> = {
@@ -337,16 +353,20 @@ class Findings {
 
   error(error: ReportError): void {
     this.errorsTotal += 1
-    if (this.errors.length < this.maxErrors) this.errors.push(error)
+    if (this.errors.length >= this.maxErrors) return
+    const pl = error.message_pl ?? REPORT_TEXTS_PL[error.code] ?? error.message
+    this.errors.push({ ...error, message: pl, message_pl: pl, message_en: error.message_en ?? error.message })
   }
 
-  cellError(row: number, column: OfficialColumn, code: string, message: string): void {
+  cellError(row: number, column: OfficialColumn, code: string, message: string, messagePl?: string): void {
+    const pl = messagePl ?? REPORT_TEXTS_PL[code] ?? message
     this.error({
       row,
       field: column.key,
       column: column.number,
       code,
       message: `Row ${row}, ${describeColumn(column)}: ${message}.`,
+      message_pl: `Wiersz ${row}, kolumna ${column.number} („${short(column.header.trim())}”): ${pl}.`,
     })
   }
 
@@ -374,22 +394,69 @@ class Findings {
 
   private readonly complete = new Set<string>()
 
-  /** The warnings, each counted one ends with the rows it concerns. */
+  /** The warnings, each counted one ends with the rows it concerns; Polish and English. */
   list(): ReportWarning[] {
-    return [...this.warnings.values()].map((warning) =>
-      this.complete.has(warning.code) || warning.rows.length === 0
-        ? warning
-        : {
-            ...warning,
-            message: `${warning.message} Rows: ${rowList(warning.rows, this.rowsSeen.get(warning.code)?.distinct ?? 0)}.`,
-          },
-    )
+    return [...this.warnings.values()].map((warning) => {
+      const withRows = !this.complete.has(warning.code) && warning.rows.length > 0
+      const distinct = this.rowsSeen.get(warning.code)?.distinct ?? 0
+      const en = withRows ? `${warning.message} Rows: ${rowList(warning.rows, distinct)}.` : warning.message
+      const base = REPORT_TEXTS_PL[warning.code] ?? warning.message
+      const pl = withRows ? `${base} Wiersze: ${rowList(warning.rows, distinct, 'i')}.` : base
+      return { ...warning, message: pl, message_pl: pl, message_en: en }
+    })
   }
 }
 
-function rowList(rows: readonly number[], distinctRows: number): string {
+function rowList(rows: readonly number[], distinctRows: number, and = 'and'): string {
   const shown = rows.join(', ')
-  return distinctRows > rows.length ? `${shown} and ${distinctRows - rows.length} more` : shown
+  const more = and === 'and' ? 'more' : 'innych'
+  return distinctRows > rows.length ? `${shown} ${and} ${distinctRows - rows.length} ${more}` : shown
+}
+
+/*
+ * The Polish texts of the report's findings, by code, for office staff who correct a spreadsheet;
+ * a value parser's own Polish text (naming the value) is used where there is one.
+ */
+const REPORT_TEXTS_PL: Readonly<Record<string, string>> = {
+  required: 'nazwa dewelopera jest wymagana',
+  invalid_money: 'to nie jest kwota; wpisz np. 1234.50 albo 1 234,50',
+  negative_amount: 'kwota nie może być ujemna',
+  invalid_date: 'to nie jest data; wpisz RRRR-MM-DD (może po niej być godzina)',
+  invalid_nip: 'to nie jest NIP: 10 cyfr, bez kresek',
+  invalid_regon: 'to nie jest REGON: 9 lub 14 cyfr',
+  invalid_krs: 'to nie jest numer KRS: 10 cyfr (z zerami na początku)',
+  invalid_phone: 'to nie jest numer telefonu: 9 cyfr, opcjonalnie po +48',
+  invalid_postal_code: 'to nie jest kod pocztowy; wpisz 00-000',
+  invalid_voivodeship: 'to nie jest nazwa województwa, np. mazowieckie',
+  invalid_property_type:
+    'rodzaj musi być „Lokal mieszkalny” albo „Dom jednorodzinny” (X w wierszu samej części lub pomieszczenia)',
+  missing_price_date: 'cena nie ma daty, od której obowiązuje',
+  missing_unit_number: 'lokal lub dom musi mieć swój numer',
+  missing_property_type: 'te kolumny opisują lokal lub dom, więc kolumna 36 musi podać jego rodzaj',
+  row_without_unit:
+    'wiersz nie opisuje lokalu ani domu (36), części nieruchomości (44) ani pomieszczenia przynależnego (48)',
+  other_developer:
+    'raport podaje NIP dewelopera, którego nie ma wśród podmiotów w ustawieniach; dodaj ten podmiot albo popraw NIP (raport nigdy nie jest publikowany w zbiorze innego dewelopera)',
+  several_developers:
+    'Raport podaje kilku deweloperów (różne NIP); każdy podmiot publikuje własny zbiór, więc podziel raport według dewelopera.',
+  missing_column: 'W pliku brakuje jednej z 58 kolumn urzędowego wzoru.',
+  unexpected_column: 'Kolumna spoza 58 kolumn urzędowego wzoru; usuń ją (raport ma dokładnie 58 kolumn).',
+  column_count: 'Wiersz nagłówka nie ma 58 kolumn urzędowego wzoru.',
+  money_rounded:
+    'Kwoty z więcej niż dwoma miejscami po przecinku (niezaokrąglone wyniki formuł) zaokrąglono do groszy.',
+  krs_padded: 'Numerom KRS krótszym niż 10 cyfr przywrócono zera na początku.',
+  date_in_future: 'Niektóre daty „od której obowiązuje” są późniejsze niż dzisiaj.',
+  nip_checksum: 'NIP ma błędną cyfrę kontrolną.',
+  regon_checksum: 'REGON ma błędną cyfrę kontrolną.',
+  no_rows: 'Plik nie ma wierszy z danymi: opublikowany plik będzie zawierał tylko nagłówek.',
+  not_applicable_rows_skipped: 'Pominięto wiersze zawierające same znaki X.',
+  date_without_value: 'Daty „od której obowiązuje” bez ceny lub wartości pominięto (X): sama data nie podaje ceny.',
+  missing_price:
+    'Lokale lub domy bez żadnej ceny (X w kolumnach 38, 40 i 42) zostaną opublikowane bez ceny; ustawa wymaga ceny każdego oferowanego lokalu.',
+  developer_data_inconsistent:
+    'Wiersze tego samego dewelopera mają różne dane w kolumnach 1–28 (często seria przeciągnięta w arkuszu); sprawdź je.',
+  investment_data_inconsistent:
+    'Wiersze pod tym samym adresem inwestycji mają różne kody pocztowe (często seria przeciągnięta w arkuszu); sprawdź je.',
 }
 
 /*
@@ -479,6 +546,7 @@ function matchHeaders(reader: OfferFileReader, findings: Findings): HeaderMap | 
       column: column.number,
       code: 'missing_column',
       message: `The file has no column ${column.number} "${column.header.trim()}" of the official 58-column layout.`,
+      message_pl: `W pliku brakuje kolumny ${column.number} „${column.header.trim()}” urzędowego wzoru (58 kolumn).`,
     })
   }
   for (const header of unexpected) {
@@ -487,6 +555,7 @@ function matchHeaders(reader: OfferFileReader, findings: Findings): HeaderMap | 
       field: 'file',
       code: 'unexpected_column',
       message: `The column "${short(header)}" is not one of the 58 official columns; remove it (the official report has exactly 58).`,
+      message_pl: `Kolumna „${short(header)}” nie należy do 58 kolumn urzędowego wzoru; usuń ją (raport ma dokładnie 58 kolumn).`,
     })
   }
   if (findings.errorsTotal > 0) {
@@ -516,6 +585,8 @@ export async function convertReport(reader: OfferFileReader, options: ConvertOpt
 
   const chunks: Buffer[] = [Buffer.from(OFFICIAL_HEADER_LINE + LINE_END, 'utf8')]
   const developers = new ConsistencyCheck()
+  const namedNips = new Set<string>()
+  const mainRows = new Set<string>()
   const locations = new ConsistencyCheck()
   let rowCount = 0
 
@@ -537,7 +608,7 @@ export async function convertReport(reader: OfferFileReader, options: ConvertOpt
       }
       const result = convertCell(kind, text)
       if (!result.ok) {
-        findings.cellError(row, column, result.code, result.message)
+        findings.cellError(row, column, result.code, result.message, result.message_pl)
         continue
       }
       cells[column.number - 1] = result.value
@@ -555,14 +626,20 @@ export async function convertReport(reader: OfferFileReader, options: ConvertOpt
         findings.warn('nip_checksum', row, 'A NIP has a wrong check digit.')
       if (kind === 'regon' && !checksumOk(result.value, result.value.length === 9 ? REGON9_WEIGHTS : REGON14_WEIGHTS))
         findings.warn('regon_checksum', row, 'A REGON has a wrong check digit.')
-      if (kind === 'nip' && options.publisherNip && result.value !== options.publisherNip)
-        findings.warn(
-          'other_developer',
-          row,
-          `The report names a developer with another NIP than the publishing developer (${options.publisherNip}); the dataset is published under the latter.`,
-        )
+      // a report is published under the dataset of the entity it names: never under another's
+      if (kind === 'nip' && options.developerNips) {
+        if (!options.developerNips.includes(result.value))
+          findings.cellError(
+            row,
+            column,
+            'other_developer',
+            `the report names the developer with NIP ${result.value}, which is none of the developer entities (${options.developerNips.join(', ') || 'none set up'}); add that developer entity or correct the NIP`,
+            `raport podaje dewelopera o NIP ${result.value}, którego nie ma wśród podmiotów w ustawieniach (${options.developerNips.join(', ') || 'brak'}); dodaj ten podmiot albo popraw NIP — raport nigdy nie jest publikowany w zbiorze innego dewelopera`,
+          )
+        else namedNips.add(result.value)
+      }
     }
-    checkRow(row, cells, findings)
+    checkRow(row, cells, findings, mainRows)
     if (findings.errorsTotal > errorsBefore) continue
 
     const nip = cells[INDEX.nip] ?? NOT_APPLICABLE
@@ -586,6 +663,14 @@ export async function convertReport(reader: OfferFileReader, options: ConvertOpt
     if (findings.errorsTotal === 0) chunks.push(Buffer.from(cells.map(csvEscape).join(SEPARATOR) + LINE_END, 'utf8'))
   }
 
+  if (namedNips.size > 1)
+    findings.error({
+      row: 1,
+      field: 'nip',
+      column: INDEX.nip + 1,
+      code: 'several_developers',
+      message: `The report names several developers (NIP ${[...namedNips].join(', ')}); each developer entity publishes its own dataset, so split the report by developer.`,
+    })
   if (rowCount === 0)
     findings.warn('no_rows', null, 'The file has no data rows: the published file will hold the header row only.')
   developers.report(findings, 'developer_data_inconsistent', 'developer')
@@ -594,6 +679,7 @@ export async function convertReport(reader: OfferFileReader, options: ConvertOpt
   const warnings = findings.list()
   const valid = findings.errorsTotal === 0
   return {
+    developerNip: namedNips.size === 1 ? ([...namedNips][0] as string) : null,
     content: valid ? Buffer.concat(chunks) : null,
     rowCount,
     errors: findings.errors,
@@ -603,7 +689,20 @@ export async function convertReport(reader: OfferFileReader, options: ConvertOpt
 }
 
 /** Rules between the cells of one row. */
-function checkRow(row: number, cells: readonly string[], findings: Findings): void {
+/** Columns 44–57: the parts, appurtenant rooms, rights and other payments of a row. */
+const COMPONENT_KEYS: readonly OfficialColumnKey[] = [
+  'part_kind',
+  'room_kind',
+  'right_description',
+  'other_payment_description',
+]
+
+/**
+ * `mainRows` holds the flats and houses (type, number and location) already given with a price:
+ * a further row of the same flat or house that carries only a part, room, right or payment (X in
+ * 38–43) is its continuation, exactly as the daily file writes several parking spaces of one flat.
+ */
+function checkRow(row: number, cells: string[], findings: Findings, mainRows: Set<string>): void {
   const cell = (key: OfficialColumnKey) => cells[INDEX[key]] ?? NOT_APPLICABLE
   const column = (key: OfficialColumnKey) => OFFICIAL_COLUMNS[INDEX[key]] as OfficialColumn
   for (const [priceKey, dateKey] of PRICE_DATE_PAIRS) {
@@ -614,17 +713,35 @@ function checkRow(row: number, cells: readonly string[], findings: Findings): vo
         'missing_price_date',
         `the price in column ${column(priceKey).number} has no "valid from" date`,
       )
+    // a "valid from" date of no value says nothing: it is not kept
+    if (cell(priceKey) === NOT_APPLICABLE && cell(dateKey) !== NOT_APPLICABLE) {
+      cells[INDEX[dateKey]] = NOT_APPLICABLE
+      findings.warn(
+        'date_without_value',
+        row,
+        'Dates "valid from" without their price or value were left out (X): a date alone states no price.',
+      )
+    }
   }
   const isDwelling = cell('property_type') !== NOT_APPLICABLE
   if (isDwelling) {
     if (cell('property_code') === NOT_APPLICABLE)
       findings.cellError(row, column('property_code'), 'missing_unit_number', 'a flat or house needs its number')
-    if (['price_m2', 'price_total', 'price_combined'].every((key) => cell(key as OfficialColumnKey) === NOT_APPLICABLE))
-      findings.cellError(
-        row,
-        column('price_m2'),
+    const key = [
+      cell('property_type'),
+      cell('property_code'),
+      ...LOCATION_KEY_COLUMNS.map((c) => cells[c.number - 1]),
+    ].join('\u0000')
+    const priced = ['price_m2', 'price_total', 'price_combined'].some(
+      (k) => cell(k as OfficialColumnKey) !== NOT_APPLICABLE,
+    )
+    if (priced) mainRows.add(key)
+    else if (!(mainRows.has(key) && COMPONENT_KEYS.some((k) => cell(k) !== NOT_APPLICABLE)))
+      // the daily file itself shows such a flat with X (warning offer_price_missing): published, never silently
+      findings.warn(
         'missing_price',
-        'a flat or house needs at least one of its prices (columns 38, 40, 42)',
+        row,
+        'Flats or houses without any price (X in columns 38, 40 and 42) are published as such; the act requires the price of every offered unit.',
       )
     return
   }

@@ -14,7 +14,7 @@ import path from 'node:path'
 import { type Actor, recordAudit } from '../host/audit/audit.js'
 import type { HostContext } from '../host/context.js'
 import { PluginError } from '../host/errors.js'
-import { FileReadError } from '../imports/file-errors.js'
+import { fileErrorMessagePl, FileReadError } from '../imports/file-errors.js'
 import { findImportJob, type ImportJobRow, insertImportJob, transitionJob } from '../imports/import-jobs-repository.js'
 import { PREVIEW_RETENTION_MS, RESULT_RETENTION_MS } from '../imports/offer-import-service.js'
 import { readOfferFile } from '../imports/read-offer-file.js'
@@ -54,6 +54,8 @@ interface StoredReport {
   csv_path: string | null
   warnings: ReportWarning[]
   sheet?: string
+  /** The developer entity the report names: its dataset is the one the report is published in. */
+  developer_id?: number | null
 }
 
 export interface ReportPreviewArgs {
@@ -96,8 +98,7 @@ export async function previewReportImport(
   )
   const id = randomBytes(16).toString('hex')
   const now = ctx.now()
-  const settings = await getPublicationSettings(ctx)
-  const publisher = await resolvePublishingDeveloper(ctx, settings)
+  const entities = await ctx.db.selectFrom('developers').select(['id', 'nip']).orderBy('id').execute()
   const fileSha = await sha256File(args.filePath)
 
   let format = 'unknown'
@@ -115,14 +116,23 @@ export async function previewReportImport(
     converted = await convertReport(reader, {
       today: warsawDate(now),
       maxErrors: ctx.config.importMaxErrors,
-      publisherNip: publisher?.nip ?? null,
+      developerNips: entities.flatMap((e) => (e.nip ? [e.nip] : [])),
     })
   } catch (error) {
     if (!(error instanceof FileReadError)) throw error
     converted = {
       content: null,
       rowCount: 0,
-      errors: [{ row: 0, field: 'file', code: error.code, message: error.message }],
+      errors: [
+        {
+          row: 0,
+          field: 'file',
+          code: error.code,
+          message: fileErrorMessagePl(error.code, error.details),
+          message_pl: fileErrorMessagePl(error.code, error.details),
+          message_en: error.message,
+        },
+      ],
       errorsTotal: 1,
       warnings: [],
     }
@@ -131,7 +141,14 @@ export async function previewReportImport(
   // the pipeline's own byte rules, so that a valid preview cannot fail them at confirmation
   if (converted.content) {
     for (const problem of checkCsvBytes(converted.content)) {
-      converted.errors.push({ row: 0, field: 'file', code: problem.code, message: problem.message_en })
+      converted.errors.push({
+        row: 0,
+        field: 'file',
+        code: problem.code,
+        message: problem.message_pl,
+        message_pl: problem.message_pl,
+        message_en: problem.message_en,
+      })
       converted.errorsTotal += 1
     }
   }
@@ -141,7 +158,13 @@ export async function previewReportImport(
   if (valid && converted.content)
     await writeFileAtomically(path.join(ctx.config.dataDir, csvRelativePath(id)), converted.content)
 
-  const stored: StoredReport = { csv_path: csvPath, warnings: converted.warnings, ...(sheet ? { sheet } : {}) }
+  const named = entities.find((e) => e.nip !== null && e.nip === converted.developerNip)
+  const stored: StoredReport = {
+    csv_path: csvPath,
+    warnings: converted.warnings,
+    ...(sheet ? { sheet } : {}),
+    developer_id: named?.id ?? null,
+  }
   const counters = { rows: converted.rowCount, errors: converted.errorsTotal, warnings: converted.warnings.length }
   const status: ReportJobStatus = valid ? 'validated' : 'invalid'
   try {
@@ -190,7 +213,8 @@ export async function previewReportImport(
       valid,
       csv_path: csvPath,
       row_count: converted.rowCount,
-      warning: converted.warnings.length > 0 ? converted.warnings.map((w) => w.message).join(' ') : null,
+      warning:
+        converted.warnings.length > 0 ? converted.warnings.map((w) => w.message_en ?? w.message).join(' ') : null,
       warnings: converted.warnings,
       errors: converted.errors,
       errors_total: converted.errorsTotal,
@@ -273,8 +297,11 @@ export async function confirmReportImport(ctx: HostContext, args: ReportConfirmA
       id: job.id,
     })
   const counters = JSON.parse(job.counters) as { rows?: number }
-  const settings = await getPublicationSettings(ctx)
-  const developer = await resolvePublishingDeveloper(ctx, settings)
+  const storedReport = JSON.parse(job.mapping) as StoredReport
+  const developerId = storedReport.developer_id ?? null
+  const developer = developerId
+    ? await ctx.db.selectFrom('developers').selectAll().where('id', '=', developerId).executeTakeFirst()
+    : await resolvePublishingDeveloper(ctx, await getPublicationSettings(ctx))
   const fileName = dailyCsvFileName(date, slugify(developer?.name ?? '') || 'deweloper')
 
   const started = ctx.now().toISOString()
@@ -285,6 +312,7 @@ export async function confirmReportImport(ctx: HostContext, args: ReportConfirmA
       trigger: 'report_import',
       actor: args.actor,
       csv: { fileName, content, rows: counters.rows ?? 0 },
+      developerId,
     })
   } catch (error) {
     if (error instanceof PluginError && error.status === 422) {

@@ -15,31 +15,56 @@ import { actorOf, requireCapability, requirePrincipal } from '../host/http/authe
 import { httpDate, ifNoneMatchMatches } from '../host/http/conditional.js'
 import { DateString, errorResponses } from '../host/http/schemas.js'
 import { requireEntitlement } from '../licensing/require-entitlement.js'
-import { XML_NAME } from './publication-store.js'
+import { datasetByKey, datasetStore } from './datasets.js'
+import { type PublicationStore, XML_NAME } from './publication-store.js'
 import { MD5_NAME, PUBLIC_PATH, publicationStore, publish, todayInWarsaw } from './publication-service.js'
+import { PublicationOutcomeSchema } from './schemas.js'
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
 
 export async function publicationRoutes(app: FastifyInstance): Promise<void> {
+  app.addSchema(PublicationOutcomeSchema)
+
   app.post(
     '/publications',
     {
       preHandler: [requireCapability('manage_options'), requireEntitlement('api_webhooks')],
       schema: {
+        operationId: 'createPublication',
         tags: ['publication'],
         summary: 'Publish the official daily file for a date through the atomic pipeline',
         security,
-        body: Type.Optional(Type.Object({ date: Type.Optional(DateString) }, { additionalProperties: false })),
+        body: Type.Optional(
+          Type.Object(
+            {
+              date: Type.Optional(DateString),
+              developer_id: Type.Optional(
+                Type.Integer({
+                  minimum: 1,
+                  description:
+                    'The developer entity whose dataset is published (each entity has its own); default the publishing developer',
+                }),
+              ),
+            },
+            { additionalProperties: false },
+          ),
+        ),
         response: {
-          200: Type.Object({ status: Type.Literal('published'), date: Type.String() }, { additionalProperties: true }),
+          200: Type.Ref('PublicationOutcome'),
           ...errorResponses(400, 401, 403, 409, 422),
         },
       },
     },
     async (request) => {
       const principal = await requirePrincipal(request)
-      const date = (request.body as { date?: string } | undefined)?.date ?? todayInWarsaw(app.ctx)
-      return publish(app.ctx, { date, trigger: 'api', actor: actorOf(principal) })
+      const body = request.body as { date?: string; developer_id?: number } | undefined
+      const date = body?.date ?? todayInWarsaw(app.ctx)
+      return publish(app.ctx, {
+        date,
+        trigger: 'api',
+        actor: actorOf(principal),
+        developerId: body?.developer_id ?? null,
+      })
     },
   )
 }
@@ -66,40 +91,92 @@ export async function publicFileRoutes(app: FastifyInstance): Promise<void> {
     `${PUBLIC_PATH}/:file`,
     {
       schema: {
+        operationId: 'getPublicFile',
         tags: ['publication'],
         summary: 'Published files for the dane.gov.pl harvester: dataset.xml, dataset.md5 and the daily CSVs',
         params: Type.Object({ file: Type.String({ maxLength: 300 }) }),
+        response: {
+          200: {
+            description: 'The file (GET); HEAD answers the same headers without it. Carries ETag and Last-Modified.',
+            content: {
+              'application/xml': { schema: Type.String({ description: 'dataset.xml, the harvester XML' }) },
+              'text/plain': { schema: Type.String({ description: 'dataset.md5: lowercase MD5 of dataset.xml' }) },
+              'text/csv': { schema: Type.String({ description: 'A published day’s CSV' }) },
+            },
+          },
+          304: Type.Null({ description: 'Not modified (If-None-Match)' }),
+          ...errorResponses(404),
+        },
       },
     },
     async (request, reply) => {
       const { file } = request.params as { file: string }
-      const store = publicationStore(app.ctx)
-      const manifest = await store.currentManifest()
-      const notFound = () => new HostError('dg_file_not_found', 'No published file has this name.', 404)
-      if (!manifest) throw notFound()
-      const modified = new Date(manifest.created_at)
-      const dir = store.versionDir(manifest.version)
-      if (file === XML_NAME)
-        return sendPublicFile(
-          request,
-          reply,
-          path.join(dir, XML_NAME),
-          'application/xml; charset=utf-8',
-          manifest.xml_md5,
-          modified,
-        )
-      if (file === MD5_NAME || file === `${XML_NAME}.md5`)
-        return sendPublicFile(
-          request,
-          reply,
-          path.join(dir, MD5_NAME),
-          'text/plain; charset=utf-8',
-          manifest.xml_md5,
-          modified,
-        )
-      const day = manifest.days.find((d) => d.file_name === file)
-      if (!day) throw notFound()
-      return sendPublicFile(request, reply, store.csvPath(day.md5), 'text/csv; charset=utf-8', day.md5, modified)
+      return servePublished(request, reply, publicationStore(app.ctx), file)
     },
   )
+
+  app.get(
+    `${PUBLIC_PATH}/:dataset/:file`,
+    {
+      schema: {
+        operationId: 'getDatasetPublicFile',
+        tags: ['publication'],
+        summary:
+          'The files of another developer entity’s dataset (d{developer id}): dataset.xml, dataset.md5 and its daily CSVs',
+        params: Type.Object({ dataset: Type.String({ maxLength: 20 }), file: Type.String({ maxLength: 300 }) }),
+        response: {
+          200: {
+            description: 'The file (GET); HEAD answers the same headers without it. Carries ETag and Last-Modified.',
+            content: {
+              'application/xml': { schema: Type.String({ description: 'dataset.xml, the harvester XML' }) },
+              'text/plain': { schema: Type.String({ description: 'dataset.md5: lowercase MD5 of dataset.xml' }) },
+              'text/csv': { schema: Type.String({ description: 'A published day’s CSV' }) },
+            },
+          },
+          304: Type.Null({ description: 'Not modified (If-None-Match)' }),
+          ...errorResponses(404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const params = request.params as { dataset: string; file: string }
+      const dataset = await datasetByKey(app.ctx, params.dataset)
+      if (!dataset) throw new HostError('dg_file_not_found', 'No published file has this name.', 404)
+      return servePublished(request, reply, datasetStore(app.ctx, dataset), params.file)
+    },
+  )
+}
+
+async function servePublished(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  store: PublicationStore,
+  file: string,
+): Promise<FastifyReply> {
+  const manifest = await store.currentManifest()
+  const notFound = () => new HostError('dg_file_not_found', 'No published file has this name.', 404)
+  if (!manifest) throw notFound()
+  const modified = new Date(manifest.created_at)
+  const dir = store.versionDir(manifest.version)
+  if (file === XML_NAME)
+    return sendPublicFile(
+      request,
+      reply,
+      path.join(dir, XML_NAME),
+      'application/xml; charset=utf-8',
+      manifest.xml_md5,
+      modified,
+    )
+  if (file === MD5_NAME || file === `${XML_NAME}.md5`)
+    return sendPublicFile(
+      request,
+      reply,
+      path.join(dir, MD5_NAME),
+      'text/plain; charset=utf-8',
+      manifest.xml_md5,
+      modified,
+    )
+  const day = manifest.days.find((d) => d.file_name === file)
+  if (!day) throw notFound()
+  return sendPublicFile(request, reply, store.csvPath(day.md5), 'text/csv; charset=utf-8', day.md5, modified)
 }

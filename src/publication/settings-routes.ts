@@ -37,6 +37,12 @@ const PublicationSettingsSchema = Type.Object({
   developer_id: Nullable(Type.Integer({ description: 'The publishing developer; null = the first one' })),
   published_statuses: Type.Array(Type.String()),
   schedule: Type.String({ description: 'Cron pattern in Europe/Warsaw, read at start' }),
+  dataset_url: Nullable(
+    Type.String({ description: 'The dataset <url>: the https page of the website with the prices' }),
+  ),
+  description_note: Nullable(
+    Type.String({ description: 'Appended to the dataset description (e.g. the end of sales of an investment)' }),
+  ),
   public_dataset_id: Type.String({ description: 'extIdent of the dataset (read-only, never changes)' }),
   xml_url: Nullable(Type.String()),
   md5_url: Nullable(Type.String()),
@@ -48,6 +54,14 @@ const PublicationSettingsBody = Type.Object(
     developer_id: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
     published_statuses: Type.Optional(Type.Array(Type.String({ maxLength: 40 }), { maxItems: 10 })),
     schedule: Type.Optional(Type.String({ maxLength: 100 })),
+    dataset_url: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
+    description_note: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
+    confirm_url_change: Type.Optional(
+      Type.Boolean({
+        description:
+          'Confirms a new public_base_url once files were published: past resources keep their URLs under the old address',
+      }),
+    ),
   },
   { additionalProperties: false },
 )
@@ -93,6 +107,7 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
     {
       preHandler: guard,
       schema: {
+        operationId: 'getPublicationSettings',
         tags: ['publication'],
         summary: 'Publication settings and the dataset identity',
         security,
@@ -107,16 +122,20 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
     {
       preHandler: guard,
       schema: {
+        operationId: 'updatePublicationSettings',
         tags: ['publication'],
         summary: 'Change publication settings (fields sent only); 422 invalid_settings with issues',
         security,
         body: PublicationSettingsBody,
-        response: { 200: PublicationSettingsSchema, ...errorResponses(400, 401, 403, 422) },
+        response: { 200: PublicationSettingsSchema, ...errorResponses(400, 401, 403, 409, 422) },
       },
     },
     async (request) => {
       const principal = await requirePrincipal(request)
-      return savePublicationSettings(app.ctx, request.body as Partial<PublicationSettings>, actorOf(principal))
+      const { confirm_url_change: confirmUrlChange, ...patch } = request.body as Partial<PublicationSettings> & {
+        confirm_url_change?: boolean
+      }
+      return savePublicationSettings(app.ctx, patch, actorOf(principal), { confirmUrlChange })
     },
   )
 
@@ -125,6 +144,7 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
     {
       preHandler: guard,
       schema: {
+        operationId: 'createDeveloper',
         tags: ['publication'],
         summary: 'Add a developer entity (official columns 1–28); 422 invalid_developer with issues',
         security,
@@ -144,6 +164,7 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
     {
       preHandler: guard,
       schema: {
+        operationId: 'getDeveloper',
         tags: ['publication'],
         summary: 'A developer entity (official columns 1–28)',
         security,
@@ -159,6 +180,7 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
     {
       preHandler: guard,
       schema: {
+        operationId: 'updateDeveloper',
         tags: ['publication'],
         summary: 'Change a developer entity (fields sent only); 422 invalid_developer with issues',
         security,
@@ -179,6 +201,7 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
     {
       preHandler: guard,
       schema: {
+        operationId: 'getInvestmentLocation',
         tags: ['publication'],
         summary: 'Location of an investment (official columns 29–35) and its prospectus URL (58)',
         security,
@@ -194,6 +217,7 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
     {
       preHandler: guard,
       schema: {
+        operationId: 'updateInvestmentLocation',
         tags: ['publication'],
         summary: 'Change the location of an investment (fields sent only); 422 invalid_location with issues',
         security,

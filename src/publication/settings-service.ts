@@ -12,7 +12,7 @@ import type { DeveloperRow } from '../host/db/schema.js'
 import { notFound, PluginError } from '../host/errors.js'
 import { VOIVODESHIPS } from '../offers/canonical-fields.js'
 import { getPublicDatasetId } from './dataset.js'
-import { MD5_NAME } from './publication-service.js'
+import { MD5_NAME, publicationStore } from './publication-service.js'
 import { XML_NAME } from './publication-store.js'
 import {
   getPublicationSettings,
@@ -84,7 +84,7 @@ export type LocationInput = Partial<Record<LocationField, string | null>>
 export interface SettingsIssueView {
   field: string
   code: string
-  /** English, kept for clients of the earlier shape; equal to message_en. */
+  /** Polish, or English when the request prefers it (Accept-Language: en). */
   message: string
   message_pl: string
   message_en: string
@@ -110,6 +110,8 @@ const FIELD_LABELS_PL: Record<string, string> = {
   developer_id: 'deweloper publikujący (developer_id)',
   published_statuses: 'publikowane statusy ofert (published_statuses)',
   schedule: 'harmonogram publikacji (schedule)',
+  dataset_url: 'adres strony z cenami (dataset_url)',
+  description_note: 'uwaga do opisu zbioru (description_note)',
 }
 
 function polishMessage(issue: SettingsIssue): string {
@@ -133,9 +135,15 @@ function polishMessage(issue: SettingsIssue): string {
     case 'invalid_email':
       return 'Adres e-mail jest niepoprawny.'
     case 'invalid_url':
-      return `Popraw ${label}: adres musi zaczynać się od http:// lub https://.`
+      return issue.field === 'public_base_url'
+        ? 'Publiczny adres plików (public_base_url) musi zaczynać się od https:// (albo http:// do próby lokalnej poza produkcją).'
+        : `Popraw ${label}: adres musi zaczynać się od http:// lub https://.`
     case 'https_required':
-      return 'public_base_url musi być adresem https:// (portal dane.gov.pl odrzuca http).'
+      return issue.field === 'dataset_url'
+        ? 'Adres strony z cenami (dataset_url) musi zaczynać się od https:// i mieć najwyżej 1000 znaków.'
+        : 'public_base_url musi być adresem https:// (portal dane.gov.pl odrzuca http).'
+    case 'invalid_text':
+      return `Popraw ${label}: zwykły tekst, najwyżej 500 znaków, bez znaków sterujących i bez < >.`
     case 'invalid_enum':
       return 'published_statuses: podaj niepustą listę spośród available, reserved, sold, unavailable.'
     case 'invalid_cron':
@@ -151,7 +159,7 @@ export function bilingualIssue(issue: SettingsIssue): SettingsIssueView {
   return {
     field: issue.field,
     code: issue.code,
-    message: issue.message,
+    message: polishMessage(issue),
     message_pl: polishMessage(issue),
     message_en: issue.message,
   }
@@ -191,9 +199,13 @@ export async function savePublicationSettings(
   ctx: HostContext,
   patch: Partial<PublicationSettings>,
   actor: Actor,
+  options: { confirmUrlChange?: boolean } = {},
 ): Promise<PublicationSettingsView> {
   const cleaned: Partial<PublicationSettings> = { ...patch }
   if (patch.public_base_url !== undefined) cleaned.public_base_url = clean(patch.public_base_url) ?? null
+  if (patch.dataset_url !== undefined) cleaned.dataset_url = clean(patch.dataset_url) ?? null
+  if (patch.description_note !== undefined) cleaned.description_note = clean(patch.description_note) ?? null
+  await requireUrlChangeConfirmation(ctx, cleaned.public_base_url, options.confirmUrlChange === true)
   if (patch.published_statuses !== undefined)
     cleaned.published_statuses = [...new Set(patch.published_statuses.map((s) => s.trim()).filter(Boolean))]
   if (patch.schedule !== undefined) cleaned.schedule = patch.schedule.trim()
@@ -210,6 +222,32 @@ export async function savePublicationSettings(
     throw error
   }
   return publicationSettingsView(ctx)
+}
+
+/**
+ * A published resource keeps the URL it was published with (instruction 1.0.6), so a new public
+ * address applies to new files only; the operator confirms knowing that the old address must keep
+ * serving the past files.
+ */
+async function requireUrlChangeConfirmation(
+  ctx: HostContext,
+  next: string | null | undefined,
+  confirmed: boolean,
+): Promise<void> {
+  if (next === undefined || confirmed) return
+  const current = (await getPublicationSettings(ctx)).public_base_url
+  const normalize = (url: string | null) => url?.replace(/\/+$/, '') ?? null
+  if (normalize(current) === normalize(next) || current === null) return
+  const published = (await publicationStore(ctx).currentManifest())?.days.length ?? 0
+  if (published === 0) return
+  const pl = `Zmiana publicznego adresu dotyczy tylko nowych plików: ${published} już opublikowanych zasobów zachowuje swoje adresy pod ${current}, który musi dalej je udostępniać (portal usuwa zasoby, których nie może pobrać). Potwierdź zmianę (confirm_url_change: true).`
+  const en = `A new public address applies to new files only: the ${published} resources already published keep their URLs under ${current}, which must keep serving them (the portal deletes resources it cannot fetch). Confirm the change (confirm_url_change: true).`
+  throw new PluginError('confirmation_required', 409, {
+    message: en,
+    issues: [{ field: 'public_base_url', code: 'confirmation_required', message: pl, message_pl: pl, message_en: en }],
+    published_resources: published,
+    current_public_base_url: current,
+  })
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,19 +7,72 @@ import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 
 import { PluginError } from '../host/errors.js'
-import { errorResponses } from '../host/http/schemas.js'
+import { errorResponse, errorResponses } from '../host/http/schemas.js'
+import { IDEMPOTENCY_KEY_PATTERN, ImportResultSchema } from '../imports/schemas.js'
+import { CANONICAL_FIELDS } from '../offers/canonical-fields.js'
 import { handlePropertyWebhook } from './webhook-service.js'
 
 export const WEBHOOK_BODY_LIMIT = 256 * 1024
 
-const ResultSchema = Type.Object({
-  status: Type.Literal('completed'),
-  processed: Type.Integer(),
-  created: Type.Integer(),
-  updated: Type.Integer(),
-  archived: Type.Integer(),
-  run_id: Type.Integer(),
+const Scalar = Type.Unsafe<string | number | boolean | null>({ type: ['string', 'number', 'boolean', 'null'] })
+
+/**
+ * The payload, for the document only: the route keeps the raw bytes (the signature covers them)
+ * and the service parses and validates them (host/http/openapi.ts, `documented`).
+ */
+const PropertyWebhookPayload = Type.Object(
+  Object.fromEntries(CANONICAL_FIELDS.map((field) => [field, Type.Optional(Scalar)])),
+  {
+    required: ['source_investment_id', 'source_property_id'],
+    additionalProperties: false,
+    description:
+      'One offer as a flat JSON object of canonical fields (contract 2.7, 4.7): every value a string, number, boolean or null (a nested value or array: 422 unsupported_property_structure; an unknown field: 422 validation_failed). ' +
+      'Amounts as decimal text, e.g. "512000.00". Patch mode: a field not sent, empty or null keeps its value. ' +
+      'Content-Type must be application/json; the body is signed as sent, byte for byte.',
+  },
+)
+
+/** The signed headers of contract 5.2, for the document only: a missing or malformed one is 401 invalid_auth. */
+const SignedHeaders = Type.Object({
+  'x-dg-timestamp': Type.String({
+    pattern: '^\\d{10}$',
+    description: 'Unix time in seconds, exactly 10 digits (±300 s)',
+  }),
+  'x-dg-nonce': Type.String({
+    pattern: '^[A-Za-z0-9._:-]{16,128}$',
+    description: 'New for every HTTP attempt; kept 600 s against reuse',
+  }),
+  'idempotency-key': Type.String({
+    pattern: IDEMPOTENCY_KEY_PATTERN,
+    description: 'Stable id of the logical event: the same for every attempt with the same body',
+  }),
+  'x-dg-signature': Type.String({
+    pattern: '^[0-9a-f]{64}$',
+    description:
+      'Lowercase hex HMAC-SHA256(timestamp + "." + nonce + "." + idempotency_key + "." + raw body, webhook secret)',
+  }),
 })
+
+const WebhookRefusalSchema = Type.Object(
+  {
+    error: Type.String(),
+    message: Type.Optional(Type.String()),
+    fields: Type.Optional(Type.Array(Type.String(), { description: 'The offending fields' })),
+    issues: Type.Optional(
+      Type.Array(
+        Type.Object(
+          { field: Type.String(), code: Type.String(), message: Type.String() },
+          { additionalProperties: true },
+        ),
+        { description: 'validation_failed, webhook_import_failed: every problem, with a stable code' },
+      ),
+    ),
+  },
+  {
+    additionalProperties: true,
+    description: 'unsupported_property_structure (fields), validation_failed or webhook_import_failed (issues)',
+  },
+)
 
 /** Whether Fastify can parse the value as `type/subtype[; parameters]` (fastify/lib/content-type.js). */
 function isMediaType(value: string): boolean {
@@ -49,11 +102,14 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
     done(null, body),
   )
 
+  app.addSchema(ImportResultSchema)
+
   app.post(
     '/webhooks/properties',
     {
       bodyLimit: WEBHOOK_BODY_LIMIT,
       schema: {
+        operationId: 'sendPropertyEvent',
         tags: ['webhook'],
         summary: 'Signed property update (contract 4.7, 5.2): a flat JSON object of canonical offer fields',
         description:
@@ -64,10 +120,21 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
           'idempotency-key': Type.Optional(Type.String({ description: '8–128 characters of A-Za-z0-9._:-' })),
           'x-dg-signature': Type.Optional(Type.String({ description: '64 hexadecimal characters' })),
         }),
+        documented: {
+          headers: SignedHeaders,
+          body: { content: { 'application/json': { schema: PropertyWebhookPayload } } },
+        },
         response: {
-          200: Type.Object({ accepted: Type.Literal(true), result: ResultSchema, replayed: Type.Literal(true) }),
-          202: Type.Object({ accepted: Type.Literal(true), result: ResultSchema }),
-          ...errorResponses(400, 401, 403, 409, 413, 422, 503),
+          200: Type.Object(
+            { accepted: Type.Literal(true), result: Type.Ref('ImportResult'), replayed: Type.Literal(true) },
+            { description: 'A repeat of the same event (same key and body): the stored result; nothing is written' },
+          ),
+          202: Type.Object(
+            { accepted: Type.Literal(true), result: Type.Ref('ImportResult') },
+            { description: 'First execution: accepted and committed' },
+          ),
+          ...errorResponses(400, 401, 403, 409, 413, 503),
+          422: errorResponse(422, WebhookRefusalSchema),
         },
       },
     },

@@ -34,6 +34,7 @@ export async function webhookSecretRoutes(app: FastifyInstance): Promise<void> {
     {
       preHandler: [requireCapability('manage_options')],
       schema: {
+        operationId: 'getWebhookSecret',
         tags: ['webhook'],
         summary: 'Show the webhook key (the secret that signs property webhooks); manage_options',
         description:
@@ -69,6 +70,7 @@ export async function webhookSecretRoutes(app: FastifyInstance): Promise<void> {
     {
       preHandler: [requireCapability('manage_options')],
       schema: {
+        operationId: 'rotateWebhookSecret',
         tags: ['webhook'],
         summary: 'Replace the webhook key; the previous one stops verifying at once; manage_options',
         description:

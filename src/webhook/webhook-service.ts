@@ -24,10 +24,11 @@ import { recordAudit } from '../host/audit/audit.js'
 import type { Executor, HostContext } from '../host/context.js'
 import { lockOffersForWrite } from '../host/db/dialect.js'
 import { PluginError } from '../host/errors.js'
+import { measured, recordWebhook } from '../host/metrics.js'
 import { requires, warsawDate } from '../licensing/license.js'
 import { planOffers } from '../offers/offer-planner.js'
 import { applyOfferPlan } from '../offers/offer-writer.js'
-import { type NormalizedOfferValues, validateOfferRow } from '../offers/validate-offer-row.js'
+import { type NormalizedOfferValues, type RowError, validateOfferRow } from '../offers/validate-offer-row.js'
 import { GroupCommit, type GroupCommitStats } from './group-commit.js'
 import {
   checkSignedHeaders,
@@ -121,7 +122,9 @@ function committerOf(ctx: HostContext): GroupCommit<Delivery, Answer> {
   return committer
 }
 
-export async function handlePropertyWebhook(
+export const handlePropertyWebhook = measured(receivePropertyWebhook, recordWebhook)
+
+async function receivePropertyWebhook(
   ctx: HostContext,
   request: { headers: Record<string, string | string[] | undefined>; rawBody: Buffer },
 ): Promise<WebhookOutcome> {
@@ -345,12 +348,23 @@ function parsePayload(rawBody: Buffer): NormalizedOfferValues | PluginError {
     })
   }
   const validated = validateOfferRow(record, { row: 1, mode: 'patch' })
-  if (validated.errors.length > 0) {
-    return new PluginError('validation_failed', 422, {
-      issues: validated.errors.map(({ field, code, message }) => ({ field, code, message })),
-    })
-  }
+  if (validated.errors.length > 0)
+    return new PluginError('validation_failed', 422, { issues: issues(validated.errors) })
   return validated.values
+}
+
+/**
+ * Row errors as the webhook's `issues`: without the row (an event is one offer), with the texts in
+ * both languages (`message` Polish unless the request prefers English, see localize-messages.ts).
+ */
+function issues(errors: readonly RowError[]) {
+  return errors.map(({ field, code, message, message_pl, message_en }) => ({
+    field,
+    code,
+    message,
+    message_pl,
+    message_en,
+  }))
 }
 
 /** Owner of this process's claims: unique across instances and restarts, a counter within one. */
@@ -374,9 +388,7 @@ async function executeEvent(
   if (claim.kind === 'replay') return claim
   const plan = await planOffers(trx, [{ row: null, values }], { mode: 'patch', today })
   if (plan.errors.length > 0) {
-    throw new PluginError('webhook_import_failed', 422, {
-      issues: plan.errors.map(({ field, code, message }) => ({ field, code, message })),
-    })
+    throw new PluginError('webhook_import_failed', 422, { issues: issues(plan.errors) })
   }
   let runId = 0
   const counts = await applyOfferPlan(trx, plan, {

@@ -366,6 +366,23 @@ describeEachDatabase(
       expect((await get('/catalog/investments?per_page=500')).statusCode).toBe(400)
     })
 
+    it('names the allowed values of an enumerated parameter in data.params and in the message', async () => {
+      const orderby = await get('/catalog/properties?orderby=foo')
+      expect(orderby.statusCode).toBe(400)
+      expect(orderby.json()).toMatchObject({
+        code: 'rest_invalid_param',
+        data: { status: 400, params: { orderby: 'orderby must be one of modified, title, price, area.' } },
+      })
+      expect(orderby.json().message).toContain('orderby must be one of modified, title, price, area')
+      const status = (await get('/catalog/properties?status=free')).json()
+      expect(status.data.params.status).toBe('status must be one of available, reserved, sold, unavailable, archived.')
+      const order = (await get('/catalog/properties?order=UP')).json()
+      expect(order.data.params.order).toBe('order must be one of ASC, DESC, asc, desc.')
+      // a parameter that is not enumerated keeps Ajv's own reason
+      const perPage = (await get('/catalog/properties?per_page=0')).json()
+      expect(perPage.data.params.per_page).toBe('per_page must be >= 1.')
+    })
+
     it('projects _fields with dotted paths, a listed parent keeping its children, before the ETag', async () => {
       const id = (await publishedOfferIds())[0] as number
       const full = await get(`/catalog/properties/${id}`)

@@ -229,10 +229,28 @@ describeEachDatabase('dg command line', (getEnv) => {
     })
     expect(login.statusCode).toBe(200)
 
+    // a second run keeps the credentials it printed, as long as they still work
     const again = (await dg(env, 'demo', 'seed', '--json')).json()
-    expect(again.catalog.created).toBe(false)
-    expect(again.admin.password).not.toBe(demo.admin.password)
-    expect(again.webhook_secret).toBe(demo.webhook_secret)
+    expect(again).toMatchObject({
+      credentials: 'kept',
+      catalog: { created: false },
+      admin: { password: demo.admin.password },
+      reader: { application_password: demo.reader.application_password },
+      webhook_secret: demo.webhook_secret,
+    })
+    expect(demo.credentials).toBe('new')
+    const stillReader = await env.app.inject({
+      method: 'GET',
+      url: '/wp-json/dg/v2/catalog',
+      headers: { authorization: basicAuth('website', demo.reader.application_password) },
+    })
+    expect(stillReader.statusCode).toBe(200)
+
+    // once a kept password no longer works, new ones are made and said to be new
+    await dg(env, 'user', 'set-password', '--login', 'admin', '--json')
+    const renewed = (await dg(env, 'demo', 'seed', '--json')).json()
+    expect(renewed.credentials).toBe('new')
+    expect(renewed.admin.password).not.toBe(demo.admin.password)
     const oldReader = await env.app.inject({
       method: 'GET',
       url: '/wp-json/dg/v2/status',

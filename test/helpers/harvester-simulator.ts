@@ -58,6 +58,8 @@ export interface HarvesterOptions {
   origins: Record<string, string>
   /** The first line (header) of the official template, without its line end. */
   templateHeader: Buffer
+  /** Makes the requests instead of the global fetch (e.g. one that trusts a test certificate). */
+  fetch?: typeof fetch
 }
 
 class StepFailed extends Error {}
@@ -91,7 +93,7 @@ export class SimulatedHarvester {
   async fetch(publicUrl: string, method: 'GET' | 'HEAD'): Promise<{ status: number; headers: Headers; body: Buffer }> {
     let current = publicUrl
     for (let hop = 0; hop < 5; hop++) {
-      const response = await fetch(this.localUrl(current), {
+      const response = await (this.options.fetch ?? fetch)(this.localUrl(current), {
         method,
         redirect: 'manual',
         headers: { 'user-agent': 'Mozilla/5.0 (simulated dane.gov.pl harvester)' },

@@ -19,9 +19,12 @@ describeEachDatabase('application passwords and GET /status', (env) => {
     expect(Object.keys(body).sort()).toEqual([
       'continuity_mode',
       'contract_id',
+      'datasets',
       'last_publication',
       'last_publication_failure',
       'license_status',
+      'missed_days',
+      'offers_without_type',
       'public_dataset_id',
       'version',
     ])
@@ -30,9 +33,12 @@ describeEachDatabase('application passwords and GET /status', (env) => {
       license_status: 'active',
       continuity_mode: false,
       last_publication: {},
+      offers_without_type: 0,
+      missed_days: [],
     })
     expect(body.contract_id).toMatch(/\S/)
-    expect(body.public_dataset_id).toMatch(/^[0-9a-f]{32}$/)
+    // 36 characters in UUID form, as the portal recommends
+    expect(body.public_dataset_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
     const again = await app.inject({ method: 'GET', url: STATUS, headers: { authorization: admin.authorization } })
     expect(again.json().public_dataset_id).toBe(body.public_dataset_id)
   })

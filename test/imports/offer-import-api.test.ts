@@ -34,7 +34,8 @@ function csv(rows: string[]): string {
 const BASE_ROWS = [
   'INV-A;1;A/1;mieszkanie;wolne;50,00;2;1;12 000,00;2026-05-01;600 000,00;2026-05-01;Poznań',
   'INV-A;2;A/2;mieszkanie;rezerwacja;60,50;3;2;12000;2026-05-01;726000;2026-05-01;Poznań',
-  'INV-A;3;MP1;miejsce postojowe;wolne;;;-1;;;45 000;2026-05-01;Poznań',
+  // sent without a type: created unqualified (contract 4.7.2)
+  'INV-A;3;X1;;wolne;;;-1;;;45 000;2026-05-01;Poznań',
 ]
 
 describeEachDatabase('offer import over HTTP', (getEnv) => {
@@ -230,16 +231,19 @@ describeEachDatabase('offer import over HTTP', (getEnv) => {
       rooms: 3,
       floor: 2,
     })
-    const parking = await env.ctx.db
+    // no type was sent, so none was guessed: the offer is stored unqualified
+    const untyped = await env.ctx.db
       .selectFrom('offers')
       .selectAll()
       .where('source_property_id', '=', '3')
       .executeTakeFirstOrThrow()
-    expect(parking).toMatchObject({
-      offer_kind: 'standalone_part',
-      property_type: 'parking_space',
+    expect(untyped).toMatchObject({
+      offer_kind: 'property',
+      property_type: '',
+      title: 'Oferta X1',
       floor: -1,
       area: null,
+      price_total_cents: 4_500_000,
     })
     const executeAudits = await env.ctx.db
       .selectFrom('audit_log')
@@ -338,19 +342,235 @@ describeEachDatabase('offer import over HTTP', (getEnv) => {
     expect(await count('offers')).toBe(offersBefore)
   })
 
+  it('refuses a standalone part or a room as prop_type with a row error in Polish and English, writing nothing', async () => {
+    const offersBefore = await count('offers')
+    const response = await previewFile(
+      csv([
+        'INV-G;1;G1;garage;wolne;18,00;;-1;;;60 000;2026-05-01;Poznań',
+        'INV-G;2;G2;Miejsce postojowe;wolne;12,50;;-1;;;40 000;2026-05-01;Poznań',
+        'INV-G;3;G3; Mieszkanie ;wolne;40,00;1;0;10 000;2026-05-01;400 000;2026-05-01;Poznań',
+        'INV-G;4;G4;bungalow;wolne;40,00;1;0;10 000;2026-05-01;400 000;2026-05-01;Poznań',
+      ]),
+    )
+    expect(response.statusCode).toBe(422)
+    const body = response.json()
+    expect(body.error).toBe('import_invalid')
+    const errors = body.preview.errors as Array<Record<string, string>>
+    expect(errors.map((e) => [e.row, e.field, e.code].join(':'))).toEqual([
+      '2:prop_type:prop_type_not_allowed',
+      '3:prop_type:prop_type_not_allowed',
+      '5:prop_type:invalid_enum',
+    ])
+    expect(errors[0]).toEqual({
+      row: 2,
+      field: 'prop_type',
+      code: 'prop_type_not_allowed',
+      message: errors[0]?.message_pl,
+      message_pl:
+        'Rodzaj oferty: dozwolone są tylko „mieszkanie” lub „dom”, a przesłano „garage”; miejsca postojowe, garaże ' +
+        'i komórki lokatorskie (części samodzielne i pomieszczenia przynależne) dodaje się w edytorze oferty ' +
+        '(panel administracyjny lub REST API)',
+      message_en: expect.stringMatching(
+        /^prop_type: only mieszkanie or dom .* offer editor \(admin panel or REST API\)$/,
+      ),
+    })
+    expect(errors[2]?.message).toMatch(/^Rodzaj oferty: „bungalow” nie jest znanym rodzajem; .*edytorze oferty/)
+    // the job keeps the errors as answered, and cannot be executed
+    const job = await env.app.inject({
+      url: `/wp-json/dg/v2/imports/${body.id}`,
+      headers: { authorization: admin.authorization },
+    })
+    expect(job.json()).toMatchObject({ status: 'invalid', errors })
+    expect((await execute(body.id, 'key-garage-row')).json().error).toBe('import_invalid')
+    expect(await count('offers')).toBe(offersBefore)
+    expect(await env.ctx.db.selectFrom('investments').select('id').where('source_id', '=', 'INV-G').execute()).toEqual(
+      [],
+    )
+  })
+
+  it('updates the prices and status of a standalone part an earlier release created, keeping its type', async () => {
+    // as an earlier release stored a parking space taken from a file
+    await execute(
+      (
+        await previewFile(csv(['INV-S;S-1;S1;mieszkanie;wolne;40,00;1;0;10 000;2026-05-01;400 000;2026-05-01;Opole']))
+      ).json().id,
+      'key-standalone-setup',
+    )
+    const investment = await env.ctx.db
+      .selectFrom('investments')
+      .select('id')
+      .where('source_id', '=', 'INV-S')
+      .executeTakeFirstOrThrow()
+    const now = env.clock.now().toISOString()
+    await env.ctx.db
+      .insertInto('offers')
+      .values({
+        investment_id: investment.id,
+        source_property_id: 'MP-7',
+        offer_kind: 'standalone_part',
+        property_type: 'parking_space',
+        code: 'MP-7',
+        title: 'Miejsce postojowe MP-7',
+        status: 'available',
+        host_status: 'publish',
+        floor: -1,
+        price_total_cents: 4_000_000,
+        price_total_from: '2026-05-01',
+        custom_meta: '{}',
+        gallery: '[]',
+        created_at: now,
+        modified_at: now,
+      })
+      .execute()
+    const preview = await previewFile(csv(['INV-S;MP-7;MP-7;;sprzedane;;;-1;;;42 000;2026-06-01;Opole']))
+    expect(preview.statusCode).toBe(200)
+    const update = preview.json().preview.operations[0]
+    expect(update).toMatchObject({ action: 'update', key: 'INV-S/MP-7' })
+    expect(update.changes).toEqual(['price_total', 'price_total_from', 'property_status'])
+    const run = await execute(preview.json().id, 'key-standalone-update')
+    expect(run.json().result).toMatchObject({ processed: 1, updated: 1, created: 0 })
+    const offer = await env.ctx.db
+      .selectFrom('offers')
+      .selectAll()
+      .where('source_property_id', '=', 'MP-7')
+      .executeTakeFirstOrThrow()
+    expect(offer).toMatchObject({
+      offer_kind: 'standalone_part',
+      property_type: 'parking_space',
+      title: 'Miejsce postojowe MP-7',
+      status: 'sold',
+      price_total_cents: 4_200_000,
+      price_total_from: '2026-06-01',
+    })
+  })
+
+  it('qualifies an offer created without a type when a later file sends it, recording the change', async () => {
+    const untyped = 'INV-Q;Q-1;Q1;;wolne;40,00;1;0;10 000;2026-05-01;400 000;2026-05-01;Opole'
+    await execute((await previewFile(csv([untyped]))).json().id, 'key-qualify-setup')
+    // the same row again changes nothing: no type is sent, none is stored
+    const same = (await previewFile(csv([untyped]))).json()
+    expect(same.preview.counts).toEqual({ create: 0, update: 0, unchanged: 1, archive: 0 })
+
+    const preview = (await previewFile(csv([untyped.replace(';Q1;;', ';Q1;mieszkanie;')]))).json()
+    expect(preview.preview.operations[0]).toMatchObject({
+      action: 'update',
+      changes: ['prop_type'],
+      before: { prop_type: '' },
+      values: { prop_type: 'mieszkanie' },
+    })
+    const run = await execute(preview.id, 'key-qualify-run')
+    expect(run.json().result).toMatchObject({ updated: 1 })
+    const offer = await env.ctx.db.selectFrom('offers').selectAll().where('code', '=', 'Q1').executeTakeFirstOrThrow()
+    expect(offer).toMatchObject({ offer_kind: 'property', property_type: 'mieszkanie', title: 'Mieszkanie Q1' })
+    const audit = await env.ctx.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('id', '=', run.json().result.run_id)
+      .executeTakeFirstOrThrow()
+    expect(audit).toMatchObject({ action: 'import.execute', object_id: preview.id })
+    expect(JSON.parse(audit.details as string)).toMatchObject({ updated: 1, created: 0 })
+  })
+
+  it('still reads the errors of a job previewed before they had Polish and English texts', async () => {
+    const job = (await previewFile(csv(['INV-O;O-1;O1;zamek;wolne;;;;;;;;Opole']))).json()
+    const legacy = [
+      { row: 2, field: 'prop_type', code: 'invalid_enum', message: 'prop_type: "zamek" is not a known property type' },
+    ]
+    await env.ctx.db
+      .updateTable('import_jobs')
+      .set({ errors: JSON.stringify(legacy) })
+      .where('id', '=', job.id)
+      .execute()
+    const read = await env.app.inject({
+      url: `/wp-json/dg/v2/imports/${job.id}`,
+      headers: { authorization: admin.authorization },
+    })
+    expect(read.statusCode).toBe(200)
+    expect(read.json()).toMatchObject({ status: 'invalid', errors: legacy })
+  })
+
+  it('refuses to execute a plan an earlier release previewed with a standalone part, writing nothing', async () => {
+    const preview = (await previewFile(csv(['INV-L;L-1;L1;dom;wolne;;;0;;;45 000;2026-05-01;Opole']))).json()
+    // the plan as the earlier release stored it: a garage taken from the file, other planner rules
+    const stored = await env.ctx.db
+      .selectFrom('import_job_items')
+      .select(['seq', 'payload'])
+      .where('job_id', '=', preview.id)
+      .executeTakeFirstOrThrow()
+    const ops = JSON.parse(stored.payload) as unknown[][]
+    const values = ops[0]?.[2] as unknown[]
+    values[3] = 'standalone_part'
+    values[4] = 'garage'
+    await env.ctx.db
+      .updateTable('import_job_items')
+      .set({ payload: JSON.stringify(ops) })
+      .where('job_id', '=', preview.id)
+      .execute()
+    await env.ctx.db
+      .updateTable('import_jobs')
+      .set({ plan_version: '2026-11-24.2' })
+      .where('id', '=', preview.id)
+      .execute()
+    const offersBefore = await count('offers')
+    const run = await execute(preview.id, 'key-legacy-garage')
+    expect(run.statusCode).toBe(409)
+    expect(run.json().error).toBe('import_conflict')
+    expect(await count('offers')).toBe(offersBefore)
+  })
+
   it('refuses a file without the mapped columns, an empty file and a broken spreadsheet with a 4xx', async () => {
     const missing = await previewFile('Inwestycja;ID lokalu\nX;1\n', { mapping: { ...MAPPING } })
     expect(missing.statusCode).toBe(422)
     expect(missing.json().preview.errors.map((e: { code: string }) => e.code)).toContain('missing_column')
     const empty = await previewFile('')
     expect(empty.statusCode).toBe(422)
-    expect(empty.json().preview.errors[0].code).toBe('file_empty')
+    expect(empty.json().preview.errors[0]).toMatchObject({
+      row: 0,
+      field: 'file',
+      code: 'file_empty',
+      message: 'Plik jest pusty: nie ma w nim wiersza nagłówka ani danych.',
+      message_en: 'The file "oferty.csv" is empty (0 bytes).',
+    })
+    const headerOnly = await previewFile(`${HEADER}\n`)
+    expect(headerOnly.json().preview.errors).toEqual([
+      {
+        row: 1,
+        field: 'file',
+        code: 'file_empty',
+        message: 'Plik ma wiersz nagłówka, ale ani jednego wiersza z danymi.',
+        message_pl: 'Plik ma wiersz nagłówka, ale ani jednego wiersza z danymi.',
+        message_en: 'The file has a header row but no data rows.',
+      },
+    ])
     const broken = await previewFile(Buffer.from('PK\u0003\u0004garbage'), { name: 'oferty.xlsx' })
     expect(broken.statusCode).toBe(422)
-    expect(broken.json().preview.errors[0].code).toBe('xlsx_corrupt')
+    expect(broken.json().preview.errors[0]).toMatchObject({
+      code: 'xlsx_corrupt',
+      message: expect.stringMatching(/^Plik XLSX jest uszkodzony\./),
+      message_en: expect.stringMatching(/^The XLSX file is damaged/),
+    })
     const badMapping = await previewFile(csv(BASE_ROWS), { mapping: { prop_no: 'Numer' } })
     expect(badMapping.statusCode).toBe(400)
     expect(badMapping.json().error).toBe('invalid_mapping')
+  })
+
+  it('refuses a file named .xlsx that is not a workbook with 422 unsupported_format, writing nothing', async () => {
+    const offersBefore = await count('offers')
+    const renamed = await previewFile(csv(BASE_ROWS), { name: 'oferty.xlsx' })
+    expect(renamed.statusCode).toBe(422)
+    expect(renamed.json().error).toBe('import_invalid')
+    expect(renamed.json().preview.errors).toEqual([
+      expect.objectContaining({
+        row: 0,
+        field: 'file',
+        code: 'unsupported_format',
+        message: expect.stringMatching(/^Plik nie jest skoroszytem Excela/),
+        message_en: expect.stringContaining('is not an Excel workbook'),
+      }),
+    ])
+    // the same text named .csv is read as the CSV it is
+    expect((await previewFile(csv(BASE_ROWS), { name: 'oferty.csv' })).statusCode).toBe(200)
+    expect(await count('offers')).toBe(offersBefore)
   })
 
   it('imports a Windows-1250 CSV with Polish letters', async () => {

@@ -96,16 +96,33 @@ describeEachDatabase('reuse of a previewed plan', (getEnv) => {
   })
 
   it('reports every row the plan refuses, in the first batch of the file and in later ones', async () => {
-    const rows = Array.from(
-      { length: 2500 },
-      (_, i) => `R-5;${i + 1};${i === 10 || i === 2400 ? '' : 'mieszkanie'};100 000`,
+    // two stored offers of 50 m² at 10 000 zł/m²: a file that sends another total for them alone
+    // disagrees with the stored price per m² × area, which only the plan can tell
+    const stored = writeImportFile(
+      env.database.dataDir,
+      'plan-reuse',
+      'Inwestycja;ID;Rodzaj;Cena;Powierzchnia;Cena m2\nR-5;11;mieszkanie;500 000;50;10 000\nR-5;2401;dom;500 000;50;10 000\n',
     )
+    const setup = await previewImportFile(env.ctx, stored, {
+      ...MAPPING,
+      prop_area: 'Powierzchnia',
+      price_m2: 'Cena m2',
+    })
+    await execute(setup.id, 'plan-reuse-refused-setup')
+    // rows without a type are no refusal: such new offers are created unqualified
+    const rows = Array.from({ length: 2500 }, (_, i) => `R-5;${i + 1};${i % 3 === 0 ? '' : 'mieszkanie'};100 000`)
     const result = await preview(file(rows))
     expect(result.preview.valid).toBe(false)
     expect(result.preview.errors.map((e) => `${e.row} ${e.field} ${e.code}`)).toEqual([
-      '12 prop_type required',
-      '2402 prop_type required',
+      '12 price_total inconsistent_price',
+      '2402 price_total inconsistent_price',
     ])
+    expect(result.preview.errors[0]).toMatchObject({
+      message_pl:
+        'Cena całkowita: 100 000,00 zł nie zgadza się z ceną za m² × powierzchnią, licząc z wartościami zapisanymi ' +
+        'w katalogu (10 000,00 zł × 50,00 m²)',
+      message_en: 'price_total: 100000.00 does not match price_m2 × area with the stored values (10000.00 × 50.00)',
+    })
     expect(
       await env.ctx.db.selectFrom('import_job_items').select('seq').where('job_id', '=', result.id).execute(),
     ).toEqual([])

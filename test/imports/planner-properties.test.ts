@@ -29,19 +29,29 @@ const PROPERTY_TIMEOUT_MS = 30_000
 const INVESTMENTS = ['INV-A', 'INV/2024/01', 'INV-B', 'INV-NEW', 'inv-a', 'INV%NEW']
 const PROPERTIES = ['1', '2', '3', '4', '5', '6', 'a/b', '50%', 'x 1', 'NEW-1']
 
-/** The seeded catalog, as canonical rows (prices consistent: m² price × area = total). */
+/**
+ * The seeded catalog, as canonical rows (prices consistent: m² price × area = total). The rows
+ * without a type are created unqualified; two of them become standalone parts afterwards, as an
+ * earlier release created them from files (see STANDALONE_PARTS).
+ */
 const SEED_ROWS: Array<Record<string, string>> = [
   seed('INV-A', '1', 'mieszkanie', 'wolne', '50,00', '10 000,00', '500 000,00'),
   seed('INV-A', '2', 'mieszkanie', 'rezerwacja', '60,50', '12 000', '726 000'),
   seed('INV-A', '3', 'dom', 'sprzedane', '120,00', '8 000', '960 000'),
   seed('INV-A', '4', 'mieszkanie', 'archiwalne', '40,00', '10 000', '400 000'),
-  { ...seed('INV-A', '5', 'miejsce postojowe', 'wolne', '', '', '45 000'), prop_floor: '-1' },
+  { ...seed('INV-A', '5', '', 'wolne', '', '', '45 000'), prop_floor: '-1' },
   seed('INV-A', 'a/b', 'mieszkanie', 'wolne', '33,30', '10 000', '333 000'),
   seed('INV/2024/01', '1', 'mieszkanie', 'wolne', '45,00', '11 000', '495 000'),
   seed('INV/2024/01', '50%', 'mieszkanie', 'niedostępne', '45,00', '11 000', '495 000'),
-  seed('INV/2024/01', 'a/b', 'komórka lokatorska', 'archiwalne', '', '', '20 000'),
+  seed('INV/2024/01', 'a/b', '', 'archiwalne', '', '', '20 000'),
   seed('INV-B', '1', 'mieszkanie', 'wolne', '70,00', '9 000', '630 000'),
   seed('INV-B', '2', 'dom', 'wolne', '150,00', '7 000', '1 050 000'),
+  seed('INV-B', '3', '', 'wolne', '70,00', '9 000', '630 000'),
+]
+/** Offers of the seed stored as standalone parts, as releases before contract 2.7's rule took them from files. */
+const STANDALONE_PARTS: Array<[string, string, string]> = [
+  ['INV-A', '5', 'parking_space'],
+  ['INV/2024/01', 'a/b', 'storage_room'],
 ]
 
 function seed(
@@ -129,7 +139,10 @@ const nearValidRow: fc.Arbitrary<Record<string, unknown>> = fc
         source_investment_id: idValue(INVESTMENTS),
         source_property_id: idValue(PROPERTIES),
         prop_no: field(fc.constantFrom('A/1', 'M 12', 'Ł-3'), fc.constant('\u0007')),
-        prop_type: field(fc.constantFrom('mieszkanie', 'dom', 'miejsce postojowe', 'garaż'), fc.constant('zamek')),
+        prop_type: field(
+          fc.constantFrom('mieszkanie', 'dom', ' Dom '),
+          fc.constantFrom('zamek', 'miejsce postojowe', 'garaż'),
+        ),
         property_status: field(
           fc.constantFrom('wolne', 'rezerwacja', 'sprzedane', 'archiwalne', 'available'),
           fc.constant('xyz'),
@@ -206,6 +219,19 @@ describeEachDatabase('offer planner on arbitrary rows', (getEnv) => {
     const plan = await planOffers(env.ctx.db, inputs, { mode: 'patch', today: TODAY })
     expect(plan.errors).toEqual([])
     await seedCatalog(env, plan, TODAY)
+    for (const [investment, property, type] of STANDALONE_PARTS) {
+      const { id } = await env.ctx.db
+        .selectFrom('investments')
+        .select('id')
+        .where('source_id', '=', investment)
+        .executeTakeFirstOrThrow()
+      await env.ctx.db
+        .updateTable('offers')
+        .set({ offer_kind: 'standalone_part', property_type: type })
+        .where('investment_id', '=', id)
+        .where('source_property_id', '=', property)
+        .execute()
+    }
     // an offer without a source id (as the admin editor may create one): a snapshot archives it too
     const investmentA = await env.ctx.db
       .selectFrom('investments')
@@ -275,6 +301,11 @@ describeEachDatabase('offer planner on arbitrary rows', (getEnv) => {
       for (const field of ['source_investment_id', 'source_property_id']) {
         if (!has(field)) expect(result.errors).toContainEqual(expect.objectContaining({ row, field, code: 'required' }))
       }
+      // a standalone part or a room is never taken as a type (contract 2.7)
+      if (input.prop_type === 'garaż' || input.prop_type === 'miejsce postojowe')
+        expect(result.errors).toContainEqual(
+          expect.objectContaining({ row, field: 'prop_type', code: 'prop_type_not_allowed' }),
+        )
       if (result.key !== null) {
         const first = firstRowOfKey.get(result.key)
         if (first === undefined) firstRowOfKey.set(result.key, row)
@@ -314,19 +345,19 @@ describeEachDatabase('offer planner on arbitrary rows', (getEnv) => {
         expect(op.offerId).toBe(existing?.id ?? null)
         if (existing) expect(op.investmentId).toBe(existing.investmentId)
         expect(op.action).toBe(existing ? (op.changes.length > 0 ? 'update' : 'unchanged') : 'create')
-        if (op.action === 'create') expect(op.values.propertyType).toBeDefined()
+        // only a sent type changes one (a standalone part or an unqualified offer keeps its own),
+        // and a new offer without one is created without one
+        if (values.propertyType === undefined) expect(op.changes).not.toContain('prop_type')
+        if (op.values.propertyType !== undefined) expect(['mieszkanie', 'dom']).toContain(op.values.propertyType)
       } else {
+        // a new offer without a type is no error: only a price the stored values contradict is
         const error = errors[0] as RowError
-        if (error.code === 'required') {
-          expect(error.field).toBe('prop_type')
-          expect(existing).toBeUndefined()
-          expect(values.propertyType).toBeUndefined()
-        } else {
-          expect(error).toMatchObject({ field: 'price_total', code: 'inconsistent_price' })
-          const touchesPrice =
-            values.priceTotalCents !== undefined || values.priceM2Cents !== undefined || values.area !== undefined
-          expect(touchesPrice).toBe(true)
-        }
+        expect(error).toMatchObject({ field: 'price_total', code: 'inconsistent_price' })
+        expect(error.message).toBe(error.message_pl)
+        expect(error.message_en.length).toBeGreaterThan(0)
+        const touchesPrice =
+          values.priceTotalCents !== undefined || values.priceM2Cents !== undefined || values.area !== undefined
+        expect(touchesPrice).toBe(true)
       }
     }
 
@@ -398,7 +429,7 @@ describeEachDatabase('offer planner on arbitrary rows', (getEnv) => {
         .record({
           investment: fc.constantFrom('INV-A', 'INV/2024/01', 'INV-B', 'INV-NEW'),
           property: fc.constantFrom(...PROPERTIES),
-          type: fc.constantFrom('mieszkanie', 'dom', 'garaż'),
+          type: fc.constantFrom('mieszkanie', 'dom', ''),
           status: fc.constantFrom('wolne', 'sprzedane', 'archiwalne'),
         })
         .map((r) => ({

@@ -346,8 +346,20 @@ describe('format recognition', () => {
     expect((await readFailure(utf16, 'offers.txt')).code).toBe('unsupported_format')
   })
 
-  it('reads by content: a CSV named .xlsx is a CSV, an XLSX named .csv is an XLSX', async () => {
-    expect((await read('id;v\n1;2\n', 'offers.xlsx')).reader.format).toBe('csv')
+  it('refuses text named .xlsx as not a workbook (any case of the extension), instead of reading it as CSV', async () => {
+    for (const name of ['offers.xlsx', 'OFFERS.XLSX']) {
+      const error = await readFailure('id;v\n1;2\n', name)
+      expect(error.code).toBe('unsupported_format')
+      expect(error.message).toContain('is not an Excel workbook')
+      expect(error.details).toEqual({ detected: 'not_xlsx' })
+    }
+    expect((await read('id;v\n1;2\n', 'offers.csv')).reader.format).toBe('csv')
+    // a name without an extension, or another one, still leaves the content to decide
+    expect((await read('id;v\n1;2\n', 'offers')).reader.format).toBe('csv')
+    expect((await read('id;v\n1;2\n', 'offers.xlsx.txt')).reader.format).toBe('csv')
+  })
+
+  it('reads by content: an XLSX named .csv is an XLSX', async () => {
     const workbook = new ExcelJS.Workbook()
     workbook.addWorksheet('Oferty').addRows([['id'], ['A']])
     const path = join(dir, 'really-xlsx.csv')

@@ -36,13 +36,13 @@ const MAPPING = {
   proj_city: 'Miasto',
 }
 
-/** Row i of a consistent file: 50.00 m² at 10 000,00 zł/m², 500 000,00 zł. */
+/** Row i of a consistent file: 50.00 m² at 10 000,00 zł/m², 500 000,00 zł; every 7th without a type. */
 function offerRow(i: number, investment = 'W-A'): string[] {
   const area = 40 + (i % 30)
   return [
     investment,
     `L-${i}`,
-    i % 7 === 0 ? 'garaż' : 'mieszkanie',
+    i % 7 === 0 ? '' : i % 11 === 0 ? ' Dom ' : 'mieszkanie',
     i % 5 === 0 ? 'zarezerwowane' : 'dostępne',
     `${area},50`,
     '10 000,00',
@@ -97,15 +97,16 @@ describeEachDatabase('preview read and validated on a worker thread', (getEnv) =
       .select(['area', 'price_total_cents', 'status', 'property_type', 'price_total_from'])
       .where('source_property_id', '=', 'L-35')
       .executeTakeFirstOrThrow()
+    // sent without a type: created unqualified, never given a guessed one
     expect(stored).toEqual({
       area: '45.50',
       price_total_cents: 45_500_000,
       status: 'reserved',
-      property_type: 'garage',
+      property_type: '',
       price_total_from: '2026-05-01',
     })
 
-    // the same file again: every offer unchanged, on both paths
+    // the same file again: every offer unchanged, on both paths (an unqualified one too)
     const again = await previewBothWays(csv(rows))
     expect(again.onWorker.preview.counts).toEqual({ create: 0, update: 0, unchanged: 2600, archive: 0 })
 
@@ -135,6 +136,14 @@ describeEachDatabase('preview read and validated on a worker thread', (getEnv) =
       [2102, 'duplicate_key'],
       ...Array.from({ length: 10 }, (_, i) => [2202 + i, 'invalid_enum']),
     ])
+    expect(full.onWorker.preview.errors[0]).toEqual({
+      row: 5,
+      field: 'prop_area',
+      code: 'invalid_decimal',
+      message: 'Powierzchnia: „12,5e3” jest zapisane w notacji wykładniczej; wpisz wszystkie cyfry, np. 100000',
+      message_pl: 'Powierzchnia: „12,5e3” jest zapisane w notacji wykładniczej; wpisz wszystkie cyfry, np. 100000',
+      message_en: 'prop_area: "12,5e3" uses exponent notation; write all digits, e.g. 100000',
+    })
 
     const capped = await previewBothWays(target, { importMaxErrors: 2 })
     expect(capped.onWorker.preview.errors).toHaveLength(2)
@@ -144,7 +153,16 @@ describeEachDatabase('preview read and validated on a worker thread', (getEnv) =
   it('stops alike at a file problem found half-way, and at missing columns', async () => {
     const rows = Array.from({ length: 2000 }, (_, i) => offerRow(i, 'W-F'))
     const tooMany = await previewBothWays(csv(rows), { importMaxRows: 1500 })
-    expect(tooMany.onWorker.preview.errors).toEqual([expect.objectContaining({ code: 'too_many_rows', row: 0 })])
+    expect(tooMany.onWorker.preview.errors).toEqual([
+      expect.objectContaining({
+        code: 'too_many_rows',
+        row: 0,
+        field: 'file',
+        message:
+          'Plik ma więcej wierszy danych niż dopuszczalne 1500. Podziel oferty na pliki po najwyżej 1500 wierszy.',
+        message_en: expect.stringContaining('more than 1500 data rows'),
+      }),
+    ])
 
     const shifted = rows.map((row) => [...row])
     ;(shifted[1200] as string[]).push('a value beyond the header')
@@ -154,7 +172,15 @@ describeEachDatabase('preview read and validated on a worker thread', (getEnv) =
     const target = path.join(env.database.dataDir, `worker-missing-${env.dialect}.csv`)
     fs.writeFileSync(target, 'Inwestycja;ID\nW-F;1\n')
     const missing = await previewBothWays(target)
-    expect(missing.onWorker.preview.errors.map((error) => error.code)).toContain('missing_column')
+    expect(missing.onWorker.preview.errors).toContainEqual(
+      expect.objectContaining({
+        row: 1,
+        field: 'prop_type',
+        code: 'missing_column',
+        message_pl: 'Rodzaj oferty: w pliku nie ma kolumny „Rodzaj” (kolumny pliku: Inwestycja, ID)',
+        message_en: 'prop_type: the file has no column "Rodzaj" (columns: Inwestycja, ID)',
+      }),
+    )
   })
 
   it('reads an XLSX workbook alike', async () => {
@@ -187,7 +213,7 @@ describe('a file checked partly on the worker and partly on the main thread', ()
     return out
   }
   const errorsOf = (events: ValidationEvent[]) =>
-    events.flatMap((event) => (event.kind === 'batch' ? event.errors.map((e) => [e.row, e.code, e.message]) : []))
+    events.flatMap((event) => (event.kind === 'batch' ? event.errors.map((e) => [e.row, e.code, e.message_en]) : []))
 
   it('finds duplicate keys across the threads, in file order, and caps the errors alike', async () => {
     // batches of VALIDATED_BATCH_ROWS (500) rows; with `alternate` the main thread checks the 1st,
@@ -228,6 +254,16 @@ describe('a file checked partly on the worker and partly on the main thread', ()
       expect(errorsOf(here)[0]?.[2]).toContain('already appears in row 12')
       expect(errorsOf(here)[1]?.[2]).toContain('already appears in row 702')
       expect(errorsOf(here)[5]?.[2]).toContain('already appears in row 2652')
+      // an error the worker found (rows 2500–2999 are its) carries both texts across the thread
+      const workerError = alternating
+        .flatMap((event) => (event.kind === 'batch' ? event.errors : []))
+        .find((error) => error.row === 2652)
+      expect(workerError).toMatchObject({
+        field: 'price_total_from',
+        message:
+          'Data obowiązywania ceny całkowitej: „2026-13-01” nie jest istniejącą datą (takiego dnia nie ma w kalendarzu)',
+        message_en: 'price_total_from: "2026-13-01" is not a real calendar date',
+      })
       const accepted = here.flatMap((event) => (event.kind === 'batch' ? event.inputs : []))
       expect(accepted).toHaveLength(3500 - 5)
 

@@ -31,7 +31,7 @@ const STORED_ROWS: Array<Record<string, string>> = [
     price_combined_variant: 'z garażem\\komórką',
     proj_street: 'ul. "Długa"',
   }),
-  full('W-1', 'a/b', { prop_type: 'garaż', prop_rooms: '0', proj_street: 'ul. "Długa"' }),
+  full('W-1', 'a/b', { prop_type: 'dom', prop_rooms: '0', proj_street: 'ul. "Długa"' }),
   full('W/2', '50%', { proj_voivod: 'Śląskie', proj_city: 'Łódź', proj_zip: '90001' }),
   full('W/2', '7', {
     prop_area: '100,00',
@@ -43,6 +43,8 @@ const STORED_ROWS: Array<Record<string, string>> = [
   }),
   // the price combined and its date, variant and status left out: null on both sides
   Object.fromEntries(Object.entries(full('W-3', '1', {})).filter(([field]) => !field.startsWith('price_combined'))),
+  // an offer created without a type (stored as '', not qualified): null on both sides too
+  Object.fromEntries(Object.entries(full('W-3', '2', {})).filter(([field]) => field !== 'prop_type')),
 ]
 
 function full(investment: string, property: string, extra: Record<string, string>): Record<string, string> {
@@ -162,6 +164,7 @@ describeEachDatabase('planning a row by its compared text', (getEnv) => {
         'proj_zip',
         'proj_local_no',
         'price_total',
+        'prop_type',
       ),
     })
     .map(({ base, how, field }) => {
@@ -178,15 +181,19 @@ describeEachDatabase('planning a row by its compared text', (getEnv) => {
         proj_zip: '31-001',
         proj_local_no: '99',
         price_total: '500 001,00',
+        prop_type: 'dom',
       }
       if (how === 'changed') row[field] = changed[field] as string
       if (how === 'blank') row[field] = ''
       if (how === 'new') row.source_property_id = `${row.source_property_id}-new`
       if (how.startsWith('new investment')) row.source_investment_id = `${row.source_investment_id}-new`
       if (how === 'new investment, blank') row[field] = ''
+      // a row that leaves out the type of an offer stored without one
+      const unqualifiedAsStored =
+        how === 'blank' && field === 'prop_type' && !('prop_type' in (STORED_ROWS[base] ?? {}))
       return {
         row,
-        same: how === 'same' || (how === 'changed' && field === 'proj_local_no'),
+        same: how === 'same' || (how === 'changed' && field === 'proj_local_no') || unqualifiedAsStored,
         // every price with its date unless one was left out: created as sent, in an investment not yet stored
         createdAsSent: how === 'new investment' || (how === 'new investment, blank' && !field.startsWith('price_')),
       }

@@ -8,6 +8,7 @@ import {
 } from '../../src/offers/canonical-fields.js'
 import {
   describeValue,
+  describeValuePl,
   isBlank,
   parseArea,
   parseCalendarDate,
@@ -255,26 +256,54 @@ describe('parseStatus', () => {
   })
 })
 
-describe('parsePropertyType', () => {
+describe('parsePropertyType (contract 2.7: mieszkanie or dom)', () => {
   it.each([
-    ['mieszkanie', 'property', 'mieszkanie'],
-    ['Lokal mieszkalny', 'property', 'mieszkanie'],
-    ['dom', 'property', 'dom'],
-    ['Dom jednorodzinny', 'property', 'dom'],
-    ['parking_space', 'standalone_part', 'parking_space'],
-    ['Miejsce postojowe', 'standalone_part', 'parking_space'],
-    ['garaż', 'standalone_part', 'garage'],
-    ['GARAZ', 'standalone_part', 'garage'],
-    ['komórka lokatorska', 'standalone_part', 'storage_room'],
-    ['storage_room', 'standalone_part', 'storage_room'],
-    ['inne', 'standalone_part', 'other'],
-  ])('maps %j to %s/%s', (word, offerKind, propertyType) => {
-    expect(parsePropertyType(word)).toEqual({ ok: true, value: { offerKind, propertyType } })
+    ['mieszkanie', 'mieszkanie'],
+    ['  MIESZKANIE ', 'mieszkanie'],
+    ['Lokal mieszkalny', 'mieszkanie'],
+    ['flat', 'mieszkanie'],
+    ['dom', 'dom'],
+    [' Dom\t', 'dom'],
+    ['Dom jednorodzinny', 'dom'],
+    ['House', 'dom'],
+  ])('maps %j to a property of type %s', (word, propertyType) => {
+    expect(parsePropertyType(word)).toEqual({ ok: true, value: { offerKind: 'property', propertyType } })
   })
 
-  it('refuses words whose legal qualification would be a guess', () => {
-    expect(code(parsePropertyType('apartament'))).toBe('invalid_enum')
-    expect(code(parsePropertyType('lokal użytkowy'))).toBe('invalid_enum')
+  it.each([
+    'parking_space',
+    'Miejsce postojowe',
+    'miejsce parkingowe',
+    'garaż',
+    'GARAZ',
+    'garage',
+    'komórka lokatorska',
+    'storage_room',
+    'piwnica',
+    'pomieszczenie przynależne',
+    'lokal użytkowy',
+    'inne',
+    'other',
+  ])('refuses %j as prop_type_not_allowed, pointing to the editor', (word) => {
+    const result = parsePropertyType(word)
+    expect(result).toMatchObject({ ok: false, code: 'prop_type_not_allowed' })
+    if (result.ok) return
+    expect(result.message).toContain(describeValue(word))
+    expect(result.message).toContain('offer editor')
+    expect(result.message_pl).toBe(
+      `dozwolone są tylko „mieszkanie” lub „dom”, a przesłano ${describeValuePl(word)}; miejsca postojowe, garaże ` +
+        'i komórki lokatorskie (części samodzielne i pomieszczenia przynależne) dodaje się w edytorze oferty ' +
+        '(panel administracyjny lub REST API)',
+    )
+  })
+
+  it('refuses unknown words, numbers and words whose legal qualification would be a guess as invalid_enum', () => {
+    for (const word of ['apartament', 'zamek', 'mieszkanie dom', 7]) {
+      const result = parsePropertyType(word)
+      expect(result).toMatchObject({ ok: false, code: 'invalid_enum' })
+      expect(!result.ok && result.message_pl).toContain('edytorze oferty')
+    }
+    expect(code(parsePropertyType(true))).toBe('invalid_type')
   })
 })
 
@@ -360,17 +389,58 @@ describe('helpers', () => {
     expect(describeValue({})).toBe('an object')
   })
 
+  it('shows values in Polish texts in Polish quotation marks, escaped and truncated alike', () => {
+    expect(describeValuePl('garaż')).toBe('„garaż”')
+    expect(describeValuePl('a\nb')).toBe('„a\\nb”')
+    expect(describeValuePl('x'.repeat(41))).toBe(`„${'x'.repeat(40)}…”`)
+    expect(describeValuePl(12.5)).toBe('12.5')
+    expect(describeValuePl([1])).toBe('tablica')
+    expect(describeValuePl({})).toBe('obiekt')
+  })
+
+  it('says why a value is refused in Polish as well as in English, naming the value', () => {
+    const texts = (result: { ok: boolean; message?: string; message_pl?: string }) => [
+      result.message_pl,
+      result.message,
+    ]
+    expect(texts(parseMoney('12,5,0'))).toEqual([
+      '„12,5,0” nie jest kwotą; wpisz np. 123456.78 lub 123 456,78',
+      '"12,5,0" is not a decimal number (expected e.g. 1234.56 or 1 234,56)',
+    ])
+    expect(texts(parseMoney('-5'))).toEqual([
+      '„-5” jest wartością ujemną; wpisz 0 lub więcej',
+      '"-5" is negative; only values of 0 or more are accepted',
+    ])
+    expect(parseArea('54,3a')).toMatchObject({ message_pl: '„54,3a” nie jest powierzchnią; wpisz np. 54.30 lub 54,3' })
+    expect(parseCalendarDate('2026-02-30')).toMatchObject({
+      message_pl: '„2026-02-30” nie jest istniejącą datą (takiego dnia nie ma w kalendarzu)',
+    })
+    expect(parseInteger('-21', { min: -20 })).toMatchObject({
+      message_pl: '„-21” jest poza dopuszczalnym zakresem (najmniej -20)',
+    })
+    expect(parseStatus('w budowie')).toMatchObject({
+      message_pl: expect.stringMatching(/^„w budowie” nie jest znanym statusem; wpisz np. wolne/),
+    })
+    expect(parsePostalCode('1-234')).toMatchObject({
+      message_pl: '„1-234” nie jest kodem pocztowym w formacie NN-NNN, np. 60-001',
+    })
+    expect(parseText(true, { maxLength: 10 })).toMatchObject({
+      message_pl: 'true nie jest tu przyjmowane; podaj tekst',
+    })
+  })
+
   it('folds words for synonym lookup', () => {
     expect(normalizeWord('  Komórka_Lokatorska ')).toBe('komorka lokatorska')
     expect(lookupStatus('ZAREZERWOWANA')).toBe('reserved')
-    expect(lookupPropertyType('garaz')).toEqual({ offerKind: 'standalone_part', propertyType: 'garage' })
+    expect(lookupPropertyType('LOKAL-mieszkalny')).toEqual({ offerKind: 'property', propertyType: 'mieszkanie' })
+    expect(lookupPropertyType('garaz')).toBeUndefined()
     expect(lookupVoivodeship('Dolnoslaskie')).toBe('dolnośląskie')
   })
 
   it('hands out frozen type codes, since repeated words share one cached result', () => {
-    const type = lookupPropertyType('Miejsce postojowe')
+    const type = lookupPropertyType('Dom jednorodzinny')
     expect(Object.isFrozen(type)).toBe(true)
-    expect(lookupPropertyType('Miejsce postojowe')).toBe(type)
+    expect(lookupPropertyType('Dom jednorodzinny')).toBe(type)
     expect(lookupStatus('nieznane')).toBeUndefined()
     expect(lookupStatus('nieznane')).toBeUndefined()
   })

@@ -84,12 +84,50 @@ describe('validateOfferRow', () => {
     expect(result.key).toBe('INV-1/7')
   })
 
-  it('maps a standalone part type to offer_kind standalone_part', () => {
-    const result = validateOfferRow(
-      { source_investment_id: 'I', source_property_id: 'P1', prop_type: 'miejsce postojowe', price_total: '35000' },
-      { row: 1, mode: 'patch' },
+  it('takes prop_type mieszkanie or dom whatever its case and surrounding spaces (contract 2.7)', () => {
+    for (const [word, type] of [
+      [' MIESZKANIE ', 'mieszkanie'],
+      ['Dom', 'dom'],
+      ['lokal mieszkalny', 'mieszkanie'],
+      ['dom jednorodzinny', 'dom'],
+    ] as const) {
+      const result = validateOfferRow({ source_investment_id: 'I', source_property_id: 'P1', prop_type: word }, opts())
+      expect(result.errors).toEqual([])
+      expect(result.values).toMatchObject({ offerKind: 'property', propertyType: type })
+    }
+  })
+
+  it('refuses a standalone part, a room or any other word as prop_type, in Polish and English, pointing to the editor', () => {
+    const refused = (word: string) =>
+      validateOfferRow(
+        { source_investment_id: 'I', source_property_id: 'P1', prop_type: word, price_total: '35000' },
+        { row: 7, mode: 'patch' },
+      )
+    const garage = refused('Miejsce postojowe')
+    expect(garage.errors).toEqual([
+      {
+        row: 7,
+        field: 'prop_type',
+        code: 'prop_type_not_allowed',
+        message: garage.errors[0]?.message_pl,
+        message_pl:
+          'Rodzaj oferty: dozwolone są tylko „mieszkanie” lub „dom”, a przesłano „Miejsce postojowe”; miejsca ' +
+          'postojowe, garaże i komórki lokatorskie (części samodzielne i pomieszczenia przynależne) dodaje się w ' +
+          'edytorze oferty (panel administracyjny lub REST API)',
+        message_en:
+          'prop_type: only mieszkanie or dom (a flat or a house) can be sent here, not "Miejsce postojowe"; ' +
+          'standalone parts (parking spaces, garages, storage rooms) and appurtenant rooms are entered in the ' +
+          'offer editor (admin panel or REST API)',
+      },
+    ])
+    expect(garage.values.propertyType).toBeUndefined()
+    for (const word of ['garaż', 'komórka lokatorska', 'parking_space', 'lokal użytkowy'])
+      expect(codes(refused(word).errors)).toEqual(['prop_type:prop_type_not_allowed'])
+    const unknown = refused('bliźniak')
+    expect(codes(unknown.errors)).toEqual(['prop_type:invalid_enum'])
+    expect(unknown.errors[0]?.message_pl).toMatch(
+      /^Rodzaj oferty: „bliźniak” nie jest znanym rodzajem; .*edytorze oferty/,
     )
-    expect(result.values).toMatchObject({ offerKind: 'standalone_part', propertyType: 'parking_space' })
   })
 
   it('requires both ids and gives no key without them', () => {
@@ -100,13 +138,17 @@ describe('validateOfferRow', () => {
         row: 3,
         field: 'source_investment_id',
         code: 'required',
-        message: 'source_investment_id: is required and was not sent or is empty',
+        message: 'Identyfikator inwestycji: to pole jest wymagane, a nie zostało wypełnione',
+        message_pl: 'Identyfikator inwestycji: to pole jest wymagane, a nie zostało wypełnione',
+        message_en: 'source_investment_id: is required and was not sent or is empty',
       },
       {
         row: 3,
         field: 'source_property_id',
         code: 'required',
-        message: 'source_property_id: is required and was not sent or is empty',
+        message: 'Identyfikator oferty: to pole jest wymagane, a nie zostało wypełnione',
+        message_pl: 'Identyfikator oferty: to pole jest wymagane, a nie zostało wypełnione',
+        message_en: 'source_property_id: is required and was not sent or is empty',
       },
     ])
   })
@@ -168,9 +210,23 @@ describe('validateOfferRow', () => {
       'colour:unknown_field',
     ])
     expect(result.errors.every((error) => error.row === 17)).toBe(true)
-    expect(result.errors.find((error) => error.field === 'price_total')?.message).toContain('"1.234,56"')
-    expect(result.errors.find((error) => error.field === 'price_m2')?.message).toMatch(
+    // Polish by default, both texts beside, each naming the field and the value
+    for (const error of result.errors) {
+      expect(error.message).toBe(error.message_pl)
+      // an unknown field has no name to give: its message starts with the key as sent
+      if (error.code !== 'unknown_field') expect(error.message_en.startsWith(`${error.field}: `)).toBe(true)
+    }
+    const total = result.errors.find((error) => error.field === 'price_total')
+    expect(total?.message_en).toContain('"1.234,56"')
+    expect(total?.message_pl).toBe(
+      'Cena całkowita: „1.234,56” zawiera i kropkę, i przecinek, więc nie wiadomo, który oddziela tysiące; ' +
+        'wpisz 1234.56, 1234,56 lub 1 234,56',
+    )
+    expect(result.errors.find((error) => error.field === 'price_m2')?.message_en).toMatch(
       /^price_m2: 12000\.5 .*must be sent as strings/,
+    )
+    expect(result.errors.find((error) => error.field === 'colour')?.message_pl).toBe(
+      '„colour” nie jest polem oferty; pola oferty to source_investment_id, source_property_id, prop_no, prop_type, … (kontrakt 2.7)',
     )
     expect(result.key).toBe('I/P')
     expect(result.values).toEqual({ sourceInvestmentId: 'I', sourcePropertyId: 'P' })
@@ -191,10 +247,10 @@ describe('validateOfferRow', () => {
   })
 
   it('does not let a caller corrupt the cached type of later rows', () => {
-    const first = validateOfferRow({ source_investment_id: 'I', source_property_id: 'P', prop_type: 'garaż' }, opts())
+    const first = validateOfferRow({ source_investment_id: 'I', source_property_id: 'P', prop_type: 'flat' }, opts())
     first.values.propertyType = 'dom'
-    const second = validateOfferRow({ source_investment_id: 'I', source_property_id: 'Q', prop_type: 'garaż' }, opts())
-    expect(second.values).toMatchObject({ offerKind: 'standalone_part', propertyType: 'garage' })
+    const second = validateOfferRow({ source_investment_id: 'I', source_property_id: 'Q', prop_type: 'flat' }, opts())
+    expect(second.values).toMatchObject({ offerKind: 'property', propertyType: 'mieszkanie' })
   })
 
   it('truncates long bad values to 40 characters in messages', () => {
@@ -202,8 +258,10 @@ describe('validateOfferRow', () => {
       { source_investment_id: 'I', source_property_id: 'P', price_total: 'x'.repeat(500) },
       opts(),
     )
-    expect(result.errors[0]?.message).toContain(`"${'x'.repeat(40)}…"`)
-    expect(result.errors[0]?.message).not.toContain('x'.repeat(41))
+    expect(result.errors[0]?.message_en).toContain(`"${'x'.repeat(40)}…"`)
+    expect(result.errors[0]?.message_pl).toContain(`„${'x'.repeat(40)}…”`)
+    expect(result.errors[0]?.message_en).not.toContain('x'.repeat(41))
+    expect(result.errors[0]?.message_pl).not.toContain('x'.repeat(41))
   })
 
   it('accepts JSON integers for rooms and floor but not floats', () => {
@@ -235,7 +293,8 @@ describe('validateOfferRow', () => {
       '__proto__x:unknown_field',
       'buyer_name:unknown_field',
     ])
-    expect(result.errors[0]?.message).toContain('did you mean price_total?')
+    expect(result.errors[0]?.message_en).toContain('did you mean price_total?')
+    expect(result.errors[0]?.message_pl).toBe('„Price Total” nie jest polem oferty; czy chodziło o price_total?')
   })
 
   it('reports an own __proto__ key from JSON.parse as an unknown field without being confused by it', () => {
@@ -280,8 +339,12 @@ describe('validateOfferRow', () => {
     it('catches a price per m² typed into the total, explaining the expected value', () => {
       const result = row('12000', '54,3', '12000')
       expect(result.errors).toHaveLength(1)
-      expect(result.errors[0]?.message).toBe(
+      expect(result.errors[0]?.message_en).toBe(
         'price_total: 12000.00 does not match price_m2 × prop_area = 12000.00 × 54.30 = 651600.00 (at most 1 zł plus half a grosz per m² from price_m2 × prop_area)',
+      )
+      expect(result.errors[0]?.message).toBe(
+        'Cena całkowita: 12 000,00 zł nie zgadza się z ceną za m² × powierzchnią = 12 000,00 zł × 54,30 m² = ' +
+          '651 600,00 zł (dopuszczalna różnica to najwyżej 1 zł plus pół grosza na każdy m²)',
       )
     })
 
@@ -364,9 +427,11 @@ describe('validateRows', () => {
       row: 3,
       field: 'source_property_id',
       code: 'duplicate_key',
-      message: 'source_property_id: offer "I/P1" already appears in row 1',
+      message: 'Identyfikator oferty: oferta „I/P1” występuje już w wierszu 1',
+      message_pl: 'Identyfikator oferty: oferta „I/P1” występuje już w wierszu 1',
+      message_en: 'source_property_id: offer "I/P1" already appears in row 1',
     })
-    expect(results[4]?.errors[0]?.message).toContain('row 1')
+    expect(results[4]?.errors[0]?.message_en).toContain('row 1')
   })
 
   it('does not confuse ids that differ only by a slash position', () => {

@@ -9,6 +9,7 @@ import {
 } from '../../src/offers/canonical-fields.js'
 import {
   describeValue,
+  describeValuePl,
   MAX_AMOUNT_CENTS,
   parseArea,
   parseCalendarDate,
@@ -117,9 +118,13 @@ describe('validateOfferRow on arbitrary input', () => {
           expect(error.row).toBe(row)
           expect(KNOWN_ROW_CODES.has(error.code)).toBe(true)
           expect(typeof error.field).toBe('string')
-          expect(error.message.length).toBeGreaterThan(0)
-          // bad values are truncated, so a message stays readable whatever was sent
-          expect(error.message.length).toBeLessThan(400)
+          // Polish by default, English beside it
+          expect(error.message).toBe(error.message_pl)
+          for (const text of [error.message_pl, error.message_en]) {
+            expect(text.length).toBeGreaterThan(0)
+            // bad values are truncated, so a message stays readable whatever was sent
+            expect(text.length).toBeLessThan(400)
+          }
         }
         const failedFields = new Set(result.errors.map((error) => error.field))
         for (const field of CANONICAL_FIELDS) {
@@ -206,6 +211,55 @@ describe('every bad value is reported', () => {
     })
   }
 
+  it('accepts as prop_type mieszkanie, dom and their synonyms in any case and padding, and refuses every word that is neither', () => {
+    const accepted = new Map([
+      ['mieszkanie', 'mieszkanie'],
+      ['lokal mieszkalny', 'mieszkanie'],
+      ['flat', 'mieszkanie'],
+      ['dom', 'dom'],
+      ['dom jednorodzinny', 'dom'],
+      ['house', 'dom'],
+    ])
+    const words = fc.oneof(
+      fc.constantFrom(...accepted.keys(), 'garaż', 'miejsce postojowe', 'komórka lokatorska', 'lokal użytkowy'),
+      fc.string({ maxLength: 12 }),
+    )
+    const cased = fc
+      .tuple(words, fc.constantFrom('lower', 'upper', 'title'), fc.constantFrom('', ' ', '  ', '\t'))
+      .map(([word, casing, pad]) => {
+        const shown =
+          casing === 'upper'
+            ? word.toUpperCase()
+            : casing === 'title'
+              ? word.charAt(0).toUpperCase() + word.slice(1)
+              : word
+        return `${pad}${shown}${pad}`
+      })
+    fc.assert(
+      fc.property(cased, (sent) => {
+        const result = validateOfferRow({ ...base, prop_type: sent }, { row: 3, mode: 'patch' })
+        const expected = accepted.get(sent.trim().toLowerCase())
+        if (sent.trim() === '') {
+          expect(result.errors).toEqual([])
+          expect(result.values.propertyType).toBeUndefined()
+        } else if (expected !== undefined) {
+          expect(result.errors).toEqual([])
+          expect(result.values).toMatchObject({ offerKind: 'property', propertyType: expected })
+        } else {
+          // a word other than a flat's or a house's is never taken, whatever it folds to
+          if (result.errors.length === 0) expect(['mieszkanie', 'dom']).toContain(result.values.propertyType)
+          else {
+            expect(result.errors).toHaveLength(1)
+            expect(result.errors[0]).toMatchObject({ row: 3, field: 'prop_type' })
+            expect(['prop_type_not_allowed', 'invalid_enum']).toContain(result.errors[0]?.code)
+            expect(result.values.propertyType).toBeUndefined()
+          }
+        }
+      }),
+      { numRuns: 1000 },
+    )
+  })
+
   it('reports a boolean in any field as invalid_type', () => {
     fc.assert(
       fc.property(fc.constantFrom(...CANONICAL_FIELDS), fc.boolean(), (field, bad) => {
@@ -282,6 +336,7 @@ describe('parseMoney', () => {
         if (!result.ok) {
           expect(KNOWN_VALUE_CODES.has(result.code)).toBe(true)
           expect(result.message.startsWith(describeValue(text))).toBe(true)
+          expect(result.message_pl.startsWith(describeValuePl(text))).toBe(true)
           return
         }
         if (result.value === null) {

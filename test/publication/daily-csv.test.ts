@@ -236,7 +236,8 @@ describe('daily official CSV', () => {
     expect(cols(main, 44, 47)).toEqual(['Miejsce postojowe', 'MP 14', '65000.00', '2026-03-09'])
     expect(cols(main, 48, 51)).toEqual(['Komórka lokatorska', 'KL 5', '16500.00', '2026-03-09'])
     expect(cols(main, 52, 54)).toEqual([
-      'Udział w drodze wewnętrznej (dz. 123/4): udział 1/8',
+      // one elementary value: what the right is (the designation and description have no column)
+      'Udział w drodze wewnętrznej',
       '15000.00',
       '2026-03-09',
     ])

@@ -117,14 +117,25 @@ describe('harvester XML', () => {
     expect(error).toMatchObject({ code: 'insecure_url', field: 'resources[1].url' })
   })
 
-  it('checks extIdents (≤ 36 allowed characters, unique) and keeps every day exactly once', () => {
+  it('checks extIdents (≤ 36 allowed characters, unique) and URLs (unique); a day may have a second resource', () => {
     expectError(() => buildHarvesterXml(feed(['2026-03-09'], { extIdent: 'a'.repeat(37) })), 'invalid_ext_ident')
     expectError(() => buildHarvesterXml(feed(['2026-03-09'], { extIdent: 'zbiór-cen' })), 'invalid_ext_ident')
     expect(buildHarvesterXml(feed(['2026-03-09'], { extIdent: 'a'.repeat(36) }))).toContain('a'.repeat(36))
     expectError(() => buildHarvesterXml(feed([])), 'no_resources')
+    // a same-day republication whose bytes differ is a resource of its own (new extIdent and URL)
+    const revision = {
+      ...day('2026-03-09'),
+      extIdent: dailyResourceExtIdent(DATASET_ID, '2026-03-09', 2),
+      url: day('2026-03-09').url.replace(/\.csv$/, '-v2.csv'),
+    }
+    expect(revision.extIdent).toHaveLength(36)
+    expect(revision.extIdent).not.toBe(day('2026-03-09').extIdent)
+    const twice = buildHarvesterXml({ ...feed([]), resources: [day('2026-03-09'), revision] })
+    expect(twice.match(/<dataDate>2026-03-09<\/dataDate>/g)).toHaveLength(2)
     expectError(
-      () => buildHarvesterXml({ ...feed([]), resources: [day('2026-03-09'), { ...day('2026-03-09'), extIdent: 'x' }] }),
-      'duplicate_data_date',
+      () =>
+        buildHarvesterXml({ ...feed([]), resources: [day('2026-03-09'), { ...revision, url: day('2026-03-09').url }] }),
+      'duplicate_url',
     )
     expectError(
       () =>

@@ -60,7 +60,8 @@ describeEachDatabase(
       const served = await env.app.inject({ url: `/dane-gov/${response.json().csv.file_name}` })
       expect(served.statusCode).toBe(200)
 
-      // a legacy client posting an empty JSON body is not refused by a body parser
+      // the next day; a legacy client posting an empty JSON body is not refused by a body parser
+      env.clock.set('2026-11-21T10:00:00Z')
       const posted = await env.app.inject({
         method: 'POST',
         url: `${GENERATE}?date=2026-11-21`,
@@ -130,6 +131,7 @@ describeEachDatabase(
     })
 
     it('answers 409 while another publication runs, and never publishes on HEAD', async () => {
+      env.clock.set('2026-11-22T10:00:00Z')
       const lock = await tryAcquireLock(env.ctx, PUBLICATION_LOCK, 'test-holder', 60_000)
       expect(lock.acquired).toBe(true)
       try {
@@ -213,6 +215,7 @@ describeEachDatabase(
         await grantProLicense(env.ctx)
       }
 
+      env.clock.set('2026-11-21T10:00:00Z')
       const viaHeader = await env.app.inject({
         url: `${GENERATE}?date=2026-11-21`,
         headers: { 'x-dg-webhook-key': secret },

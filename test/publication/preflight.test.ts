@@ -8,6 +8,7 @@ import { runCli } from '../../src/cli/main.js'
 import { setUpDemo } from '../../src/demo/demo-setup.js'
 import { openDatabase } from '../../src/host/db/database.js'
 import { setLicense } from '../../src/licensing/license.js'
+import { checkDelivery } from '../../src/publication/delivery-check.js'
 import { MD5_NAME, publicationStore } from '../../src/publication/publication-service.js'
 import { updatePublicationSettings } from '../../src/publication/publication-settings.js'
 import { createTestUser, grantProLicense, type TestUser } from '../helpers/factories.js'
@@ -142,6 +143,8 @@ describeEachDatabase(
       expect(published.status).toBe(200)
       expect(published.json().xml.url).toBe(`${server.url}/dane-gov/dataset.xml`)
 
+      // the next day: its file would be the next one
+      env.clock.set('2026-11-21T10:00:00Z')
       const report = (await preflight({ date: '2026-11-21' })).json()
       expect(report).toMatchObject({ valid: true, delivery_status: 'ok', delivery_issues: [] })
       expect(Date.parse(report.delivery_checked_at)).toBe(env.clock.now().getTime())
@@ -191,7 +194,25 @@ describeEachDatabase(
       }
     })
 
+    it('checks the files still listed at an earlier public address, since a resource keeps its URL', async () => {
+      const manifest = (await publicationStore(env.ctx).currentManifest())!
+      const earlier = { ...manifest.days[0]!, date: '2026-11-01', url: 'https://127.0.0.1:1/old-address/day.csv' }
+      const report = await checkDelivery({
+        baseUrl: `${server.url}/dane-gov`,
+        manifest: { ...manifest, days: [earlier, ...manifest.days] },
+        now: () => env.clock.now(),
+      })
+      expect(report.status).toBe('failed')
+      expect(report.issues).toEqual([
+        expect.objectContaining({
+          code: 'delivery_unreachable',
+          details: expect.objectContaining({ url: earlier.url }),
+        }),
+      ])
+    })
+
     it('verify_portal finds the dataset by its XML source URL and the resource of the date', async () => {
+      env.clock.set('2026-11-20T10:00:00Z') // checked on the day itself: a past day's file is never built again
       portal.set([
         { id: 1001, title: 'Ceny ofertowe mieszkań dewelopera Inny Deweloper S.A. w 2026 r.', resources: [] },
         {
@@ -223,6 +244,7 @@ describeEachDatabase(
     })
 
     it('verify_portal falls back to the title when the portal shows no source URL', async () => {
+      env.clock.set('2026-11-20T10:00:00Z') // checked on the day itself: a past day's file is never built again
       portal.set([
         {
           id: 5150,
@@ -236,6 +258,7 @@ describeEachDatabase(
     })
 
     it('verify_portal: a missing day is missing_resource, an unknown dataset dataset_not_found (warnings only)', async () => {
+      env.clock.set('2026-11-20T10:00:00Z') // checked on the day itself: a past day's file is never built again
       portal.set([
         {
           id: 4711,
@@ -263,6 +286,7 @@ describeEachDatabase(
     })
 
     it('verify_portal: a portal that is down, failing or cutting connections is unreachable', async () => {
+      env.clock.set('2026-11-20T10:00:00Z') // checked on the day itself: a past day's file is never built again
       portal.set([])
       await portal.down()
       try {
@@ -288,6 +312,7 @@ describeEachDatabase(
     })
 
     it('refuses the day when the stored developer data is invalid: 422 with the field named', async () => {
+      env.clock.set('2026-11-21T10:00:00Z')
       const developer = await env.ctx.db.selectFrom('developers').select(['id', 'nip']).executeTakeFirstOrThrow()
       // written past the API's validation, as old or hand-edited data would be
       await env.ctx.db.updateTable('developers').set({ nip: '5251234561' }).where('id', '=', developer.id).execute()
@@ -327,6 +352,7 @@ describeEachDatabase(
     })
 
     it('production_allowed needs api_webhooks; the CLI reports continuity mode without a licence', async () => {
+      env.clock.set('2026-11-21T10:00:00Z')
       await grantProLicense(env.ctx, ['publishing_gov'])
       const withoutApi = (await preflight({ date: '2026-11-21' })).json()
       expect(withoutApi).toMatchObject({ valid: true, production_allowed: false, mode: 'production' })
@@ -336,7 +362,8 @@ describeEachDatabase(
       try {
         let stdout = ''
         let stderr = ''
-        const code = await runCli(['publication', 'preflight', '--date', '2026-11-21', '--json'], {
+        // the CLI runs on the real clock: its default date is today
+        const code = await runCli(['publication', 'preflight', '--json'], {
           config: env.config,
           io: { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) },
           openDatabase: () => openDatabase(env.database.connection),

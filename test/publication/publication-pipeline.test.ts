@@ -16,13 +16,16 @@ import { describeEachDatabase, type TestEnv } from '../helpers/test-app.js'
 describeEachDatabase('official publication pipeline', (getEnv) => {
   let env: TestEnv
   let admin: TestUser
-  const publishDay = (date?: string) =>
-    env.app.inject({
+  /** Publishes `date` on that day, as the daily run would: a day's file is only made on its day. */
+  const publishDay = (date?: string) => {
+    if (date) env.clock.set(`${date}T10:00:00Z`)
+    return env.app.inject({
       method: 'POST',
       url: '/wp-json/dg/v2/publications',
       payload: date ? { date } : {},
       headers: { authorization: admin.authorization },
     })
+  }
   const fetchPublic = (name: string, method: 'GET' | 'HEAD' = 'GET') =>
     env.app.inject({ method, url: `/dane-gov/${name}` })
 
@@ -117,7 +120,7 @@ describeEachDatabase('official publication pipeline', (getEnv) => {
     })
   })
 
-  it('keeps every past day listed and reachable, and republishing a day replaces only that day', async () => {
+  it('keeps every past day listed and reachable, never changes a past day, and adds a same-day change as a resource of its own', async () => {
     const first = (await publishDay('2026-11-20')).json()
     const second = (await publishDay('2026-11-21')).json()
     expect(second.xml.resources).toBe(2)
@@ -126,6 +129,55 @@ describeEachDatabase('official publication pipeline', (getEnv) => {
     const xml = (await fetchPublic('dataset.xml')).body
     expect(xml).toContain('<dataDate>2026-11-20</dataDate>')
     expect(xml).toContain('<dataDate>2026-11-21</dataDate>')
+
+    // the 20th has ended: neither the API nor anything else can make its file again
+    const past = await env.app.inject({
+      method: 'POST',
+      url: '/wp-json/dg/v2/publications',
+      payload: { date: '2026-11-20' },
+      headers: { authorization: admin.authorization },
+    })
+    expect(past.statusCode).toBe(422)
+    expect(past.json()).toMatchObject({ error: 'publication_day_closed', issues: [{ code: 'publication_day_closed' }] })
+    const future = await env.app.inject({
+      method: 'POST',
+      url: '/wp-json/dg/v2/publications',
+      payload: { date: '2026-11-22' },
+      headers: { authorization: admin.authorization },
+    })
+    expect(future.json()).toMatchObject({ error: 'publication_date_future' })
+    expect((await fetchPublic('dataset.xml')).body).toBe(xml)
+
+    // republishing today unchanged lists nothing new: the same XML, the same .md5
+    const md5 = (await fetchPublic('dataset.md5')).body
+    expect((await publishDay('2026-11-21')).json().csv.file_name).toBe(second.csv.file_name)
+    expect((await fetchPublic('dataset.md5')).body).toBe(md5)
+
+    // a price change republished today is a new resource (new extIdent and URL), so the XML and
+    // its .md5 change and the portal downloads it; the day's first file stays as published
+    const offer = await env.ctx.db
+      .selectFrom('offers')
+      .select(['id', 'price_m2_cents', 'area'])
+      .where('status', '=', 'available')
+      .where('property_type', '=', 'mieszkanie')
+      .where('price_m2_cents', 'is not', null)
+      .executeTakeFirstOrThrow()
+    const m2 = Number(offer.price_m2_cents) + 10_000
+    await env.ctx.db
+      .updateTable('offers')
+      .set({ price_m2_cents: m2, price_total_cents: Math.round(m2 * Number(offer.area)) })
+      .where('id', '=', offer.id)
+      .execute()
+    const third = (await publishDay('2026-11-21')).json()
+    expect(third.csv.file_name).toBe(second.csv.file_name.replace(/\.csv$/, '-v2.csv'))
+    expect(third.xml.resources).toBe(3)
+    expect((await fetchPublic('dataset.md5')).body).not.toBe(md5)
+    const changed = (await fetchPublic('dataset.xml')).body
+    expect(changed.match(/<dataDate>2026-11-21<\/dataDate>/g)).toHaveLength(2)
+    expect(changed).toContain(`<url>${second.csv.url}</url>`)
+    expect(changed).toContain(`<url>${third.csv.url}</url>`)
+    const firstOfDay = await fetchPublic(second.csv.file_name)
+    expect(createHash('md5').update(firstOfDay.rawPayload).digest('hex')).toBe(second.csv.md5)
   })
 
   it('leaves the previous version served byte for byte when a publication fails', async () => {

@@ -15,7 +15,25 @@ import { describeEachDatabase, type TestEnv } from '../helpers/test-app.js'
 
 const FIXTURES = path.join(import.meta.dirname, '../fixtures/official')
 const REAL_REPORT = fs.readFileSync(path.join(FIXTURES, 'real-report-example.xlsx'))
-const TEMPLATE = fs.readFileSync(path.join(FIXTURES, 'Wcorcowy_zakres_danych_dotyczących_cen_mieszkań.csv'))
+const OFFICIAL_TEMPLATE = fs.readFileSync(path.join(FIXTURES, 'Wcorcowy_zakres_danych_dotyczących_cen_mieszkań.csv'))
+/** The NIP of the real report's developer; the tests publish as that developer. */
+const REPORT_NIP = '9721307957'
+/*
+ * The template names two sample developers (NIPs 1234567890 and 9584736251); a report is
+ * published under one developer's dataset only, so the tests use it with the publisher's NIP.
+ */
+const TEMPLATE = Buffer.from(
+  OFFICIAL_TEMPLATE.toString('utf8')
+    .split('\n')
+    .map((line, index) => {
+      if (index === 0 || line === '') return line
+      const cells = line.split(';')
+      cells[4] = REPORT_NIP
+      return cells.join(';')
+    })
+    .join('\n'),
+  'utf8',
+)
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 
 /** The template's lines as cells (it has no quoted fields). */
@@ -75,6 +93,7 @@ describeEachDatabase('official report import', (getEnv) => {
   beforeAll(async () => {
     env = getEnv()
     await setUpDemo(env.ctx)
+    await env.ctx.db.updateTable('developers').set({ nip: REPORT_NIP }).execute()
     admin = await createTestUser(env.ctx, 'administrator')
     await updatePublicationSettings(env.ctx, { public_base_url: 'https://ceny.example.pl/dane-gov' }, { type: 'cli' })
   })
@@ -112,8 +131,10 @@ describeEachDatabase('official report import', (getEnv) => {
         'https://www.mwrw.net;wielkopolskie;Poznań;Poznań;Poznań;ul. Włodarska;15;X;61-625;wielkopolskie;' +
         'poznański;Poznań;Poznań;Garbary;53;4;61-869;X;mail;wielkopolskie;poznański;Czerwonak;Kliny;Trakt;16F;' +
         '62-004;Lokal mieszkalny;1;9236.85;2025-12-01;1099000.00;2025-12-01;1099000.00;2025-12-01;X;X;X;X;X;X;X;X;' +
-        'własność;X;2025-11-01;X;X;X;https://www.mwrw.net/kliny',
+        // the right's "valid from" date without its value (column 53 empty) is not kept
+        'własność;X;X;X;X;X;https://www.mwrw.net/kliny',
     )
+    expect(codes).toContain('date_without_value')
     expect(await catalogCounts()).toEqual(before)
 
     const job = await env.app.inject({
@@ -136,10 +157,36 @@ describeEachDatabase('official report import', (getEnv) => {
       ';Lokal mieszkalny;A1;15000.00;2025-11-09;1500000.00;2025-11-09;X;X;Miejsce postojowe;MP1;',
     )
     expect(lines.join('\n')).not.toContain('16:00:00')
-    // the template's sample identifiers fail their check digits: a warning, not an error
-    expect(result.warnings.map((w: { code: string }) => w.code)).toEqual(
-      expect.arrayContaining(['nip_checksum', 'regon_checksum']),
-    )
+    // the template's sample REGONs fail their check digits: a warning, not an error
+    expect(result.warnings.map((w: { code: string }) => w.code)).toEqual(expect.arrayContaining(['regon_checksum']))
+  })
+
+  it("refuses a report naming another developer's NIP: never published under this developer's dataset", async () => {
+    const response = await preview('wzor.csv', OFFICIAL_TEMPLATE)
+    expect(response.statusCode).toBe(422)
+    const body = response.json()
+    expect(body.error).toBe('import_invalid')
+    const refused = body.preview.errors.filter((e: { code: string }) => e.code === 'other_developer')
+    expect(refused.map((e: { row: number }) => e.row)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11])
+    expect(refused[0]).toMatchObject({ field: 'nip', column: 5 })
+    expect(refused[0].message).toContain(REPORT_NIP)
+    expect(refused[0].message).toBe(refused[0].message_pl)
+    expect(refused[0].message_en).toMatch(/none of the developer entities/)
+    expect(refused[0].message_pl).toMatch(/^Wiersz 2, kolumna 5 \(„Nr NIP”\): raport podaje dewelopera o NIP/)
+    // English on request, with both texts beside
+    const body2 = multipart({}, { name: 'wzor.csv', content: OFFICIAL_TEMPLATE, type: 'text/csv' })
+    const inEnglish = await env.app.inject({
+      method: 'POST',
+      url,
+      payload: body2.payload,
+      headers: { ...body2.headers, authorization: admin.authorization, 'accept-language': 'en' },
+    })
+    const first = inEnglish.json().preview.errors[0]
+    expect(first.message).toBe(first.message_en)
+    expect(first.message).toMatch(/^Row 2, column 5/)
+    const confirmed = await confirm({ job_id: body.id, confirm: 'true', date: '2026-11-20' })
+    expect(confirmed.statusCode).toBe(422)
+    expect(await env.app.inject({ url: '/dane-gov/dataset.xml' }).then((r) => r.statusCode)).toBe(404)
   })
 
   it('confirms a report: it becomes the published file of the date, byte for byte, and offers stay untouched', async () => {
@@ -319,6 +366,7 @@ describeEachDatabase('official report import', (getEnv) => {
   })
 
   it('answers 409 while another publication holds the lock, and runs one of a report and a publication at once', async () => {
+    env.clock.set('2026-11-24T10:00:00Z') // the 23rd by its report (a past day), the 24th by both
     const { id } = (await preview('wzor.csv', TEMPLATE)).json()
     const lock = await tryAcquireLock(env.ctx, PUBLICATION_LOCK, 'test-holder', 60_000)
     expect(lock.acquired).toBe(true)

@@ -83,7 +83,9 @@ describeEachDatabase('publication settings, developers and investment locations'
       developer_id: null,
       published_statuses: ['available', 'reserved'],
       schedule: '30 0 * * *',
-      public_dataset_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+      dataset_url: null,
+      description_note: null,
+      public_dataset_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
       xml_url: null,
       md5_url: null,
     })
@@ -109,7 +111,8 @@ describeEachDatabase('publication settings, developers and investment locations'
     expect(audit).toMatchObject({ outcome: 'success', actor: { type: 'user', name: admin.login } })
 
     const refused = await api('PUT', '/publication/settings', {
-      public_base_url: 'http://ceny.example.pl/dane-gov',
+      // outside production http:// is accepted for local trials; a non-web address never is
+      public_base_url: 'ftp://ceny.example.pl/dane-gov',
       developer_id: 999999,
       published_statuses: ['available', 'for_rent'],
       schedule: 'every night',
@@ -117,7 +120,7 @@ describeEachDatabase('publication settings, developers and investment locations'
     expect(refused.statusCode).toBe(422)
     const body = refused.json()
     expect(body.error).toBe('invalid_settings')
-    expect(issueCodes(body)).toEqual(['https_required', 'invalid_cron', 'invalid_enum', 'not_found'])
+    expect(issueCodes(body)).toEqual(['invalid_cron', 'invalid_enum', 'invalid_url', 'not_found'])
     for (const issue of body.issues) {
       expect(issue).toEqual({
         field: expect.any(String),
@@ -127,7 +130,22 @@ describeEachDatabase('publication settings, developers and investment locations'
         message_en: expect.any(String),
       })
     }
-    expect(body.issues.find((i: { code: string }) => i.code === 'https_required').message_pl).toContain('https://')
+    const urlIssue = body.issues.find((i: { code: string }) => i.code === 'invalid_url')
+    expect(urlIssue.message_pl).toContain('https://')
+    // Polish by default, English on request, both texts always beside
+    expect(urlIssue.message).toBe(urlIssue.message_pl)
+    const inEnglish = await env.app.inject({
+      method: 'PUT',
+      url: '/wp-json/dg/v2/publication/settings',
+      payload: { public_base_url: 'ftp://ceny.example.pl/dane-gov' },
+      headers: { authorization: admin.authorization, 'accept-language': 'en-GB,en;q=0.9,pl;q=0.5' },
+    })
+    expect(inEnglish.statusCode).toBe(422)
+    expect(inEnglish.json().issues[0]).toMatchObject({
+      code: 'invalid_url',
+      message: inEnglish.json().issues[0].message_en,
+    })
+    expect(inEnglish.json().issues[0].message).toMatch(/must be an https:\/\/ address/)
     expect((await api('GET', '/publication/settings')).json()).toEqual(saved.json())
 
     expect((await api('PUT', '/publication/settings', { public_base_url: 42 })).statusCode).toBe(400)
@@ -289,11 +307,11 @@ describeEachDatabase('publication settings, developers and investment locations'
     expect(show.json()).toEqual(set.json())
     expect((await dg('publication', 'settings', 'show')).stdout).toContain('https://cli.example.pl/dane-gov')
 
-    const refused = await dg('publication', 'settings', 'set', '--public-base-url', 'http://cli.example.pl', '--json')
+    const refused = await dg('publication', 'settings', 'set', '--public-base-url', 'ftp://cli.example.pl', '--json')
     expect(refused.code).toBe(1)
     expect(refused.error()).toMatchObject({
       code: 'invalid_settings',
-      message: expect.stringContaining('https_required'),
+      message: expect.stringContaining('invalid_url'),
     })
     expect((await dg('publication', 'settings', 'show', '--json')).json()).toEqual(set.json())
 

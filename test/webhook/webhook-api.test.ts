@@ -198,14 +198,31 @@ describeEachDatabase('signed property webhook', (getEnv) => {
         .issues.map((i: { field: string }) => i.field)
         .sort(),
     ).toEqual(['price_total', 'prop_floor'])
+    // Polish by default, English beside it
+    expect(invalid.json().issues).toContainEqual({
+      field: 'prop_floor',
+      code: 'invalid_integer',
+      message: 'Piętro: „x” nie jest liczbą całkowitą',
+      message_pl: 'Piętro: „x” nie jest liczbą całkowitą',
+      message_en: 'prop_floor: "x" is not a whole number',
+    })
+    // P1 is stored with 50.00 m² at 10 000.00 zł/m² (NEW_OFFER, sent again above): a total of 100.00 contradicts them
     const rejected = await send(
-      { source_investment_id: 'WH-1', source_property_id: 'N3', price_total: '100.00' },
+      { source_investment_id: 'WH-1', source_property_id: 'P1', price_total: '100.00' },
       'evt-body-6',
     )
     expect(rejected.statusCode).toBe(422)
-    expect(rejected.json()).toMatchObject({
+    expect(rejected.json()).toEqual({
       error: 'webhook_import_failed',
-      issues: [expect.objectContaining({ field: 'prop_type', code: 'required' })],
+      issues: [
+        {
+          field: 'price_total',
+          code: 'inconsistent_price',
+          message: expect.stringMatching(/^Cena całkowita: 100,00 zł nie zgadza się z ceną za m² × powierzchnią/),
+          message_pl: expect.stringMatching(/^Cena całkowita: 100,00 zł nie zgadza się z ceną za m² × powierzchnią/),
+          message_en: 'price_total: 100.00 does not match price_m2 × area with the stored values (10000.00 × 50.00)',
+        },
+      ],
     })
     expect((await env.ctx.db.selectFrom('offers').select('id').execute()).length).toBe(offersBefore)
     // a refused event does not keep its key: the corrected event may use it
@@ -217,6 +234,145 @@ describeEachDatabase('signed property webhook', (getEnv) => {
         )
       ).statusCode,
     ).toBe(202)
+  })
+
+  it('creates a new offer sent without prop_type without a type (202), and qualifies it when an event sends one', async () => {
+    const untyped = { source_investment_id: 'WH-Q', source_property_id: 'Q1', prop_no: 'Q/1', price_total: '300000.00' }
+    const created = await send(untyped, 'evt-untyped-1')
+    expect(created.statusCode).toBe(202)
+    expect(created.json().result).toMatchObject({ created: 1, updated: 0 })
+    const offer = () =>
+      env.ctx.db.selectFrom('offers').selectAll().where('source_property_id', '=', 'Q1').executeTakeFirstOrThrow()
+    // legal qualification is never guessed (contract 4.7.6)
+    expect(await offer()).toMatchObject({
+      offer_kind: 'property',
+      property_type: '',
+      title: 'Oferta Q/1',
+      price_total_cents: 30_000_000,
+    })
+    // another event without a type leaves it unqualified, and changes what it sends
+    const price = await send({ ...untyped, price_total: '310000.00' }, 'evt-untyped-2')
+    expect(price.json().result).toMatchObject({ updated: 1 })
+    expect(await offer()).toMatchObject({ property_type: '', price_total_cents: 31_000_000 })
+
+    const qualified = await send(
+      { source_investment_id: 'WH-Q', source_property_id: 'Q1', prop_type: ' Dom ' },
+      'evt-untyped-3',
+    )
+    expect(qualified.statusCode).toBe(202)
+    expect(qualified.json().result).toMatchObject({ created: 0, updated: 1 })
+    expect(await offer()).toMatchObject({ offer_kind: 'property', property_type: 'dom', title: 'Dom Q/1' })
+    const audit = await env.ctx.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('id', '=', qualified.json().result.run_id)
+      .executeTakeFirstOrThrow()
+    expect(audit).toMatchObject({ action: 'webhook.execute', object_id: 'evt-untyped-3' })
+    expect(JSON.parse(audit.details as string)).toMatchObject({ updated: 1, created: 0 })
+  })
+
+  it('refuses a standalone part or a room as prop_type with 422 validation_failed, writing nothing', async () => {
+    const offersBefore = (await env.ctx.db.selectFrom('offers').select('id').execute()).length
+    const parking = await send(
+      {
+        source_investment_id: 'WH-P',
+        source_property_id: 'MP-1',
+        prop_type: 'Miejsce postojowe',
+        price_total: '40000.00',
+      },
+      'evt-parking-1',
+    )
+    expect(parking.statusCode).toBe(422)
+    const body = parking.json()
+    expect(body.error).toBe('validation_failed')
+    expect(body.issues).toHaveLength(1)
+    expect(body.issues[0]).toEqual({
+      field: 'prop_type',
+      code: 'prop_type_not_allowed',
+      message: body.issues[0].message_pl,
+      message_pl:
+        'Rodzaj oferty: dozwolone są tylko „mieszkanie” lub „dom”, a przesłano „Miejsce postojowe”; miejsca ' +
+        'postojowe, garaże i komórki lokatorskie (części samodzielne i pomieszczenia przynależne) dodaje się w ' +
+        'edytorze oferty (panel administracyjny lub REST API)',
+      message_en:
+        'prop_type: only mieszkanie or dom (a flat or a house) can be sent here, not "Miejsce postojowe"; ' +
+        'standalone parts (parking spaces, garages, storage rooms) and appurtenant rooms are entered in the offer ' +
+        'editor (admin panel or REST API)',
+    })
+    for (const [word, code] of [
+      ['garaż', 'prop_type_not_allowed'],
+      ['komórka lokatorska', 'prop_type_not_allowed'],
+      ['parking_space', 'prop_type_not_allowed'],
+      ['lokal użytkowy', 'prop_type_not_allowed'],
+      ['apartament', 'invalid_enum'],
+    ] as const) {
+      const response = await send(
+        { source_investment_id: 'WH-P', source_property_id: 'MP-2', prop_type: word },
+        `evt-parking-${word.replace(/[^a-z]/g, '')}`,
+      )
+      expect(response.statusCode, word).toBe(422)
+      expect(response.json().issues, word).toEqual([expect.objectContaining({ field: 'prop_type', code })])
+    }
+    expect((await env.ctx.db.selectFrom('offers').select('id').execute()).length).toBe(offersBefore)
+    expect(await env.ctx.db.selectFrom('investments').select('id').where('source_id', '=', 'WH-P').execute()).toEqual(
+      [],
+    )
+  })
+
+  it('updates the price and status of a standalone part an earlier release created, keeping its type', async () => {
+    await send({ ...NEW_OFFER, source_investment_id: 'WH-S', source_property_id: 'S-FLAT' }, 'evt-standalone-setup')
+    const investment = await env.ctx.db
+      .selectFrom('investments')
+      .select('id')
+      .where('source_id', '=', 'WH-S')
+      .executeTakeFirstOrThrow()
+    const nowIso = env.clock.now().toISOString()
+    await env.ctx.db
+      .insertInto('offers')
+      .values({
+        investment_id: investment.id,
+        source_property_id: 'G-3',
+        offer_kind: 'standalone_part',
+        property_type: 'garage',
+        code: 'G-3',
+        title: 'Garaż G-3',
+        status: 'available',
+        host_status: 'publish',
+        floor: -1,
+        price_total_cents: 6_000_000,
+        price_total_from: '2026-05-01',
+        custom_meta: '{}',
+        gallery: '[]',
+        created_at: nowIso,
+        modified_at: nowIso,
+      })
+      .execute()
+    const response = await send(
+      {
+        source_investment_id: 'WH-S',
+        source_property_id: 'G-3',
+        price_total: '65000.00',
+        price_total_from: '2026-06-01',
+        property_status: 'rezerwacja',
+      },
+      'evt-standalone-price',
+    )
+    expect(response.statusCode).toBe(202)
+    expect(response.json().result).toMatchObject({ updated: 1, created: 0 })
+    const garage = await env.ctx.db
+      .selectFrom('offers')
+      .selectAll()
+      .where('source_property_id', '=', 'G-3')
+      .executeTakeFirstOrThrow()
+    expect(garage).toMatchObject({
+      offer_kind: 'standalone_part',
+      property_type: 'garage',
+      title: 'Garaż G-3',
+      status: 'reserved',
+      price_total_cents: 6_500_000,
+      price_total_from: '2026-06-01',
+    })
+    expect(await history('G-3')).toEqual([{ price_type: 'total', after_cents: 6_500_000, record_type: 'change' }])
   })
 
   it('uses a rotated secret at once and refuses the old one', async () => {

@@ -227,7 +227,16 @@ const date = fc.oneof(
 const FORMAT_VALUES: Record<string, fc.Arbitrary<unknown>> = {
   identifier: fc.oneof(fc.constantFrom('FZ-1', 'FZ-2', 'P1', 'P2', 'P3', 'a/b', '%'), fc.string({ maxLength: 110 })),
   text: fc.oneof(fc.string({ maxLength: 20 }), fc.integer(), fc.string({ minLength: 250, maxLength: 260 })),
-  property_type: fc.constantFrom('mieszkanie', 'dom', 'Mieszkanie', 'lokal mieszkalny', 'garaż', 'komórka', 'villa'),
+  property_type: fc.constantFrom(
+    'mieszkanie',
+    'dom',
+    'Mieszkanie',
+    'lokal mieszkalny',
+    'garaż',
+    'komórka',
+    'Miejsce postojowe',
+    'villa',
+  ),
   status: fc.constantFrom('wolne', 'available', 'REZERWACJA', 'sprzedane', 'archived', 'maybe'),
   area: fc.oneof(
     fc.integer({ min: 0, max: 20_000 }).map((h) => `${Math.floor(h / 100)}.${String(h % 100).padStart(2, '0')}`),
@@ -272,7 +281,7 @@ const cents = (min: number, max: number) => fc.integer({ min, max }).map(money)
 const CLEAN_VALUES: Record<string, fc.Arbitrary<unknown>> = {
   identifier: fc.constantFrom('FZ-1', 'FZ-2'),
   text: fc.stringMatching(/^[A-Za-z0-9][A-Za-z0-9 ./-]{0,19}$/),
-  property_type: fc.constantFrom('mieszkanie', 'dom', 'Mieszkanie', 'lokal mieszkalny', 'garaż'),
+  property_type: fc.constantFrom('mieszkanie', 'dom', 'Mieszkanie', 'lokal mieszkalny', ' DOM '),
   status: fc.constantFrom('wolne', 'available', 'REZERWACJA', 'sprzedane'),
   area: cents(1000, 20_000),
   integer: fc.integer({ min: 0, max: 20 }),
@@ -306,7 +315,7 @@ const consistentPrices = fc
   }))
 
 /*
- * Half the runs are "clean": every value valid, usually a type (a new offer needs one) and either
+ * Half the runs are "clean": every value valid, usually a type (mieszkanie or dom) and either
  * no price or a consistent m² price, area and total (a lone price may disagree with the stored
  * ones, which the planner refuses). The other half are "wild": plausible, malformed and junk values
  * mixed, ids missing or malformed too. Each run sends a random subset of the other fields.
@@ -536,13 +545,24 @@ describeEachDatabase('webhook fuzzing', (getEnv) => {
             )
             expect(parsed.error, context).toBe(keyMissing ? 'invalid_payload' : 'validation_failed')
             if (!keyMissing) {
-              const fields = (parsed.issues as Array<{ field: string }>).map((issue) => issue.field)
-              expect(fields, context).toEqual(validated.errors.map((error) => error.field))
+              // the validator's errors, without the row, in Polish (message) and English
+              expect(parsed.issues, context).toEqual(
+                validated.errors.map(({ field, code, message_pl, message_en }) => ({
+                  field,
+                  code,
+                  message: message_pl,
+                  message_pl,
+                  message_en,
+                })),
+              )
             }
           } else if (response.statusCode !== 202) {
-            // valid data the planner refuses, e.g. a new offer without a type
+            // valid data the planner refuses: a lone price the stored values contradict
             expect(response.statusCode, context).toBe(422)
             expect(parsed.error, context).toBe('webhook_import_failed')
+            expect(parsed.issues, context).toEqual([
+              expect.objectContaining({ field: 'price_total', code: 'inconsistent_price' }),
+            ])
           } else {
             accepted++
             expect(parsed, context).toMatchObject({
@@ -555,7 +575,13 @@ describeEachDatabase('webhook fuzzing', (getEnv) => {
             const offer = await env.ctx.db
               .selectFrom('offers')
               .innerJoin('investments', 'investments.id', 'offers.investment_id')
-              .select(['offers.price_total_cents', 'offers.price_m2_cents', 'offers.area', 'offers.rooms'])
+              .select([
+                'offers.price_total_cents',
+                'offers.price_m2_cents',
+                'offers.area',
+                'offers.rooms',
+                'offers.property_type',
+              ])
               .where('investments.source_id', '=', validated.values.sourceInvestmentId ?? '')
               .where('offers.source_property_id', '=', validated.values.sourcePropertyId ?? '')
               .executeTakeFirst()
@@ -565,6 +591,9 @@ describeEachDatabase('webhook fuzzing', (getEnv) => {
             if (v.priceM2Cents !== undefined) expect(offer?.price_m2_cents, context).toBe(v.priceM2Cents)
             if (v.area !== undefined) expect(offer?.area, context).toBe(v.area)
             if (v.rooms !== undefined) expect(offer?.rooms, context).toBe(v.rooms)
+            if (v.propertyType !== undefined) expect(offer?.property_type, context).toBe(v.propertyType)
+            // created without a type: unqualified, never a guessed type
+            else if (result.created === 1) expect(offer?.property_type, context).toBe('')
           }
 
           // the same event again (new nonce): the stored result, or the same refusal

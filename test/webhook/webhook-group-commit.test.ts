@@ -129,8 +129,9 @@ describeEachDatabase('webhook deliveries sharing a commit', (getEnv) => {
     const requests = [
       // 0–5: distinct price changes
       ...Array.from({ length: 6 }, (_, i) => send(update(`S${i}`, 9_000_00 + i), `gc-ok-${tag}-${i}`)),
-      // 6: a new offer without a type: claimed, then refused by the planner (its savepoint is undone)
-      send({ ...update('NEW-NO-TYPE', 9_500_00), prop_area: '50.00' }, `gc-planner-${tag}`),
+      // 6: a lone total the stored price per m² and area contradict: claimed, then refused by the
+      // planner (its savepoint is undone)
+      send({ source_investment_id: investment, source_property_id: 'S11', price_total: '1.00' }, `gc-planner-${tag}`),
       // 7: refused by the validator
       send({ ...update('S6', 9_000_00), price_total: 'dużo' }, `gc-invalid-${tag}`),
       // 8, 9: one nonce used twice in the batch: one executes, the other is a replay
@@ -166,7 +167,7 @@ describeEachDatabase('webhook deliveries sharing a commit', (getEnv) => {
     }
 
     expect([statuses[6], errors[6]]).toEqual([422, 'webhook_import_failed'])
-    expect(await offer('NEW-NO-TYPE')).toBeUndefined()
+    expect(await offer('S11')).toMatchObject({ price_total_cents: 8_000_00 * 50 })
     expect(await execution(`gc-planner-${tag}`)).toBeUndefined()
     expect([statuses[7], errors[7]]).toEqual([422, 'validation_failed'])
     expect(await execution(`gc-invalid-${tag}`)).toBeUndefined()
@@ -185,12 +186,10 @@ describeEachDatabase('webhook deliveries sharing a commit', (getEnv) => {
     expect(await historyOf('S10')).toHaveLength(4)
 
     // the refused events left their keys free: corrected, they execute
-    const corrected = await send(
-      { ...update('NEW-NO-TYPE', 9_500_00), prop_area: '50.00', prop_type: 'mieszkanie' },
-      `gc-planner-${tag}`,
-    )
+    const corrected = await send(update('S11', 8_000_00), `gc-planner-${tag}`)
     expect(corrected.statusCode, corrected.body).toBe(202)
-    expect(await historyOf('NEW-NO-TYPE')).toHaveLength(2)
+    expect(await execution(`gc-planner-${tag}`)).toMatchObject({ status: 'completed' })
+    expect(await historyOf('S11')).toHaveLength(2)
   })
 
   it('rolls the batch back when one event fails unexpectedly and executes the others in a new one', async () => {

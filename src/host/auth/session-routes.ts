@@ -32,6 +32,7 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
     '/session',
     {
       schema: {
+        operationId: 'createSession',
         tags: ['session'],
         summary: 'Log in to the admin panel',
         body: Type.Object(
@@ -74,6 +75,7 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
     '/session',
     {
       schema: {
+        operationId: 'getSession',
         tags: ['session'],
         summary: 'Current admin-panel session and a fresh REST nonce',
         response: { 200: SessionResponse, ...errorResponses(401) },
@@ -93,6 +95,7 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
     '/session',
     {
       schema: {
+        operationId: 'deleteSession',
         tags: ['session'],
         summary: 'Log out (needs X-WP-Nonce)',
         response: { 204: Type.Null(), ...errorResponses(401, 403) },

@@ -11,6 +11,8 @@ export interface DatabaseHandle {
   readonly caps: DialectCaps
   /** Human-readable location without credentials, for start-up messages. */
   readonly location: string
+  /** The PostgreSQL pool's connection counts (metrics); SQLite has one connection and none. */
+  readonly pool?: { readonly totalCount: number; readonly idleCount: number; readonly waitingCount: number }
   destroy(): Promise<void>
 }
 
@@ -25,12 +27,12 @@ export interface OpenDatabaseOptions {
 
 export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
   if (options.databaseUrl) {
-    const { dialect, caps } = createPostgresDialect({
+    const { dialect, caps, pool } = createPostgresDialect({
       connectionString: options.databaseUrl,
       ...(options.pgSchema ? { schema: options.pgSchema } : {}),
     })
     const db = new Kysely<Database>({ dialect })
-    return { db, caps, location: redactConnectionString(options.databaseUrl), destroy: () => db.destroy() }
+    return { db, caps, pool, location: redactConnectionString(options.databaseUrl), destroy: () => db.destroy() }
   }
   const file = options.sqliteFile ?? ':memory:'
   const { dialect, caps } = createSqliteDialect({
@@ -41,12 +43,17 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
   return { db, caps, location: file, destroy: () => db.destroy() }
 }
 
+/** Where the embedded database of a data folder lives. */
+export function sqliteFileOf(config: Pick<AppConfig, 'dataDir'>): string {
+  return path.join(config.dataDir, 'dg.sqlite')
+}
+
 export function openConfiguredDatabase(
   config: Pick<AppConfig, 'databaseUrl' | 'dataDir'> & Partial<Pick<AppConfig, 'sqliteCacheMib'>>,
 ): DatabaseHandle {
   return openDatabase({
     databaseUrl: config.databaseUrl,
-    sqliteFile: path.join(config.dataDir, 'dg.sqlite'),
+    sqliteFile: sqliteFileOf(config),
     ...(config.sqliteCacheMib === undefined ? {} : { sqliteCacheMib: config.sqliteCacheMib }),
   })
 }

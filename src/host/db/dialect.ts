@@ -4,9 +4,10 @@
  * dialect syntax. Feature code asks `caps` instead of testing the dialect name.
  */
 import fs from 'node:fs'
+import { createRequire } from 'node:module'
 import path from 'node:path'
 
-import SqliteDatabase from 'better-sqlite3'
+import type SqliteDatabase from 'better-sqlite3'
 import {
   type ColumnDefinitionBuilder,
   CompiledQuery,
@@ -39,9 +40,25 @@ export interface SqliteOptions {
   mmapSizeBytes?: number
 }
 
+/**
+ * better-sqlite3, loaded on first use: it is an optional dependency, so that a PostgreSQL-only
+ * installation (`npm ci --omit=dev --omit=optional`) needs no native SQLite build.
+ */
+export function loadSqliteDriver(): typeof SqliteDatabase {
+  try {
+    return createRequire(import.meta.url)('better-sqlite3') as typeof SqliteDatabase
+  } catch (error) {
+    throw new Error(
+      `The embedded SQLite database needs the better-sqlite3 package, which is not installed (${(error as Error).message.split('\n')[0]}). ` +
+        'Install with optional dependencies (npm ci --omit=dev), or set DATABASE_URL to use PostgreSQL.',
+    )
+  }
+}
+
 export function createSqliteDialect(options: SqliteOptions): { dialect: SqliteDialect; caps: DialectCaps } {
+  const Driver = loadSqliteDriver()
   if (options.file !== ':memory:') fs.mkdirSync(path.dirname(options.file), { recursive: true })
-  const database = new SqliteDatabase(options.file)
+  const database = new Driver(options.file)
   if (options.file !== ':memory:') database.pragma('journal_mode = WAL')
   // FULL, not NORMAL: a commit that answered 200/202 must survive a power cut, not only a crash
   database.pragma('synchronous = FULL')

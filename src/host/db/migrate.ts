@@ -9,6 +9,7 @@ import * as imports from './migrations/0004-imports.js'
 import * as webhook from './migrations/0005-webhook.js'
 import * as importPlanFormat from './migrations/0006-import-plan-format.js'
 import * as dropRedundantOfferIndexes from './migrations/0007-drop-redundant-offer-indexes.js'
+import * as publicationDeveloper from './migrations/0008-publication-developer.js'
 
 interface MigrationModule {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>
@@ -27,6 +28,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, MigrationModule]> = [
   ['0005-webhook', webhook],
   ['0006-import-plan-format', importPlanFormat],
   ['0007-drop-redundant-offer-indexes', dropRedundantOfferIndexes],
+  ['0008-publication-developer', publicationDeveloper],
 ]
 
 export class MigrationError extends Error {}
@@ -62,4 +64,18 @@ export async function migrateToLatest(db: Kysely<Database>, dialect: DialectName
     )
   }
   return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName)
+}
+
+/**
+ * How the database's migrations differ from this release's: `pending` ones it has not applied
+ * (the start applies them), `unknown` ones a newer release applied. Both empty when current.
+ */
+export async function migrationState(db: Kysely<Database>): Promise<{ pending: string[]; unknown: string[] }> {
+  const { rows } = await sql<{ name: string }>`select name from dg_migration`.execute(db)
+  const applied = new Set(rows.map((row) => row.name))
+  const known = new Set(MIGRATIONS.map(([name]) => name))
+  return {
+    pending: [...known].filter((name) => !applied.has(name)),
+    unknown: [...applied].filter((name) => !known.has(name)),
+  }
 }

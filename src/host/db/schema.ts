@@ -213,6 +213,8 @@ export interface PublicationsTable {
   csv_md5: string | null
   xml_md5: string | null
   issues: string | null
+  /** The developer entity whose dataset this is; null: the dataset at the original /dane-gov/ paths. */
+  developer_id: Generated<number | null>
 }
 
 export interface CatalogStateTable {

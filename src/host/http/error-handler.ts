@@ -7,9 +7,11 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 
 import { HostError, PluginError } from '../errors.js'
+import { localizeMessages, requestLanguage } from './localize-messages.js'
 
 interface AjvIssue {
   instancePath?: string
+  schemaPath?: string
   message?: string
   keyword?: string
   params?: Record<string, unknown>
@@ -24,21 +26,63 @@ function paramName(issue: AjvIssue, context: string | undefined): string {
   return path || context || 'body'
 }
 
+/**
+ * The values a value could have taken, when it failed an `enum` or a union of constants (what a
+ * TypeBox union of literals compiles to). Ajv reports such a union as one `const` failure per
+ * branch and then the `anyOf`; the values are listed only when every branch was a constant, since
+ * a union that also allows, say, any integer has no list to give.
+ */
+function allowedValues(issue: AjvIssue, issues: readonly AjvIssue[]): unknown[] | undefined {
+  if (issue.keyword === 'enum' && Array.isArray(issue.params?.allowedValues))
+    return issue.params.allowedValues as unknown[]
+  if (issue.keyword !== 'anyOf' || issue.schemaPath === undefined) return undefined
+  const branchPath = `${issue.schemaPath}/`
+  const branches = issues.filter((other) => other.schemaPath?.startsWith(branchPath))
+  if (branches.length === 0) return undefined
+  const values: unknown[] = []
+  for (const branch of branches) {
+    if (branch.instancePath !== issue.instancePath) return undefined
+    if (branch.keyword === 'const') values.push(branch.params?.allowedValue)
+    else if (branch.keyword === 'enum' && Array.isArray(branch.params?.allowedValues))
+      values.push(...(branch.params.allowedValues as unknown[]))
+    else return undefined
+  }
+  return values
+}
+
+function describeIssue(name: string, issue: AjvIssue, issues: readonly AjvIssue[]): string {
+  if (issue.keyword === 'required') return `${name} is a required parameter.`
+  if (issue.keyword === 'additionalProperties') return `${name} is not a known parameter.`
+  const values = allowedValues(issue, issues)
+  if (values !== undefined) return `${name} must be one of ${values.map((value) => String(value)).join(', ')}.`
+  return `${name} ${issue.message ?? 'is not valid'}.`
+}
+
 function validationError(error: FastifyError & { validation: AjvIssue[]; validationContext?: string }): HostError {
   const params: Record<string, string> = {}
-  for (const issue of error.validation) {
+  // Ajv lists a union's failed branches ("must be equal to constant") before the union itself, so
+  // the issues that can name the allowed values are taken first
+  const ordered = [
+    ...error.validation.filter((issue) => allowedValues(issue, error.validation) !== undefined),
+    ...error.validation,
+  ]
+  for (const issue of ordered) {
     const name = paramName(issue, error.validationContext)
     if (params[name]) continue
-    if (issue.keyword === 'required') params[name] = `${name} is a required parameter.`
-    else if (issue.keyword === 'additionalProperties') params[name] = `${name} is not a known parameter.`
-    else params[name] = `${name} ${issue.message ?? 'is not valid'}.`
+    params[name] = describeIssue(name, issue, error.validation)
   }
   const names = Object.keys(params)
   if (error.validationContext === 'body' && names.length === 0) params.body = 'The request body is not valid.'
   const missingOnly = error.validation.every((issue) => issue.keyword === 'required')
   return missingOnly
     ? new HostError('rest_missing_callback_param', `Missing parameter(s): ${names.join(', ')}`, 400, { params })
-    : new HostError('rest_invalid_param', `Invalid parameter(s): ${names.join(', ')}`, 400, { params })
+    : new HostError(
+        'rest_invalid_param',
+        // the reasons too, so that a client that shows only the message still says what to send
+        `Invalid parameter(s): ${names.join(', ')}. ${Object.values(params).join(' ')}`,
+        400,
+        { params },
+      )
 }
 
 const FRAMEWORK_ERRORS: Record<string, [code: string, status: number, message: string]> = {
@@ -80,7 +124,8 @@ export function toHttpError(error: unknown): HostError | PluginError | null {
 export function sendError(reply: FastifyReply, error: HostError | PluginError): FastifyReply {
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value)
   // serialized here, not by the route's response schema: either error shape may answer any status
-  return reply.code(error.status).type('application/json; charset=utf-8').send(JSON.stringify(error.toBody()))
+  const body = localizeMessages(error.toBody(), requestLanguage(reply.request))
+  return reply.code(error.status).type('application/json; charset=utf-8').send(JSON.stringify(body))
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

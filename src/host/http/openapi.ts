@@ -1,11 +1,83 @@
 /*
  * The machine-readable contract (contract 9.5): an OpenAPI 3.1 document generated from the route
  * schemas themselves, so it cannot drift from what the server validates and returns.
+ *
+ * Two things the route schemas cannot say through Fastify are added here:
+ * - `documented`: request parts Fastify must not validate itself, described for the document
+ *   only. Multipart bodies are streams the handler reads part by part, form bodies of the import
+ *   routes are read by the handler, and the webhook's headers must be answered 401 invalid_auth
+ *   (contract 7), never 400, when missing or malformed, and its raw body must reach the verifier
+ *   untouched.
+ * - `servers`: the address the document was fetched from, so that a client generated from it
+ *   calls the same service.
  */
-import swagger from '@fastify/swagger'
-import type { FastifyInstance } from 'fastify'
+import swagger, { type SwaggerTransform, type SwaggerTransformObject } from '@fastify/swagger'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { TSchema } from 'typebox'
 
 import { API_VERSION, PLUGIN_VERSION } from '../../version.js'
+
+/** A request body by media type, as in an OpenAPI Request Body Object. */
+export interface DocumentedBody {
+  content: Record<string, { schema: TSchema }>
+}
+
+export interface DocumentedRequest {
+  /** The request body, in the document only. */
+  body?: DocumentedBody
+  /** Replaces the route's `headers` schema in the document (required headers, their patterns). */
+  headers?: TSchema
+}
+
+declare module 'fastify' {
+  interface FastifySchema {
+    /** Request parts described in the OpenAPI document only; Fastify does not validate them. */
+    documented?: DocumentedRequest
+  }
+}
+
+const documentRequest: SwaggerTransform = ({ schema, url }) => {
+  if (!schema?.documented) return { schema, url }
+  const { documented, ...rest } = schema
+  return {
+    schema: {
+      ...rest,
+      ...(documented.headers ? { headers: documented.headers } : {}),
+      ...(documented.body ? { body: documented.body } : {}),
+    },
+    url,
+  }
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
+
+type Operation = { operationId?: string }
+
+/**
+ * @fastify/swagger gives every method of a multi-method route (legacy generate: GET and POST) the
+ * same operation object, so its operationId would not be unique: each method gets its own copy,
+ * named `<operationId><Method>`.
+ */
+const finishOperations: SwaggerTransformObject = (documentObject) => {
+  const document = 'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject
+  const paths = (document.paths ?? {}) as Record<string, Record<string, Operation | undefined>>
+  for (const item of Object.values(paths)) {
+    for (const method of METHODS) {
+      const operation = item[method]
+      if (!operation) continue
+      const shared = METHODS.filter((other) => item[other] === operation)
+      if (shared.length > 1 && operation.operationId) {
+        for (const other of shared) {
+          item[other] = {
+            ...operation,
+            operationId: `${operation.operationId}${other[0]?.toUpperCase()}${other.slice(1)}`,
+          }
+        }
+      }
+    }
+  }
+  return document
+}
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
@@ -33,6 +105,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         },
       },
     },
+    transform: documentRequest,
+    transformObject: finishOperations,
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, index) =>
         typeof json.$id === 'string' ? json.$id : `def-${index}`,
@@ -40,8 +114,23 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   })
 }
 
+/**
+ * The origin the request reached, as the client sees it (X-Forwarded-Proto and -Host count only
+ * from trusted proxies); the configured listening address when the Host header is unusable.
+ */
+function serviceOrigin(request: FastifyRequest): string {
+  const host = request.host
+  if (/^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host)) return `${request.protocol}://${host}`
+  const { host: listen, port } = request.server.ctx.config
+  const address = listen === '0.0.0.0' || listen === '::' ? '127.0.0.1' : listen
+  return `http://${address.includes(':') ? `[${address}]` : address}:${port}`
+}
+
 export async function openApiRoute(app: FastifyInstance): Promise<void> {
-  app.get('/openapi.json', { schema: { hide: true } }, async (_request, reply) => {
-    return reply.type('application/json; charset=utf-8').send(app.swagger())
+  app.get('/openapi.json', { schema: { hide: true } }, async (request, reply) => {
+    // the generated document is cached by @fastify/swagger and shared: it is not changed here
+    const { openapi, info, ...rest } = app.swagger() as unknown as Record<string, unknown>
+    const servers = [{ url: serviceOrigin(request), description: 'This service, as reached by this request' }]
+    return reply.type('application/json; charset=utf-8').send({ openapi, info, servers, ...rest })
   })
 }

@@ -1,16 +1,34 @@
-import { Type } from 'typebox'
+import { type TSchema, Type } from 'typebox'
 
 export const HostErrorSchema = Type.Object(
   {
     code: Type.String(),
     message: Type.String(),
-    data: Type.Object({ status: Type.Integer() }, { additionalProperties: true }),
+    data: Type.Object(
+      {
+        status: Type.Integer(),
+        params: Type.Optional(
+          Type.Object(
+            {},
+            {
+              additionalProperties: Type.String(),
+              description: 'rest_invalid_param / rest_missing_callback_param: parameter → reason',
+            },
+          ),
+        ),
+      },
+      { additionalProperties: true },
+    ),
   },
   { $id: 'HostError', description: 'Host-style error (contract 7): branch on `code` and the HTTP status.' },
 )
 
 export const PluginErrorSchema = Type.Object(
-  { error: Type.String(), feature: Type.Optional(Type.String()) },
+  {
+    error: Type.String(),
+    feature: Type.Optional(Type.String({ description: 'The missing entitlement, with pro_feature_required' })),
+    message: Type.Optional(Type.String({ description: 'Explanation for people; never branch on it' })),
+  },
   {
     $id: 'PluginError',
     additionalProperties: true,
@@ -18,15 +36,41 @@ export const PluginErrorSchema = Type.Object(
   },
 )
 
-const hostError = Type.Ref('HostError')
-const hostOrPluginError = Type.Union([Type.Ref('HostError'), Type.Ref('PluginError')])
+/** Contract 7: what each error status means. */
+const STATUS_MEANINGS: Readonly<Record<number, string>> = {
+  400: 'Malformed request',
+  401: 'Missing or wrong authentication',
+  403: 'Missing capability, PRO, entitlement or HTTPS',
+  404: 'The resource or job does not exist',
+  409: 'Operation in progress, recovery needed, or key bound to other input',
+  413: 'The body or the file is too large',
+  415: 'Unsupported Content-Type',
+  422: 'Business validation error',
+  429: 'Rate limit; honour Retry-After',
+  503: 'State, lock or limit cannot be safely confirmed',
+}
+
+/**
+ * The error response of one status. The error handler may answer any status in either shape of
+ * contract 7 (host `{code, message, data}` or plugin `{error, …}`), so both are documented;
+ * `specific` adds the schemas of bodies a route gives in more detail (they come first).
+ */
+export function errorResponse(status: number, ...specific: TSchema[]): TSchema {
+  return Type.Union([...specific, Type.Ref('HostError'), Type.Ref('PluginError')], {
+    description: `${STATUS_MEANINGS[status] ?? 'Error'} (contract 7): a host-style {code, message, data: {status}} or a plugin-style {error, …} body. Branch on the status and on code/error, never on the message.`,
+  })
+}
 
 /** Error responses for the OpenAPI description; the bodies are produced by the error handler. */
-export function errorResponses(...statuses: number[]): Record<number, unknown> {
-  const out: Record<number, unknown> = {}
-  for (const status of statuses)
-    out[status] = status === 403 || status === 409 || status === 422 || status === 503 ? hostOrPluginError : hostError
+export function errorResponses(...statuses: number[]): Record<number, TSchema> {
+  const out: Record<number, TSchema> = {}
+  for (const status of statuses) out[status] = errorResponse(status)
   return out
 }
 
 export const DateString = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'Calendar date YYYY-MM-DD' })
+
+/** A string schema with a fixed list of values (`Type.Enum` leaves the type out). */
+export function stringEnum<T extends string>(values: readonly T[], options: Record<string, unknown> = {}) {
+  return Type.Unsafe<T>({ type: 'string', enum: [...values], ...options })
+}
