@@ -5,6 +5,7 @@ import { Kysely } from 'kysely'
 import type { AppConfig } from '../../config.js'
 import { createPostgresDialect, createSqliteDialect, type DialectCaps } from './dialect.js'
 import type { Database } from './schema.js'
+import { ReadWriteSqliteDialect } from './sqlite-connections.js'
 
 export interface DatabaseHandle {
   readonly db: Kysely<Database>
@@ -40,6 +41,7 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
     ...(options.sqliteCacheMib === undefined ? {} : { cacheSizeKib: options.sqliteCacheMib * 1024 }),
   })
   const db = new Kysely<Database>({ dialect })
+  if (dialect instanceof ReadWriteSqliteDialect) dialect.register(db as unknown as Kysely<never>)
   return { db, caps, location: file, destroy: () => db.destroy() }
 }
 

@@ -19,6 +19,7 @@ import {
 } from 'kysely'
 import pg from 'pg'
 
+import { ReadWriteSqliteDialect } from './sqlite-connections.js'
 import { FALLBACK_CHECKPOINT_PAGES, startWalCheckpointer } from './wal-checkpointer.js'
 
 export type DialectName = 'sqlite' | 'postgres'
@@ -57,38 +58,46 @@ export function loadSqliteDriver(): typeof SqliteDatabase {
 
 export function createSqliteDialect(options: SqliteOptions): { dialect: SqliteDialect; caps: DialectCaps } {
   const Driver = loadSqliteDriver()
-  if (options.file !== ':memory:') fs.mkdirSync(path.dirname(options.file), { recursive: true })
-  const database = new Driver(options.file)
-  if (options.file !== ':memory:') database.pragma('journal_mode = WAL')
+  const inMemory = options.file === ':memory:'
+  if (!inMemory) fs.mkdirSync(path.dirname(options.file), { recursive: true })
+  const open = () => {
+    const database = new Driver(options.file)
+    database.pragma('busy_timeout = 5000')
+    database.pragma(`cache_size = -${options.cacheSizeKib ?? 16384}`)
+    database.pragma(`mmap_size = ${options.mmapSizeBytes ?? 268435456}`)
+    database.pragma('temp_store = MEMORY')
+    return database
+  }
+  const database = open()
+  if (!inMemory) database.pragma('journal_mode = WAL')
   // FULL, not NORMAL: a commit that answered 200/202 must survive a power cut, not only a crash
   database.pragma('synchronous = FULL')
-  database.pragma('busy_timeout = 5000')
   database.pragma('foreign_keys = ON')
-  database.pragma(`cache_size = -${options.cacheSizeKib ?? 16384}`)
-  database.pragma(`mmap_size = ${options.mmapSizeBytes ?? 268435456}`)
-  database.pragma('temp_store = MEMORY')
-  let stopCheckpointer: (() => void) | undefined
-  if (options.file !== ':memory:') {
-    database.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`)
-    stopCheckpointer = startWalCheckpointer(options.file)
+  const caps: DialectCaps = { name: 'sqlite', concurrentWriters: false }
+  if (inMemory) {
+    // one connection: an in-memory database exists only on the connection that made it
+    return { dialect: new SqliteDialect({ database: withStatementCache(database, () => database.close()) }), caps }
   }
+  database.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`)
+  const stopCheckpointer = startWalCheckpointer(options.file)
+  const reader = open()
+  reader.pragma('query_only = ON')
   return {
-    dialect: new SqliteDialect({
-      database: withStatementCache(database, () => {
-        stopCheckpointer?.()
-        database.close()
-      }),
+    dialect: new ReadWriteSqliteDialect(withStatementCache(database), withStatementCache(reader), () => {
+      stopCheckpointer()
+      reader.close()
+      database.close()
     }),
-    caps: { name: 'sqlite', concurrentWriters: false },
+    caps,
   }
 }
 
 /*
  * Kysely's SQLite driver calls prepare() for every query, and compiling the statement costs more
- * than running it. Statements are reusable, and the driver runs one query at a time on its single
- * connection, so the same SQL text gets the same prepared statement.
+ * than running it. Statements are reusable, and each connection runs one query at a time (a query
+ * completes in one synchronous call), so the same SQL text gets the same prepared statement.
  */
-function withStatementCache(database: SqliteDatabase.Database, close: () => void, maxStatements = 500) {
+function withStatementCache(database: SqliteDatabase.Database, close = () => database.close(), maxStatements = 500) {
   const statements = new Map<string, SqliteDatabase.Statement>()
   return {
     close,

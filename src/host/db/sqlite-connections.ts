@@ -1,0 +1,186 @@
+/*
+ * Two connections to the embedded SQLite file: one writer and one reader. Kysely's own SQLite
+ * driver has a single connection behind a mutex, so a catalog read waits for the whole of any
+ * transaction in progress, however long (an import's commit takes seconds). In WAL mode a reader
+ * sees the last committed state while a writer works, so every SELECT that runs outside a
+ * transaction goes to the reader and never waits; writes and transactions take the writer in turn,
+ * as before. A transaction reads on the writer: its reads must see its own uncommitted writes.
+ *
+ * `holdWriter` keeps the writer for work done by another connection of the same file (an import
+ * executed on a worker thread): the service's own writes then wait their turn asynchronously
+ * instead of spinning in SQLite's synchronous busy handler, which would stop the event loop.
+ */
+import type SqliteDatabase from 'better-sqlite3'
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  type Kysely,
+  type QueryCompiler,
+  type QueryResult,
+  SelectQueryNode,
+  SqliteDialect,
+  type TransactionSettings,
+} from 'kysely'
+
+/** The part of a better-sqlite3 database the driver uses (a statement cache wraps `prepare`). */
+export interface SqliteHandle {
+  prepare(text: string): SqliteDatabase.Statement
+  close(): void
+}
+
+class Mutex {
+  #tail: Promise<void> = Promise.resolve()
+
+  /** Resolves once the caller holds the mutex, with the function that releases it. */
+  async lock(): Promise<() => void> {
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const previous = this.#tail
+    this.#tail = previous.then(() => held)
+    await previous
+    return release
+  }
+}
+
+function run(database: SqliteHandle, query: CompiledQuery): QueryResult<unknown> {
+  const statement = database.prepare(query.sql)
+  if (statement.reader) return { rows: statement.all(query.parameters as unknown[]) }
+  const { changes, lastInsertRowid } = statement.run(query.parameters as unknown[])
+  return {
+    numAffectedRows: BigInt(changes),
+    insertId: BigInt(lastInsertRowid),
+    rows: [],
+  }
+}
+
+/** One user of the driver: reads go to the reader until it begins a transaction. */
+class RoutedConnection implements DatabaseConnection {
+  releaseWriter: (() => void) | undefined
+
+  constructor(private readonly driver: ReadWriteSqliteDriver) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.releaseWriter) return run(this.driver.writer, query) as QueryResult<R>
+    if (SelectQueryNode.is(query.query)) return run(this.driver.reader, query) as QueryResult<R>
+    const release = await this.driver.writerMutex.lock()
+    try {
+      return run(this.driver.writer, query) as QueryResult<R>
+    } finally {
+      release()
+    }
+  }
+
+  /**
+   * Rows are read at once: the connections' cached statements are shared, and one left iterating
+   * across awaits would be busy for the next query of the same text. Nothing here streams today.
+   */
+  async *streamQuery<R>(query: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    if (!SelectQueryNode.is(query.query)) throw new Error('SQLite streams only SELECT queries')
+    yield await this.executeQuery<R>(query)
+  }
+}
+
+class ReadWriteSqliteDriver implements Driver {
+  readonly writerMutex = new Mutex()
+
+  constructor(
+    readonly writer: SqliteHandle,
+    readonly reader: SqliteHandle,
+    private readonly close: () => void,
+  ) {}
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new RoutedConnection(this)
+  }
+
+  async beginTransaction(connection: DatabaseConnection, _settings: TransactionSettings): Promise<void> {
+    const routed = connection as RoutedConnection
+    routed.releaseWriter = await this.writerMutex.lock()
+    try {
+      run(this.writer, CompiledQuery.raw('begin'))
+    } catch (error) {
+      this.#release(routed)
+      throw error
+    }
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    run(this.writer, CompiledQuery.raw('commit'))
+    this.#release(connection as RoutedConnection)
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      run(this.writer, CompiledQuery.raw('rollback'))
+    } finally {
+      this.#release(connection as RoutedConnection)
+    }
+  }
+
+  async savepoint(connection: DatabaseConnection, name: string, compile: QueryCompiler['compileQuery']) {
+    void compile
+    await connection.executeQuery(CompiledQuery.raw(`savepoint "${name.replace(/"/g, '""')}"`))
+  }
+
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string) {
+    await connection.executeQuery(CompiledQuery.raw(`rollback to "${name.replace(/"/g, '""')}"`))
+  }
+
+  async releaseSavepoint(connection: DatabaseConnection, name: string) {
+    await connection.executeQuery(CompiledQuery.raw(`release "${name.replace(/"/g, '""')}"`))
+  }
+
+  async releaseConnection(connection: DatabaseConnection): Promise<void> {
+    // a transaction that neither committed nor rolled back (it cannot happen through Kysely)
+    this.#release(connection as RoutedConnection)
+  }
+
+  async destroy(): Promise<void> {
+    this.close()
+  }
+
+  #release(connection: RoutedConnection): void {
+    const release = connection.releaseWriter
+    connection.releaseWriter = undefined
+    release?.()
+  }
+}
+
+const writerMutexes = new WeakMap<object, Mutex>()
+
+/** SQLite over a writer and a reader connection of one file (see the top of this file). */
+export class ReadWriteSqliteDialect extends SqliteDialect {
+  readonly #driver: ReadWriteSqliteDriver
+
+  constructor(writer: SqliteHandle, reader: SqliteHandle, close: () => void) {
+    super({ database: writer })
+    this.#driver = new ReadWriteSqliteDriver(writer, reader, close)
+  }
+
+  override createDriver(): Driver {
+    return this.#driver
+  }
+
+  /** Called by openDatabase, so that holdWriter can find the writer of a Kysely instance. */
+  register(db: Kysely<never>): void {
+    writerMutexes.set(db, this.#driver.writerMutex)
+  }
+}
+
+/**
+ * Runs `work` while this process keeps its writer idle, for work that writes the same file through
+ * another connection. Other databases (PostgreSQL, an in-memory SQLite) simply run it.
+ */
+export async function holdWriter<T>(db: Kysely<never>, work: () => Promise<T>): Promise<T> {
+  const mutex = writerMutexes.get(db)
+  if (!mutex) return work()
+  const release = await mutex.lock()
+  try {
+    return await work()
+  } finally {
+    release()
+  }
+}
