@@ -35,6 +35,31 @@ export default tseslint.config(
   },
   { files: ['eslint.config.js', 'scripts/*.mjs'], ...tseslint.configs.disableTypeChecked },
   {
+    // extension modules the tests load: plain JavaScript, some of them wrong on purpose
+    files: ['test/**/fixtures/**/*.mjs'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    // the examples are plain JavaScript for Node (no build step), type-checked through examples/tsconfig.json
+    files: ['examples/**/*.{js,mjs}'],
+    languageOptions: {
+      globals: Object.fromEntries(
+        [
+          'AbortController',
+          'AbortSignal',
+          'Buffer',
+          'clearTimeout',
+          'console',
+          'fetch',
+          'process',
+          'setTimeout',
+          'URL',
+          'URLSearchParams',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
+  {
     // the admin panel's browser modules: plain JavaScript shipped without a build step, so untyped
     files: ['src/admin-panel/assets/**/*.js'],
     ...tseslint.configs.disableTypeChecked,

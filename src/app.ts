@@ -14,6 +14,7 @@ import { resolveAuthKey } from './host/auth/secrets.js'
 import type { HostContext } from './host/context.js'
 import { type DatabaseHandle, openConfiguredDatabase } from './host/db/database.js'
 import { migrateToLatest } from './host/db/migrate.js'
+import { loadExtensions } from './host/extensions/load-extensions.js'
 import { HookRegistry } from './host/hooks/hooks.js'
 import { MetaRegistry } from './host/meta/meta-registry.js'
 import { registerErrorHandling } from './host/http/error-handler.js'
@@ -48,9 +49,9 @@ export interface BuildAppOptions {
   config: AppConfig
   /** An open database; when omitted one is opened from the configuration and closed with the app. */
   database?: DatabaseHandle
-  /** Extension hooks registered by code before the app starts. */
+  /** Extension hooks registered by code before the app starts; `DG_EXTENSIONS` modules add theirs. */
   hooks?: HookRegistry
-  /** Meta keys registered for REST exposure. */
+  /** Registered meta keys (custom fields); `DG_EXTENSIONS` modules add theirs. */
   meta?: MetaRegistry
   logger?: Logger
   now?: () => Date
@@ -62,11 +63,18 @@ export async function createHostContext(
   const base = { config: options.config, db: options.database.db }
   await migrateToLatest(options.database.db, options.database.caps.name)
   const authKey = await resolveAuthKey(base)
+  const hooks = options.hooks ?? new HookRegistry()
+  hooks.reportFailuresTo(({ kind, hook, owner, error, args }) =>
+    options.log.error(
+      { err: error, hook, extension: owner, ...(typeof args[0] === 'number' ? { entryId: args[0] } : {}) },
+      `extension ${kind} failed; it was skipped and its change left out`,
+    ),
+  )
   return Object.freeze({
     config: options.config,
     db: options.database.db,
     caps: options.database.caps,
-    hooks: options.hooks ?? new HookRegistry(),
+    hooks,
     meta: options.meta ?? new MetaRegistry(),
     log: options.log,
     authKey,
@@ -76,13 +84,17 @@ export async function createHostContext(
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options
+  const log = options.logger ?? pino(loggerOptions(config.logLevel))
+  // before the database is opened: an extension that cannot start stops the service here
+  const hooks = options.hooks ?? new HookRegistry()
+  const meta = options.meta ?? new MetaRegistry()
+  await loadExtensions(config.extensions, { hooks, meta, log, config })
   const ownsDatabase = options.database === undefined
   const database = options.database ?? openConfiguredDatabase(config)
-  const log = options.logger ?? pino(loggerOptions(config.logLevel))
 
   let ctx: HostContext
   try {
-    ctx = await createHostContext({ ...options, database, log })
+    ctx = await createHostContext({ ...options, hooks, meta, database, log })
   } catch (error) {
     if (ownsDatabase) await database.destroy()
     throw error

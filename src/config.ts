@@ -1,4 +1,5 @@
 import path from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 export type Environment = 'development' | 'production' | 'test'
 
@@ -50,6 +51,8 @@ export interface AppConfig {
   readonly shutdownTimeoutSeconds: number
   /** Bearer token that may read `/metrics` besides an administrator (unset: administrators only). */
   readonly metricsToken: string | undefined
+  /** Absolute paths of the extension modules loaded at start (`DG_EXTENSIONS`), in load order. */
+  readonly extensions: readonly string[]
 }
 
 export class ConfigError extends Error {}
@@ -88,6 +91,29 @@ function parseProxyList(raw: string | undefined): string[] {
     }
   }
   return entries
+}
+
+/**
+ * Each entry is a path, absolute or relative to the working directory (never a package name,
+ * which would be resolved from wherever this service is installed rather than the site's folder).
+ */
+function parseExtensionList(raw: string | undefined, cwd: string): string[] {
+  if (!raw) return []
+  const paths = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      if (!entry.startsWith('file:')) return path.resolve(cwd, entry)
+      try {
+        return fileURLToPath(entry)
+      } catch {
+        throw new ConfigError(`DG_EXTENSIONS: "${entry}" is not a valid file: URL`)
+      }
+    })
+  const twice = paths.find((p, i) => paths.indexOf(p) !== i)
+  if (twice !== undefined) throw new ConfigError(`DG_EXTENSIONS names ${twice} twice`)
+  return paths
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): AppConfig {
@@ -144,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     portalApiUrl,
     shutdownTimeoutSeconds: parseIntegerSetting(env, 'DG_SHUTDOWN_TIMEOUT_SECONDS', 30, 1, 3600),
     metricsToken,
+    extensions: Object.freeze(parseExtensionList(env.DG_EXTENSIONS, cwd)),
   })
 }
 

@@ -24,7 +24,7 @@ import {
   selectPublishedInvestment,
   selectPublishedProperty,
 } from './catalog-repository.js'
-import { exposeCustomMeta, exposedExtensionOptions } from './custom-meta.js'
+import { exposableOffer, exposeCustomMeta, exposedExtensionOptions } from './custom-meta.js'
 import {
   formatArea,
   formatDate,
@@ -135,6 +135,7 @@ async function buildOffers(ctx: HostContext, records: OfferRecord[]): Promise<Re
     componentsByOffer.set(component.offer_id, list)
   }
   const thumbnailById = new Map(thumbnails.map((t) => [t.id, t]))
+  const filtered = ctx.hooks.hasFilter('dg_frontend_property_data')
   const out: Record<string, unknown>[] = []
   for (const record of records) {
     const offer = buildOffer(
@@ -143,7 +144,13 @@ async function buildOffers(ctx: HostContext, records: OfferRecord[]): Promise<Re
       componentsByOffer.get(record.id) ?? [],
       record.thumbnail_id === null ? undefined : thumbnailById.get(record.thumbnail_id),
     )
-    out.push(await ctx.hooks.applyFilters('dg_frontend_property_data', offer, record.id))
+    if (!filtered) {
+      out.push(offer)
+      continue
+    }
+    // a copy: the filters may change the object they are given, and what they change is checked
+    const built = { ...offer }
+    out.push(exposableOffer(built, await ctx.hooks.applyFilters('dg_frontend_property_data', offer, record.id)))
   }
   return out
 }

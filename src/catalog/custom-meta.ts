@@ -5,37 +5,37 @@
  * and short lists of scalars are serialized.
  */
 import type { HostContext } from '../host/context.js'
+import { exposableValue, isDeniedKey, isScalar, type MetaValue } from '../host/meta/exposure-rules.js'
 import type { PostType } from '../host/meta/meta-registry.js'
 import { getOption } from '../host/options/options.js'
 
-const DENIED_KEY = /pass(word|wd)?|pwd|token|nonce|secret|licen[cs]e[_-]?key|api[_-]?key|private[_-]?key|salt|auth/i
-const DENIED_PREFIXES = ['_edit_', '_wp_', '_oembed_', '_elementor_', '_transient_', '_esticrm_']
-const MAX_STRING_LENGTH = 2000
-const MAX_LIST_ITEMS = 50
-const MAX_SERIALIZED_BYTES = 8192
+export { exposableValue, isDeniedKey, type MetaValue } from '../host/meta/exposure-rules.js'
 
-export type MetaValue = string | number | boolean | null | Array<string | number | boolean | null>
-
-export function isDeniedKey(key: string): boolean {
-  return DENIED_KEY.test(key) || DENIED_PREFIXES.some((prefix) => key.startsWith(prefix))
-}
-
-function isScalar(value: unknown): value is string | number | boolean | null {
-  return (
-    value === null ||
-    typeof value === 'boolean' ||
-    (typeof value === 'number' && Number.isFinite(value)) ||
-    (typeof value === 'string' && value.length <= MAX_STRING_LENGTH)
-  )
-}
-
-/** The value as it may be exposed, or undefined when it must not be serialized. */
-export function exposableValue(value: unknown): MetaValue | undefined {
-  if (isScalar(value)) return value
-  if (Array.isArray(value) && value.length <= MAX_LIST_ITEMS && value.every(isScalar)) {
-    return JSON.stringify(value).length <= MAX_SERIALIZED_BYTES ? value : undefined
+/**
+ * An offer after the `dg_frontend_property_data` filters, held to the rules of contract 2.8 for
+ * everything the filters added or replaced: a key that looks like a credential or a technical key
+ * is dropped, and so is a value that is not a scalar or a short list of scalars (a field the
+ * catalog built keeps its built value instead). What the catalog built and the filters left as it
+ * was goes out as it is; a field a filter removed stays removed. `built` is the offer as it was
+ * before the filters ran.
+ */
+export function exposableOffer(
+  built: Record<string, unknown>,
+  filtered: Record<string, unknown>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(filtered)) {
+    if (isDeniedKey(key)) continue
+    const original = Object.hasOwn(built, key) ? built[key] : undefined
+    if (value === original && (isScalar(value) || (Array.isArray(value) && value.every(isScalar)))) {
+      out[key] = value
+      continue
+    }
+    const exposable = exposableValue(value)
+    if (exposable !== undefined) out[key] = exposable
+    else if (original !== undefined) out[key] = original
   }
-  return undefined
+  return out
 }
 
 export async function exposeCustomMeta(

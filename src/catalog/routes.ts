@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 
 import { baseUrl } from '../config.js'
-import type { ActionName } from '../host/hooks/hooks.js'
+import { ACTION_NAMES } from '../host/hooks/hooks.js'
 import { httpDate, isNotModified, strongEtag } from '../host/http/conditional.js'
 import { parseFieldList, projectFields } from '../host/http/fields-projection.js'
 import { errorResponses } from '../host/http/schemas.js'
@@ -25,24 +25,6 @@ import {
 } from './catalog-service.js'
 import { ResponseCache } from './response-cache.js'
 import { FieldsQuery, IdParams, InvestmentListQuery, PropertyListQuery, RelatedQuery } from './schemas.js'
-
-const CATALOG_ACTIONS: ActionName[] = [
-  'dg_before_listing',
-  'dg_after_listing',
-  'dg_before_investment',
-  'dg_after_investment',
-  'dg_before_property',
-  'dg_after_property',
-  'dg_before_details',
-  'dg_after_details',
-  'dg_before_price_history',
-  'dg_after_price_history',
-  'dg_before_documents',
-  'dg_after_documents',
-  'dg_before_contact',
-  'dg_after_contact',
-  'dg_after_property_details',
-]
 
 const security = [{ applicationPassword: [] }]
 const collectionHeaders = {
@@ -82,10 +64,11 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
     const state = await selectCatalogState(ctx.db)
     const lastModified = new Date(state.modified_at)
     // actions are side effects callers rely on, so their presence turns the cache off
-    const cacheable = ctx.config.catalogResponseCache && !CATALOG_ACTIONS.some((name) => ctx.hooks.hasAction(name))
+    const cacheable = ctx.config.catalogResponseCache && !ACTION_NAMES.some((name) => ctx.hooks.hasAction(name))
     const key = `${state.revision}|${request.url}`
     let entry = cacheable ? cache.get(key) : undefined
     if (!entry) {
+      const failuresBefore = ctx.hooks.failures
       const result = await produce()
       const fields = parseFieldList((request.query as { _fields?: string })._fields)
       const headers: Record<string, string> = {}
@@ -100,7 +83,10 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
       }
       const json = JSON.stringify(projectFields(body, fields))
       entry = { json, etag: strongEtag(json), headers }
-      if (cacheable) cache.set(key, entry)
+      // an answer made while an extension's callback failed lacks its change: it is not kept, so
+      // the next request asks the extension again (another request's failure may be counted too,
+      // which costs only a cache entry)
+      if (cacheable && ctx.hooks.failures === failuresBefore) cache.set(key, entry)
     }
     reply.headers(entry.headers)
     reply.header('ETag', entry.etag)

@@ -12,7 +12,10 @@ import {
   sqliteFileOf,
 } from '../host/db/database.js'
 import { HostError } from '../host/errors.js'
+import { loadExtensions } from '../host/extensions/load-extensions.js'
+import { HookRegistry } from '../host/hooks/hooks.js'
 import { loggerOptions } from '../host/http/logging.js'
+import { MetaRegistry } from '../host/meta/meta-registry.js'
 
 /** What a progress bar needs of a terminal: stderr when it is a TTY, or a test's fake one. */
 export interface TerminalStream extends NodeJS.WritableStream {
@@ -85,14 +88,26 @@ export function databaseUnavailable(config: AppConfig, error: unknown): HostErro
   )
 }
 
-/** Runs `body` with a migrated database and a host context; logs go to stderr, never stdout. */
-export async function withHostContext<T>(env: CliEnvironment, body: (ctx: HostContext) => Promise<T>): Promise<T> {
-  const database = openCliDatabase(env)
+/**
+ * Runs `body` with a migrated database and a host context; logs go to stderr, never stdout.
+ * `extensions`: load the `DG_EXTENSIONS` modules first, for a command that needs what they
+ * register (the import's `meta:` mapping); the others run even when an extension is broken, so
+ * that backup, users or migrations never depend on a site's code.
+ */
+export async function withHostContext<T>(
+  env: CliEnvironment,
+  body: (ctx: HostContext) => Promise<T>,
+  options: { extensions?: boolean } = {},
+): Promise<T> {
   const log = pino(loggerOptions(env.config.logLevel === 'info' ? 'warn' : env.config.logLevel), pino.destination(2))
+  const hooks = new HookRegistry()
+  const meta = new MetaRegistry()
+  if (options.extensions) await loadExtensions(env.config.extensions, { hooks, meta, log, config: env.config })
+  const database = openCliDatabase(env)
   try {
     let ctx: HostContext
     try {
-      ctx = await createHostContext({ config: env.config, database, log })
+      ctx = await createHostContext({ config: env.config, database, log, hooks, meta })
     } catch (error) {
       throw databaseUnavailable(env.config, error) ?? error
     }

@@ -7,6 +7,7 @@ import { loggerOptions } from '../../src/host/http/logging.js'
 import { rotateWebhookSecret } from '../../src/webhook/webhook-secret.js'
 import { TEST_DIALECTS } from '../helpers/databases.js'
 import { basicAuth, createTestUser, grantProLicense } from '../helpers/factories.js'
+import { multipart } from '../helpers/multipart.js'
 import { startTestApp, type TestEnv } from '../helpers/test-app.js'
 
 const lines: string[] = []
@@ -57,9 +58,18 @@ for (const dialect of TEST_DIALECTS) {
       url: '/wp-json/dg/v2/session',
       payload: { login: admin.login, password: 'typo-password-456' },
     })
+    // at trace, @fastify/multipart logs the headers of every upload (busboyOptions.headers)
+    const upload = multipart({ mode: 'patch', mapping: '{}' }, { name: 'a.csv', content: 'a;b\n1;2\n' })
+    await app.inject({
+      method: 'POST',
+      url: '/wp-json/dg/v2/imports/offer',
+      headers: { ...upload.headers, authorization, cookie, 'x-wp-nonce': nonce },
+      payload: upload.payload,
+    })
 
     const log = lines.join('')
     expect(log).toContain('request completed')
+    expect(log).toContain('busboyOptions')
     for (const value of [
       admin.appPassword,
       authorization,
