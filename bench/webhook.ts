@@ -16,7 +16,6 @@
  * BENCH_PROFILE=<dir> writes a V8 CPU profile of the server process there.
  */
 import { type ChildProcess, spawn } from 'node:child_process'
-import { randomBytes } from 'node:crypto'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -29,8 +28,17 @@ import { createHostContext } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
 import { openConfiguredDatabase } from '../src/host/db/database.js'
 import { setLicense } from '../src/licensing/license.js'
-import { sign } from '../src/webhook/verify-signature.js'
 import { rotateWebhookSecret } from '../src/webhook/webhook-secret.js'
+import {
+  type BenchEvent,
+  eventNumber,
+  seedWebhookCatalog,
+  type SignedRequest,
+  signed,
+  WEBHOOK_PATH,
+  webhookCatalog,
+  webhookEvent,
+} from './lib/webhook-events.js'
 
 const OFFERS = Number(process.env.BENCH_OFFERS ?? 5000)
 const PER_INVESTMENT = Math.max(1, Number(process.env.BENCH_OFFERS_PER_INVESTMENT ?? 100))
@@ -38,15 +46,12 @@ const INVESTMENTS = Math.ceil(OFFERS / PER_INVESTMENT)
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10)
 const CONNECTIONS = 20
 const PROFILE_DIR = process.env.BENCH_PROFILE ? path.resolve(process.env.BENCH_PROFILE) : undefined
-const WEBHOOK_PATH = '/wp-json/dg/v2/webhooks/properties'
 const GOALS = { deliveriesPerSecond: 500, deliveriesP99Ms: 50, replaysPerSecond: 3000 }
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dg-bench-webhook-'))
 const env = { ...process.env, DG_DATA_DIR: dataDir, DG_LOG_LEVEL: 'silent', DG_ENV: 'development', PORT: '0' }
 
-const money = (cents: number) => `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`
-const AREA_HUNDREDTHS = 5000
-const SEED_M2_CENTS = 8_000_00
+const catalog = webhookCatalog(OFFERS, PER_INVESTMENT)
 
 async function seed(): Promise<string> {
   const config = loadConfig(env)
@@ -54,119 +59,12 @@ async function seed(): Promise<string> {
   const ctx = await createHostContext({ config, database, log: pino({ level: 'silent' }) })
   await setLicense(ctx, { plan: 'pro', entitlements: ['api_webhooks'], actor: { type: 'cli' } })
   const { secret } = await rotateWebhookSecret(ctx, { type: 'cli' })
-  const now = new Date().toISOString()
-  await ctx.db.transaction().execute(async (trx) => {
-    for (let i = 0; i < INVESTMENTS; i++) {
-      const investment = await trx
-        .insertInto('investments')
-        .values({
-          source_id: `BENCH-${i}`,
-          title: `Inwestycja ${i}`,
-          slug: `inwestycja-${i}`,
-          content: '',
-          excerpt: '',
-          loc_city: 'Warszawa',
-          host_status: 'publish',
-          visibility: 'public',
-          custom_meta: '{}',
-          gallery: '[]',
-          documents: '[]',
-          created_at: now,
-          modified_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-      const rows = []
-      for (let j = 0; j < PER_INVESTMENT && i * PER_INVESTMENT + j < OFFERS; j++) {
-        rows.push({
-          investment_id: investment.id,
-          source_property_id: `P${j}`,
-          offer_kind: 'property',
-          property_type: 'mieszkanie',
-          code: `${i}/${j}`,
-          title: `Mieszkanie ${i}/${j}`,
-          status: 'available',
-          area: money(AREA_HUNDREDTHS),
-          rooms: 1 + (j % 5),
-          floor: j % 8,
-          price_total_cents: (SEED_M2_CENTS * AREA_HUNDREDTHS) / 100,
-          price_total_from: '2026-01-01',
-          price_m2_cents: SEED_M2_CENTS,
-          price_m2_from: '2026-01-01',
-          host_status: 'publish',
-          custom_meta: '{}',
-          gallery: '[]',
-          created_at: now,
-          modified_at: now,
-        })
-      }
-      const offers = await trx.insertInto('offers').values(rows).returning(['id']).execute()
-      await trx
-        .insertInto('price_history')
-        .values(
-          offers.flatMap(({ id }) =>
-            (['total', 'm2'] as const).map((priceType) => ({
-              offer_id: id,
-              component_id: null,
-              price_type: priceType,
-              record_type: 'first',
-              before_cents: null,
-              after_cents: priceType === 'm2' ? SEED_M2_CENTS : (SEED_M2_CENTS * AREA_HUNDREDTHS) / 100,
-              valid_from: '2026-01-01',
-              recorded_at: now,
-              reason: '',
-              correction: 0 as const,
-              run_id: null,
-            })),
-          ),
-        )
-        .execute()
-    }
-  })
+  await ctx.db.transaction().execute((trx) => seedWebhookCatalog(trx, catalog))
   await database.destroy()
   return secret
 }
 
-// ---------------------------------------------------------------------------------------------
-// Events and signed requests
-
-interface BenchEvent {
-  key: string
-  body: Buffer
-}
-
-/** Event n changes offer n mod OFFERS to a price no earlier event gave it (so every one is a change). */
-function event(n: number, prefix = 'bench-event-'): BenchEvent {
-  const offer = n % OFFERS
-  const m2Cents = SEED_M2_CENTS + 100 + n
-  const body = JSON.stringify({
-    source_investment_id: `BENCH-${Math.floor(offer / PER_INVESTMENT)}`,
-    source_property_id: `P${offer % PER_INVESTMENT}`,
-    price_m2: money(m2Cents),
-    price_total: money((m2Cents * AREA_HUNDREDTHS) / 100),
-  })
-  return { key: `${prefix}${n}`, body: Buffer.from(body) }
-}
-
-interface SignedRequest {
-  headers: Record<string, string>
-  body: Buffer
-}
-
-function signed(secret: string, e: BenchEvent): SignedRequest {
-  const timestamp = String(Math.floor(Date.now() / 1000))
-  const nonce = randomBytes(18).toString('base64url')
-  return {
-    headers: {
-      'content-type': 'application/json',
-      'x-dg-timestamp': timestamp,
-      'x-dg-nonce': nonce,
-      'idempotency-key': e.key,
-      'x-dg-signature': sign(secret, { timestamp, nonce, idempotencyKey: e.key }, e.body),
-    },
-    body: e.body,
-  }
-}
+const event = (n: number, prefix?: string) => webhookEvent(catalog, n, prefix)
 
 // ---------------------------------------------------------------------------------------------
 // Server and measurement
@@ -287,7 +185,7 @@ const applied = (
     .where('status', '=', 'completed')
     .where('idempotency_key', 'like', 'bench-event-%')
     .execute()
-).map((row) => event(Number(row.idempotency_key.slice('bench-event-'.length))))
+).map((row) => event(eventNumber(row.idempotency_key)))
 if (applied.length === 0) throw new Error('no delivery was applied; nothing to replay')
 let replayCounter = 0
 const replays = Array.from({ length: DURATION * 8_000 }, () =>
