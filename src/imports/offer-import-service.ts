@@ -20,6 +20,7 @@ import {
   lockCatalogRevision,
   lockOffersForWrite,
 } from '../host/db/dialect.js'
+import { sqliteFileBehind } from '../host/db/sqlite-connections.js'
 import type { Database } from '../host/db/schema.js'
 import { HostError, PluginError } from '../host/errors.js'
 import { isLockOwnerAlive, keepLockAlive, newLockOwner, releaseLock, tryAcquireLock } from '../host/locks.js'
@@ -55,6 +56,7 @@ import {
   updateImportJobOfRun,
 } from './import-jobs-repository.js'
 import { ChunkBuilder, chunkSizeOf, decodeChunk, PLAN_FORMAT } from './stored-operations.js'
+import { PlanChanged, writeJobOnWorker } from './execute-import-thread.js'
 import { validateOfferFile, type ValidateOfferFileArgs, validateOfferFileOnWorker } from './validate-offer-file.js'
 
 export const PREVIEW_RETENTION_MS = 24 * 3600 * 1000
@@ -609,8 +611,6 @@ async function executeImport(
   }
 }
 
-class PlanChanged extends Error {}
-
 /**
  * Plans the stored values again against the catalog as it is now, inside the execution's
  * transaction, and refuses when anything the preview decided or saw differs (the digest). A plan
@@ -634,6 +634,14 @@ async function verifyPlan(db: Kysely<Database>, job: ImportJobRow, today: string
   if (summary.digest !== job.plan_digest) throw new PlanChanged()
 }
 
+/** Above this many writes a SQLite execution runs on a worker thread (see commitJob). */
+const WORKER_MIN_WRITES = 1_000
+
+/**
+ * Commits the job, or records why not. On SQLite a large execution writes from a worker thread with
+ * its own connection: better-sqlite3 answers synchronously, so a transaction of seconds run here
+ * would hold the event loop for all of it and no request would be answered (see holdWriter).
+ */
 async function commitJob(
   ctx: HostContext,
   job: ImportJobRow,
@@ -641,139 +649,166 @@ async function commitJob(
   runToken: string,
   onProgress: ExecuteArgs['onProgress'],
 ): Promise<{ id: string; result: ImportResult; replayed: boolean }> {
+  const counters = JSON.parse(job.counters) as Record<string, number>
+  const writes = (counters.create ?? 0) + (counters.update ?? 0) + (counters.archive ?? 0)
+  const file = sqliteFileBehind(ctx.db as unknown as Kysely<never>)
+  try {
+    const result =
+      file !== undefined && writes >= WORKER_MIN_WRITES
+        ? await writeJobOnWorker(ctx, file, { job, actor, runToken }, onProgress)
+        : await writeJob(ctx, job, actor, runToken, onProgress)
+    return { id: job.id, result, replayed: false }
+  } catch (error) {
+    throw await settleFailedExecution(ctx, job, actor, runToken, error)
+  }
+}
+
+/** The execution's one transaction: offers, history, audit, the job's result and the lock release. */
+export async function writeJob(
+  ctx: Pick<HostContext, 'db' | 'caps' | 'now'>,
+  job: ImportJobRow,
+  actor: Actor,
+  runToken: string,
+  onProgress: ExecuteArgs['onProgress'],
+): Promise<ImportResult> {
   const now = ctx.now()
   const today = warsawDate(now)
-  try {
-    const result = await ctx.db.transaction().execute(async (trx) => {
-      await lockOffersForWrite(trx as unknown as Kysely<never>, ctx.caps.name)
-      const db = trx as unknown as Kysely<Database>
-      // a catalog that has not changed since the preview gives the same plan: it is not made again
-      const revision = await lockCatalogRevision(trx as unknown as Kysely<never>, ctx.caps.name)
-      const unchangedCatalog =
-        job.plan_format >= 2 &&
-        job.plan_version === PLANNER_VERSION &&
-        job.plan_revision !== null &&
-        job.plan_revision === revision &&
-        job.plan_today === today
-      if (!unchangedCatalog) await verifyPlan(db, job, today)
+  return await ctx.db.transaction().execute(async (trx) => {
+    await lockOffersForWrite(trx as unknown as Kysely<never>, ctx.caps.name)
+    const db = trx as unknown as Kysely<Database>
+    // a catalog that has not changed since the preview gives the same plan: it is not made again
+    const revision = await lockCatalogRevision(trx as unknown as Kysely<never>, ctx.caps.name)
+    const unchangedCatalog =
+      job.plan_format >= 2 &&
+      job.plan_version === PLANNER_VERSION &&
+      job.plan_revision !== null &&
+      job.plan_revision === revision &&
+      job.plan_today === today
+    if (!unchangedCatalog) await verifyPlan(db, job, today)
 
-      const planned = JSON.parse(job.counters) as Record<string, number>
-      const expected = {
-        processed: (planned.create ?? 0) + (planned.update ?? 0) + (planned.unchanged ?? 0),
-        created: planned.create ?? 0,
-        updated: planned.update ?? 0,
-        archived: planned.archive ?? 0,
-      }
-      const runId = await recordAudit(
+    const planned = JSON.parse(job.counters) as Record<string, number>
+    const expected = {
+      processed: (planned.create ?? 0) + (planned.update ?? 0) + (planned.unchanged ?? 0),
+      created: planned.create ?? 0,
+      updated: planned.update ?? 0,
+      archived: planned.archive ?? 0,
+    }
+    const runId = await recordAudit(
+      ctx,
+      {
+        actor,
+        action: 'import.execute',
+        objectType: 'import_job',
+        objectId: job.id,
+        outcome: 'success',
+        details: { mode: job.mode, file: job.file_name, ...expected, unchanged: planned.unchanged ?? 0 },
+      },
+      trx,
+    )
+    const writer = createPlanWriter(trx, { now, today, runId, bulk: ctx.caps.name })
+    // a file that creates most of the catalog is loaded as a bulk load (see deferSecondaryIndexes)
+    const restoreIndexes =
+      ctx.caps.name === 'sqlite' &&
+      expected.created >= BULK_LOAD_MIN_CREATES &&
+      expected.created >= (await countOffers(trx))
+        ? await deferSecondaryIndexes(trx as unknown as Kysely<never>, ctx.caps.name, 'offers')
+        : undefined
+    // and a large one bumps the catalog revision once instead of once per row written
+    const restoreTriggers =
+      expected.created + expected.updated + expected.archived >= BULK_TRIGGERS_MIN_WRITES
+        ? await deferCatalogRevisionTriggers(trx as unknown as Kysely<never>, ctx.caps.name, [
+            'offers',
+            'price_history',
+          ])
+        : undefined
+    const writes = expected.created + expected.updated + expected.archived
+    for await (const operations of storedOperations(db, job, { writesOnly: true })) {
+      await writer.apply(operations)
+      const { created, updated, archived } = writer.counts
+      onProgress?.(created + updated + archived, writes)
+    }
+    await restoreIndexes?.()
+    await restoreTriggers?.()
+    const counts = writer.counts
+    if (
+      counts.created !== expected.created ||
+      counts.updated !== expected.updated ||
+      counts.archived !== expected.archived
+    )
+      throw new Error('the stored plan does not add up to its preview counts')
+    const importResult: ImportResult = {
+      status: 'completed',
+      processed: expected.processed,
+      created: counts.created,
+      updated: counts.updated,
+      archived: counts.archived,
+      run_id: runId,
+    }
+    const finished = await transitionJob(trx, job.id, 'running', {
+      status: 'completed',
+      run_id: runId,
+      result: JSON.stringify(importResult),
+      finished_at: now.toISOString(),
+      updated_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + RESULT_RETENTION_MS).toISOString(),
+    })
+    if (!finished) throw new Error('job left the running state during its own execution')
+    await releaseLock(trx, IMPORT_LOCK, runToken)
+    return importResult
+  })
+}
+
+/** What a failed execution leaves: the job failed or stale, the lock released, an audit entry. */
+async function settleFailedExecution(
+  ctx: HostContext,
+  job: ImportJobRow,
+  actor: Actor,
+  runToken: string,
+  error: unknown,
+): Promise<PluginError> {
+  const conflict = error instanceof PlanChanged
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      // only this run's own state: another run may have taken the job over meanwhile
+      await updateImportJobOfRun(trx, job.id, runToken, {
+        status: conflict ? 'stale' : 'failed',
+        idempotency_key: null,
+        run_token: null,
+        failure: conflict ? 'The catalog changed since the preview.' : (error as Error).message.slice(0, 500),
+        updated_at: ctx.now().toISOString(),
+      })
+      await releaseLock(trx, IMPORT_LOCK, runToken)
+      await recordAudit(
         ctx,
         {
           actor,
           action: 'import.execute',
           objectType: 'import_job',
           objectId: job.id,
-          outcome: 'success',
-          details: { mode: job.mode, file: job.file_name, ...expected, unchanged: planned.unchanged ?? 0 },
+          outcome: 'failure',
+          details: { reason: conflict ? 'import_conflict' : 'import_failed' },
         },
         trx,
       )
-      const writer = createPlanWriter(trx, { now, today, runId, bulk: ctx.caps.name })
-      // a file that creates most of the catalog is loaded as a bulk load (see deferSecondaryIndexes)
-      const restoreIndexes =
-        ctx.caps.name === 'sqlite' &&
-        expected.created >= BULK_LOAD_MIN_CREATES &&
-        expected.created >= (await countOffers(trx))
-          ? await deferSecondaryIndexes(trx as unknown as Kysely<never>, ctx.caps.name, 'offers')
-          : undefined
-      // and a large one bumps the catalog revision once instead of once per row written
-      const restoreTriggers =
-        expected.created + expected.updated + expected.archived >= BULK_TRIGGERS_MIN_WRITES
-          ? await deferCatalogRevisionTriggers(trx as unknown as Kysely<never>, ctx.caps.name, [
-              'offers',
-              'price_history',
-            ])
-          : undefined
-      const writes = expected.created + expected.updated + expected.archived
-      for await (const operations of storedOperations(db, job, { writesOnly: true })) {
-        await writer.apply(operations)
-        const { created, updated, archived } = writer.counts
-        onProgress?.(created + updated + archived, writes)
-      }
-      await restoreIndexes?.()
-      await restoreTriggers?.()
-      const counts = writer.counts
-      if (
-        counts.created !== expected.created ||
-        counts.updated !== expected.updated ||
-        counts.archived !== expected.archived
-      )
-        throw new Error('the stored plan does not add up to its preview counts')
-      const importResult: ImportResult = {
-        status: 'completed',
-        processed: expected.processed,
-        created: counts.created,
-        updated: counts.updated,
-        archived: counts.archived,
-        run_id: runId,
-      }
-      const finished = await transitionJob(trx, job.id, 'running', {
-        status: 'completed',
-        run_id: runId,
-        result: JSON.stringify(importResult),
-        finished_at: now.toISOString(),
-        updated_at: now.toISOString(),
-        expires_at: new Date(now.getTime() + RESULT_RETENTION_MS).toISOString(),
-      })
-      if (!finished) throw new Error('job left the running state during its own execution')
-      await releaseLock(trx, IMPORT_LOCK, runToken)
-      return importResult
     })
-    return { id: job.id, result, replayed: false }
-  } catch (error) {
-    const conflict = error instanceof PlanChanged
-    try {
-      await ctx.db.transaction().execute(async (trx) => {
-        // only this run's own state: another run may have taken the job over meanwhile
-        await updateImportJobOfRun(trx, job.id, runToken, {
-          status: conflict ? 'stale' : 'failed',
-          idempotency_key: null,
-          run_token: null,
-          failure: conflict ? 'The catalog changed since the preview.' : (error as Error).message.slice(0, 500),
-          updated_at: ctx.now().toISOString(),
-        })
-        await releaseLock(trx, IMPORT_LOCK, runToken)
-        await recordAudit(
-          ctx,
-          {
-            actor,
-            action: 'import.execute',
-            objectType: 'import_job',
-            objectId: job.id,
-            outcome: 'failure',
-            details: { reason: conflict ? 'import_conflict' : 'import_failed' },
-          },
-          trx,
-        )
-      })
-    } catch (bookkeeping) {
-      // the database is unreachable: whether the commit happened cannot be confirmed from here
-      ctx.log.error({ err: bookkeeping, job: job.id }, 'import outcome cannot be confirmed')
-      throw new PluginError('import_recovery_required', 409, {
-        message:
-          'The outcome of this execution could not be confirmed; the job will show it once the database answers.',
-        id: job.id,
-      })
-    }
-    if (conflict)
-      throw new PluginError('import_conflict', 409, {
-        message: 'The catalog changed since the preview in a way that touches this plan; preview the file again.',
-        id: job.id,
-      })
-    ctx.log.error({ err: error, job: job.id }, 'import execution failed')
-    throw new PluginError('import_failed', 422, {
-      message: 'The import was rolled back; nothing was written.',
+  } catch (bookkeeping) {
+    // the database is unreachable: whether the commit happened cannot be confirmed from here
+    ctx.log.error({ err: bookkeeping, job: job.id }, 'import outcome cannot be confirmed')
+    return new PluginError('import_recovery_required', 409, {
+      message: 'The outcome of this execution could not be confirmed; the job will show it once the database answers.',
       id: job.id,
     })
   }
+  if (conflict)
+    return new PluginError('import_conflict', 409, {
+      message: 'The catalog changed since the preview in a way that touches this plan; preview the file again.',
+      id: job.id,
+    })
+  ctx.log.error({ err: error, job: job.id }, 'import execution failed')
+  return new PluginError('import_failed', 422, {
+    message: 'The import was rolled back; nothing was written.',
+    id: job.id,
+  })
 }
 
 /** A row error as a job keeps it; jobs previewed by earlier releases have no `message_pl`/`message_en`. */

@@ -8,9 +8,9 @@
  * keys, which only the whole file shows, are found on the main thread, in file order, whichever
  * thread checked the rows.
  */
-import { fileURLToPath, pathToFileURL } from 'node:url'
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
 
+import { startSiblingWorker } from '../host/worker-thread.js'
 import { comparedText, sentChangeSet } from '../offers/compared-values.js'
 import type { PlanInput } from '../offers/offer-planner.js'
 import { fieldError } from '../offers/row-errors.js'
@@ -373,16 +373,8 @@ function decodeChecked(message: Extract<WorkerMessage, { kind: 'checked' }>): Ch
   return { rows: message.rows, accepted, refused: message.refused }
 }
 
-/**
- * The worker's module beside this one: compiled JavaScript in a build; TypeScript when the service
- * runs from its sources (tests, benchmarks), which the worker loads after registering tsx itself.
- */
 function startWorker(): Worker {
-  const here = fileURLToPath(import.meta.url)
-  if (!here.endsWith('.ts')) return new Worker(here.replace(/\.js$/, '-worker.js'))
-  const entry = pathToFileURL(here.replace(/\.ts$/, '-worker.ts')).href
-  const bootstrap = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}) })`
-  return new Worker(bootstrap, { eval: true })
+  return startSiblingWorker(import.meta.url)
 }
 
 /*

@@ -23,6 +23,8 @@ export interface OpenDatabaseOptions {
   sqliteFile?: string
   /** SQLite page cache in MiB (see createSqliteDialect). */
   sqliteCacheMib?: number
+  /** See SqliteOptions.walCheckpointer. */
+  sqliteWalCheckpointer?: boolean
   pgSchema?: string
 }
 
@@ -39,6 +41,7 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
   const { dialect, caps } = createSqliteDialect({
     file,
     ...(options.sqliteCacheMib === undefined ? {} : { cacheSizeKib: options.sqliteCacheMib * 1024 }),
+    ...(options.sqliteWalCheckpointer === undefined ? {} : { walCheckpointer: options.sqliteWalCheckpointer }),
   })
   const db = new Kysely<Database>({ dialect })
   if (dialect instanceof ReadWriteSqliteDialect) dialect.register(db as unknown as Kysely<never>)

@@ -39,6 +39,8 @@ export interface SqliteOptions {
    */
   cacheSizeKib?: number
   mmapSizeBytes?: number
+  /** Off for a second connection of a file whose own process already checkpoints it. */
+  walCheckpointer?: boolean
 }
 
 /**
@@ -79,11 +81,11 @@ export function createSqliteDialect(options: SqliteOptions): { dialect: SqliteDi
     return { dialect: new SqliteDialect({ database: withStatementCache(database, () => database.close()) }), caps }
   }
   database.pragma(`wal_autocheckpoint = ${FALLBACK_CHECKPOINT_PAGES}`)
-  const stopCheckpointer = startWalCheckpointer(options.file)
+  const stopCheckpointer = options.walCheckpointer === false ? () => undefined : startWalCheckpointer(options.file)
   const reader = open()
   reader.pragma('query_only = ON')
   return {
-    dialect: new ReadWriteSqliteDialect(withStatementCache(database), withStatementCache(reader), () => {
+    dialect: new ReadWriteSqliteDialect(options.file, withStatementCache(database), withStatementCache(reader), () => {
       stopCheckpointer()
       reader.close()
       database.close()

@@ -149,13 +149,18 @@ class ReadWriteSqliteDriver implements Driver {
   }
 }
 
-const writerMutexes = new WeakMap<object, Mutex>()
+const registered = new WeakMap<object, { mutex: Mutex; file: string }>()
 
 /** SQLite over a writer and a reader connection of one file (see the top of this file). */
 export class ReadWriteSqliteDialect extends SqliteDialect {
   readonly #driver: ReadWriteSqliteDriver
 
-  constructor(writer: SqliteHandle, reader: SqliteHandle, close: () => void) {
+  constructor(
+    readonly file: string,
+    writer: SqliteHandle,
+    reader: SqliteHandle,
+    close: () => void,
+  ) {
     super({ database: writer })
     this.#driver = new ReadWriteSqliteDriver(writer, reader, close)
   }
@@ -164,9 +169,9 @@ export class ReadWriteSqliteDialect extends SqliteDialect {
     return this.#driver
   }
 
-  /** Called by openDatabase, so that holdWriter can find the writer of a Kysely instance. */
+  /** Called by openDatabase, so that holdWriter and sqliteFileBehind know a Kysely instance. */
   register(db: Kysely<never>): void {
-    writerMutexes.set(db, this.#driver.writerMutex)
+    registered.set(db, { mutex: this.#driver.writerMutex, file: this.file })
   }
 }
 
@@ -175,7 +180,7 @@ export class ReadWriteSqliteDialect extends SqliteDialect {
  * another connection. Other databases (PostgreSQL, an in-memory SQLite) simply run it.
  */
 export async function holdWriter<T>(db: Kysely<never>, work: () => Promise<T>): Promise<T> {
-  const mutex = writerMutexes.get(db)
+  const mutex = registered.get(db)?.mutex
   if (!mutex) return work()
   const release = await mutex.lock()
   try {
@@ -183,4 +188,9 @@ export async function holdWriter<T>(db: Kysely<never>, work: () => Promise<T>): 
   } finally {
     release()
   }
+}
+
+/** The file of a file-backed SQLite database, which another connection can open; else undefined. */
+export function sqliteFileBehind(db: Kysely<never>): string | undefined {
+  return registered.get(db)?.file
 }

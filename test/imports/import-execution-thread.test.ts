@@ -1,0 +1,148 @@
+/*
+ * A large execution must not stop the service: on SQLite it writes from a worker thread while the
+ * reader connection keeps answering, on PostgreSQL the pool does. What a user notices: a catalog
+ * request sent after the execution started is answered before the execution ends, another write
+ * meanwhile waits its turn and succeeds, and a plan the catalog outdated is refused whole.
+ */
+import { beforeAll, expect, it } from 'vitest'
+
+import { createTestUser, grantProLicense, type TestUser } from '../helpers/factories.js'
+import { multipart } from '../helpers/multipart.js'
+import { describeEachDatabase, type TestEnv } from '../helpers/test-app.js'
+
+const URL_IMPORT = '/wp-json/dg/v2/imports/offer'
+const MAPPING = {
+  source_investment_id: 'Inwestycja',
+  source_property_id: 'ID lokalu',
+  prop_no: 'Numer',
+  prop_type: 'Rodzaj',
+  property_status: 'Status',
+  prop_area: 'Powierzchnia',
+  price_total: 'Cena',
+  price_total_from: 'Cena od',
+}
+const HEADER = 'Inwestycja;ID lokalu;Numer;Rodzaj;Status;Powierzchnia;Cena;Cena od'
+/** Above the number of writes from which SQLite executes on a worker thread. */
+const ROWS = 1_500
+
+function csv(investment: string, from: number, count: number): string {
+  const rows: string[] = []
+  for (let i = from; i < from + count; i++)
+    rows.push(`${investment};${i};${investment}/${i};mieszkanie;wolne;50,00;${500_000 + i};2026-05-01`)
+  return `${HEADER}\n${rows.join('\n')}\n`
+}
+
+describeEachDatabase('a large import execution beside other requests', (getEnv) => {
+  let env: TestEnv
+  let admin: TestUser
+  const preview = async (content: string) => {
+    const body = multipart({ mode: 'patch', mapping: JSON.stringify(MAPPING) }, { name: 'oferty.csv', content })
+    const response = await env.app.inject({
+      method: 'POST',
+      url: URL_IMPORT,
+      payload: body.payload,
+      headers: { ...body.headers, authorization: admin.authorization },
+    })
+    expect(response.statusCode).toBe(200)
+    expect(response.json().preview.errors).toEqual([])
+    return response.json().id as string
+  }
+  const execute = (jobId: string, key: string) =>
+    env.app.inject({
+      method: 'POST',
+      url: URL_IMPORT,
+      payload: `job_id=${jobId}&confirm_archiving=false`,
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'idempotency-key': key,
+        authorization: admin.authorization,
+      },
+    })
+  const offersOf = async (investment: string) =>
+    Number(
+      (
+        await env.ctx.db
+          .selectFrom('offers')
+          .innerJoin('investments', 'investments.id', 'offers.investment_id')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('investments.source_id', '=', investment)
+          .executeTakeFirstOrThrow()
+      ).n,
+    )
+
+  beforeAll(async () => {
+    env = getEnv()
+    await grantProLicense(env.ctx)
+    admin = await createTestUser(env.ctx, 'administrator')
+  })
+
+  it('answers the catalog while the execution writes, and lets another write wait its turn', async () => {
+    const jobId = await preview(csv('INV-BIG', 1, ROWS))
+    const finished: string[] = []
+    const execution = execute(jobId, 'thread-key-1').then((response) => {
+      finished.push('execution')
+      return response
+    })
+    // timers run only when the event loop is free: a transaction holding it would be over by then
+    const statusOf = async () =>
+      (await env.ctx.db.selectFrom('import_jobs').select('status').where('id', '=', jobId).executeTakeFirstOrThrow())
+        .status
+    let seen = await statusOf()
+    while (seen === 'previewed') {
+      await new Promise((resolve) => setTimeout(resolve, 1))
+      seen = await statusOf()
+    }
+    expect(seen).toBe('running')
+    const catalog = env.app
+      .inject({
+        method: 'GET',
+        url: '/wp-json/dg/v2/catalog/properties?per_page=5',
+        headers: { authorization: admin.authorization },
+      })
+      .then((response) => {
+        finished.push('catalog')
+        return response
+      })
+    const otherWrite = createTestUser(env.ctx, 'dg_catalog_reader').then((user) => {
+      finished.push('other write')
+      return user
+    })
+    const [done, read, reader] = await Promise.all([execution, catalog, otherWrite])
+    expect(read.statusCode).toBe(200)
+    expect(finished.indexOf('catalog')).toBeLessThan(finished.indexOf('execution'))
+    expect(reader.authorization).toMatch(/^Basic /)
+    expect(done.statusCode).toBe(200)
+    expect(done.json().result).toMatchObject({ status: 'completed', created: ROWS, updated: 0, archived: 0 })
+    expect(await offersOf('INV-BIG')).toBe(ROWS)
+    const history = await env.ctx.db
+      .selectFrom('price_history')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('run_id', '=', done.json().result.run_id)
+      .executeTakeFirstOrThrow()
+    expect(Number(history.n)).toBe(ROWS)
+    const lock = await env.ctx.db.selectFrom('locks').selectAll().where('name', '=', 'offer_import').execute()
+    expect(lock).toEqual([])
+    // the same key replays the stored result
+    const replay = await execute(jobId, 'thread-key-1')
+    expect(replay.statusCode).toBe(200)
+    expect(replay.json().result).toEqual(done.json().result)
+  })
+
+  it('refuses a large plan the catalog outdated, writes nothing of it and releases the lock', async () => {
+    const outdated = await preview(csv('INV-OLD', 1, ROWS))
+    // another import creates one of its offers first: the previewed create is now an update
+    const first = await preview(csv('INV-OLD', 7, 1))
+    expect((await execute(first, 'thread-key-2')).statusCode).toBe(200)
+    const response = await execute(outdated, 'thread-key-3')
+    expect(response.statusCode).toBe(409)
+    expect(response.json().error).toBe('import_conflict')
+    expect(await offersOf('INV-OLD')).toBe(1)
+    const job = await env.ctx.db
+      .selectFrom('import_jobs')
+      .select(['status'])
+      .where('id', '=', outdated)
+      .executeTakeFirstOrThrow()
+    expect(job.status).toBe('stale')
+    expect(await env.ctx.db.selectFrom('locks').selectAll().where('name', '=', 'offer_import').execute()).toEqual([])
+  })
+})
