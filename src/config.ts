@@ -53,6 +53,34 @@ export interface AppConfig {
   readonly metricsToken: string | undefined
   /** Absolute paths of the extension modules loaded at start (`DG_EXTENSIONS`), in load order. */
   readonly extensions: readonly string[]
+  /** Who is told, and how, when the publication needs attention (src/alerts). */
+  readonly alerts: AlertConfig
+}
+
+/** E-mail over SMTP; `tls`: `starttls` (required upgrade), `implicit` (TLS from the start, port 465) or `none`. */
+export interface AlertSmtpConfig {
+  readonly host: string
+  readonly port: number
+  readonly tls: 'starttls' | 'implicit' | 'none'
+  readonly user: string | undefined
+  readonly password: string | undefined
+  readonly from: string
+  readonly to: readonly string[]
+}
+
+export interface AlertConfig {
+  /** Unset: no e-mail. */
+  readonly smtp: AlertSmtpConfig | undefined
+  /** Unset: no notification webhook. The secret signs each request (HMAC-SHA256, as contract 5.2). */
+  readonly webhook: { readonly url: string; readonly secret: string } | undefined
+  /** A day's file with fewer rows than the previous day's by more than this share (0–1) is alerted. */
+  readonly rowDropShare: number
+  /** Language of the subject, the e-mail's first part and the webhook's `text`. */
+  readonly language: 'pl' | 'en'
+  /** Attempts per channel, the first included. */
+  readonly maxAttempts: number
+  /** Wait before the second attempt; each further one waits twice as long. */
+  readonly retryBaseMs: number
 }
 
 export class ConfigError extends Error {}
@@ -171,6 +199,91 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     shutdownTimeoutSeconds: parseIntegerSetting(env, 'DG_SHUTDOWN_TIMEOUT_SECONDS', 30, 1, 3600),
     metricsToken,
     extensions: Object.freeze(parseExtensionList(env.DG_EXTENSIONS, cwd)),
+    alerts: parseAlertConfig(env, rawEnv),
+  })
+}
+
+const EMAIL_ADDRESS = /^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/
+
+/** Alert settings; a message never repeats the password or the secret it refuses. */
+function parseAlertConfig(env: NodeJS.ProcessEnv, environment: Environment): AlertConfig {
+  const host = env.DG_ALERT_SMTP_HOST || undefined
+  const recipients = (env.DG_ALERT_EMAIL_TO ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean)
+  const wrongRecipient = recipients.find((address) => !EMAIL_ADDRESS.test(address))
+  if (wrongRecipient !== undefined)
+    throw new ConfigError(`DG_ALERT_EMAIL_TO: "${wrongRecipient}" is not an e-mail address`)
+  let smtp: AlertSmtpConfig | undefined
+  if (host === undefined) {
+    if (recipients.length > 0) throw new ConfigError('DG_ALERT_EMAIL_TO is set but DG_ALERT_SMTP_HOST is not')
+  } else {
+    if (recipients.length === 0)
+      throw new ConfigError('DG_ALERT_SMTP_HOST is set but DG_ALERT_EMAIL_TO names no recipient')
+    const tls = env.DG_ALERT_SMTP_TLS || 'starttls'
+    if (tls !== 'starttls' && tls !== 'implicit' && tls !== 'none')
+      throw new ConfigError(`DG_ALERT_SMTP_TLS must be starttls, implicit or none, got "${tls}"`)
+    const user = env.DG_ALERT_SMTP_USER || undefined
+    const password = env.DG_ALERT_SMTP_PASSWORD || undefined
+    if (password !== undefined && user === undefined)
+      throw new ConfigError('DG_ALERT_SMTP_PASSWORD is set but DG_ALERT_SMTP_USER is not')
+    const from = env.DG_ALERT_SMTP_FROM || (user !== undefined && EMAIL_ADDRESS.test(user) ? user : undefined)
+    if (from === undefined) throw new ConfigError('DG_ALERT_SMTP_FROM must name the sender address of alert e-mails')
+    if (!EMAIL_ADDRESS.test(from.replace(/^.*<([^>]*)>\s*$/, '$1')))
+      throw new ConfigError(`DG_ALERT_SMTP_FROM: "${from}" is not an e-mail address`)
+    smtp = Object.freeze({
+      host,
+      port: parseIntegerSetting(env, 'DG_ALERT_SMTP_PORT', tls === 'implicit' ? 465 : 587, 1, 65535),
+      tls,
+      user,
+      password,
+      from,
+      to: Object.freeze(recipients),
+    })
+  }
+  const url = env.DG_ALERT_WEBHOOK_URL || undefined
+  const secret = env.DG_ALERT_WEBHOOK_SECRET || undefined
+  let webhook: AlertConfig['webhook']
+  if (url === undefined) {
+    if (secret !== undefined) throw new ConfigError('DG_ALERT_WEBHOOK_SECRET is set but DG_ALERT_WEBHOOK_URL is not')
+  } else {
+    let parsed: URL | undefined
+    try {
+      parsed = new URL(url)
+    } catch {
+      parsed = undefined
+    }
+    // the address may carry a token (Slack, Teams), so it is not repeated in the message
+    if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:'))
+      throw new ConfigError('DG_ALERT_WEBHOOK_URL must be an http(s) address')
+    if (environment === 'production' && parsed.protocol !== 'https:')
+      throw new ConfigError('DG_ALERT_WEBHOOK_URL must be an https:// address when DG_ENV=production')
+    if (secret === undefined || secret.length < 32)
+      throw new ConfigError('DG_ALERT_WEBHOOK_SECRET must be set, at least 32 characters, with DG_ALERT_WEBHOOK_URL')
+    webhook = Object.freeze({ url, secret })
+  }
+  const rawShare = (env.DG_ALERT_ROW_DROP_SHARE ?? '').trim()
+  let rowDropShare = 0.3
+  if (rawShare !== '') {
+    const percent = rawShare.endsWith('%')
+    const value = Number(percent ? rawShare.slice(0, -1) : rawShare) / (percent ? 100 : 1)
+    if (!/^\d+(\.\d+)?%?$/.test(rawShare) || !(value > 0 && value < 1))
+      throw new ConfigError(
+        `DG_ALERT_ROW_DROP_SHARE must be a share between 0 and 1 (0.30) or a percentage (30%), got "${rawShare}"`,
+      )
+    rowDropShare = value
+  }
+  const language = env.DG_ALERT_LANGUAGE || 'pl'
+  if (language !== 'pl' && language !== 'en')
+    throw new ConfigError(`DG_ALERT_LANGUAGE must be pl or en, got "${language}"`)
+  return Object.freeze({
+    smtp,
+    webhook,
+    rowDropShare,
+    language,
+    maxAttempts: parseIntegerSetting(env, 'DG_ALERT_MAX_ATTEMPTS', 5, 1, 10),
+    retryBaseMs: parseIntegerSetting(env, 'DG_ALERT_RETRY_BASE_MS', 2000, 10, 600_000),
   })
 }
 

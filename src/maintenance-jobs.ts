@@ -1,7 +1,11 @@
 /*
  * The service's housekeeping schedule. Retention (contract 3): import previews after 24 hours and
- * results after 7 days; price history and the audit log are never removed.
+ * results after 7 days; price history and the audit log are never removed. Alerts: the rules run
+ * hourly too (a publication through the API, a licence that ended at midnight, a day missed while
+ * no schedule ran), and alerts whose instance stopped while sending them are sent.
  */
+import { checkAlertConditions } from './alerts/alert-rules.js'
+import { resendStaleAlerts } from './alerts/alert-service.js'
 import { deleteExpiredSessions } from './host/auth/sessions-repository.js'
 import type { ScheduledJob } from './host/scheduler.js'
 import { removeExpiredImportJobs } from './imports/offer-import-service.js'
@@ -15,6 +19,14 @@ export const MAINTENANCE_JOBS: readonly ScheduledJob[] = [
       importJobsRemoved: await removeExpiredImportJobs(ctx),
       sessionsRemoved: await deleteExpiredSessions(ctx.db, ctx.now().toISOString()),
       webhook: await removeExpiredWebhookRecords(ctx),
+    }),
+  },
+  {
+    name: 'alerts',
+    pattern: '5 * * * *',
+    run: async (ctx) => ({
+      alertsRaised: (await checkAlertConditions(ctx)).length,
+      alertsResent: await resendStaleAlerts(ctx),
     }),
   },
 ]

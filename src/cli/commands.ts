@@ -13,6 +13,7 @@ import { HostError } from '../host/errors.js'
 import { createUser, listUsers, setLoginPassword } from '../host/users/users.js'
 import { getLicenseState, setLicense } from '../licensing/license.js'
 import { getWebhookSecret, rotateWebhookSecret } from '../webhook/webhook-secret.js'
+import { ALERTS_COMMANDS } from './alerts-command.js'
 import { BACKUP_COMMANDS } from './backup-command.js'
 import { runImportCommand } from './import-command.js'
 import { IMPORT_HELP } from './import-help.js'
@@ -402,6 +403,7 @@ export const COMMANDS: Command[] = [
       }),
   },
   ...BACKUP_COMMANDS,
+  ...ALERTS_COMMANDS,
 ]
 
 function describeLicense(state: {

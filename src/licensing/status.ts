@@ -1,3 +1,4 @@
+import { recentAlerts } from '../alerts/alert-service.js'
 import type { HostContext } from '../host/context.js'
 import { getLastPublication, getLastPublicationFailure, getPublicDatasetId } from '../publication/dataset.js'
 import { CURRENT_LEGAL_CONTRACT } from '../publication/legal-contract.js'
@@ -57,5 +58,6 @@ export async function getServiceStatus(ctx: HostContext) {
     offers_without_type: await countUntypedListedOffers(ctx.db, settings.published_statuses),
     missed_days: missed,
     datasets,
+    alerts: await recentAlerts(ctx),
   }
 }

@@ -3,10 +3,12 @@
  * the licence: in continuity mode the legal duty goes on. It runs once across instances (the
  * pipeline's lock; an instance that finds today already published by the schedule skips), and at
  * start it catches up today's run when the service was down at the scheduled time. A failure is
- * recorded (publications row, audit) and shown in /status.
+ * recorded (publications row, audit), shown in /status and alerted; after the run the alert rules
+ * look at what was published (src/alerts).
  */
 import { Cron } from 'croner'
 
+import { checkAlertConditions, deliveryCheckWanted, type FailedPublication } from '../alerts/alert-rules.js'
 import type { HostContext } from '../host/context.js'
 import { PluginError } from '../host/errors.js'
 import type { TrackJob } from '../host/scheduler.js'
@@ -30,6 +32,7 @@ export async function runScheduledPublication(
   // without any developer entity the publication fails and says so (developer_missing)
   const targets = datasets.length > 0 ? datasets : [undefined]
   const outcomes: ScheduledPublicationOutcome[] = []
+  const failures: FailedPublication[] = []
   for (const dataset of targets) {
     const developerId = dataset && !dataset.primary ? dataset.developer.id : null
     const done = await ctx.db
@@ -52,11 +55,33 @@ export async function runScheduledPublication(
       else {
         ctx.log.error({ err: error, date, developer_id: dataset?.developer.id }, 'scheduled publication failed')
         outcomes.push('failed')
+        failures.push({
+          date,
+          dataset: dataset ? { id: dataset.developer.id, name: dataset.developer.name } : null,
+          issues: failureIssues(error),
+        })
       }
     }
   }
+  // alerts are told after every dataset had its turn, so a slow channel delays no publication
+  await checkAlertConditions(ctx, {
+    failedPublications: failures,
+    checkDelivery: outcomes.includes('published') && deliveryCheckWanted(ctx),
+  })
   for (const worst of ['failed', 'busy', 'published'] as const) if (outcomes.includes(worst)) return worst
   return 'skipped'
+}
+
+/** The issues a failed publication named, or its error as one. */
+function failureIssues(error: unknown): FailedPublication['issues'] {
+  const issues = error instanceof PluginError ? error.extra.issues : undefined
+  if (Array.isArray(issues))
+    return issues.map((i: { code?: unknown; message_pl?: unknown; message_en?: unknown }) => ({
+      code: String(i.code),
+      ...(typeof i.message_pl === 'string' ? { message_pl: i.message_pl } : {}),
+      ...(typeof i.message_en === 'string' ? { message_en: i.message_en } : {}),
+    }))
+  return [{ code: error instanceof PluginError ? error.error : 'publication_error' }]
 }
 
 /** Whether today's scheduled time has passed (so a start after it must catch up). */

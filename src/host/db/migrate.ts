@@ -10,6 +10,7 @@ import * as webhook from './migrations/0005-webhook.js'
 import * as importPlanFormat from './migrations/0006-import-plan-format.js'
 import * as dropRedundantOfferIndexes from './migrations/0007-drop-redundant-offer-indexes.js'
 import * as publicationDeveloper from './migrations/0008-publication-developer.js'
+import * as alerts from './migrations/0009-alerts.js'
 
 interface MigrationModule {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>
@@ -29,6 +30,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, MigrationModule]> = [
   ['0006-import-plan-format', importPlanFormat],
   ['0007-drop-redundant-offer-indexes', dropRedundantOfferIndexes],
   ['0008-publication-developer', publicationDeveloper],
+  ['0009-alerts', alerts],
 ]
 
 export class MigrationError extends Error {}

@@ -303,6 +303,30 @@ export interface WebhookExecutionsTable {
   expires_at: string
 }
 
+/** An alert told once per cause, day and scope (migration 0009). */
+export interface AlertsTable {
+  id: Generated<number>
+  cause: string
+  /** The day (YYYY-MM-DD, Europe/Warsaw) the alert is about. */
+  day: string
+  /** `developer:<id>` for one dataset's alert, '' for the service's. */
+  scope: string
+  developer_id: number | null
+  severity: string
+  message_pl: string
+  message_en: string
+  /** JSON object. */
+  details: string
+  raised_at: string
+  /** `sending` while an instance delivers it, then `delivered`, `failed` or `not_configured`. */
+  state: string
+  /** When the sending instance claimed it; a `sending` row claimed long ago is taken over. */
+  claimed_at: string
+  /** JSON object: channel name → {status, attempts, at, error}. */
+  channels: string
+  finished_at: string | null
+}
+
 export interface Database {
   users: UsersTable
   app_passwords: AppPasswordsTable
@@ -323,6 +347,7 @@ export interface Database {
   locks: LocksTable
   webhook_replay_guard: WebhookReplayGuardTable
   webhook_executions: WebhookExecutionsTable
+  alerts: AlertsTable
 }
 
 export type UserRow = Selectable<UsersTable>

@@ -1,0 +1,156 @@
+/*
+ * What an alert says, per cause, in Polish and English. Each text tells what happened, what it
+ * means for the legal duty and what to do, so that the e-mail or the chat message is enough to act.
+ */
+export type AlertCause =
+  | 'publication_failed'
+  | 'missed_days'
+  | 'delivery_failed'
+  | 'row_drop'
+  | 'license_continuity'
+  | 'test'
+
+export type AlertSeverity = 'critical' | 'warning' | 'info'
+
+export interface AlertDataset {
+  id: number
+  name: string
+}
+
+/** An alert before it is claimed: cause, day and dataset make it unique. */
+export interface AlertInput {
+  cause: AlertCause
+  day: string
+  dataset: AlertDataset | null
+  severity: AlertSeverity
+  message_pl: string
+  message_en: string
+  details: Record<string, unknown>
+}
+
+export const ALERT_TITLES: Record<AlertCause, { pl: string; en: string }> = {
+  publication_failed: {
+    pl: 'Publikacja z harmonogramu nie powiodła się',
+    en: 'The scheduled publication failed',
+  },
+  missed_days: { pl: 'Brak opublikowanego pliku za miniony dzień', en: 'A past day has no published file' },
+  delivery_failed: {
+    pl: 'Pliki nie są poprawnie udostępniane portalowi',
+    en: 'The files are not served correctly to the portal',
+  },
+  row_drop: { pl: 'Dzisiejszy plik ma znacznie mniej wierszy', en: "Today's file has far fewer rows" },
+  license_continuity: { pl: 'Licencja wygasła: tryb ciągłości', en: 'The licence lapsed: continuity mode' },
+  test: { pl: 'Alert testowy', en: 'Test alert' },
+}
+
+function inDataset(dataset: AlertDataset | null): { pl: string; en: string } {
+  return dataset
+    ? { pl: ` (zbiór dewelopera ${dataset.name})`, en: ` (dataset of ${dataset.name})` }
+    : { pl: '', en: '' }
+}
+
+function listed(values: readonly string[], max = 10): string {
+  return values.length > max ? `${values.slice(0, max).join(', ')} …` : values.join(', ')
+}
+
+export function publicationFailedAlert(
+  day: string,
+  dataset: AlertDataset | null,
+  issues: readonly { code: string; message_pl?: string; message_en?: string }[],
+): AlertInput {
+  const where = inDataset(dataset)
+  const codes = issues.map((i) => i.code)
+  const first = issues[0]
+  return {
+    cause: 'publication_failed',
+    day,
+    dataset,
+    severity: 'critical',
+    message_pl: `Codzienna publikacja z dnia ${day}${where.pl} nie powiodła się: ${listed(codes) || 'nieznana przyczyna'}.${first?.message_pl ? ` ${first.message_pl}` : ''} Poprzednia wersja jest nadal udostępniana, ale pliku za dziś nie ma: usuń przyczynę i opublikuj dzień ponownie (panel „Publikacja” lub POST /publications).`,
+    message_en: `The daily publication of ${day}${where.en} failed: ${listed(codes) || 'unknown cause'}.${first?.message_en ? ` ${first.message_en}` : ''} The previous version is still served, but today has no file: remove the cause and publish the day again (admin panel "Publikacja" or POST /publications).`,
+    details: { issues: codes },
+  }
+}
+
+export function missedDaysAlert(day: string, dataset: AlertDataset | null, dates: readonly string[]): AlertInput {
+  const where = inDataset(dataset)
+  return {
+    cause: 'missed_days',
+    day,
+    dataset,
+    severity: 'critical',
+    message_pl: `Nie opublikowano pliku za ${dates.length} dni${where.pl}: ${listed(dates)}. Pliku za miniony dzień nie da się odtworzyć z dzisiejszych cen; jeśli masz raport z tamtego dnia, opublikuj go importem raportu (58 kolumn) z datą tego dnia, i sprawdź, dlaczego publikacja się nie odbyła.`,
+    message_en: `No file was published for ${dates.length} day(s)${where.en}: ${listed(dates)}. A past day's file cannot be rebuilt from today's prices; if you have that day's report, publish it with the report import for its date, and find out why the publication did not happen.`,
+    details: { dates },
+  }
+}
+
+export function deliveryFailedAlert(
+  day: string,
+  dataset: AlertDataset | null,
+  issues: readonly { code: string; message_pl: string; message_en: string }[],
+): AlertInput {
+  const where = inDataset(dataset)
+  const first = issues[0]
+  return {
+    cause: 'delivery_failed',
+    day,
+    dataset,
+    severity: 'critical',
+    message_pl: `Kontrola udostępniania plików${where.pl} nie powiodła się: ${listed(issues.map((i) => i.code))}.${first ? ` ${first.message_pl}` : ''} Harwester dane.gov.pl pobierze to samo; sprawdź serwer, proxy i public_base_url.`,
+    message_en: `The delivery check of the files${where.en} failed: ${listed(issues.map((i) => i.code))}.${first ? ` ${first.message_en}` : ''} The dane.gov.pl harvester will download the same; check the server, the proxy and public_base_url.`,
+    details: { issues: issues.map((i) => i.code), first_issue: first ?? null },
+  }
+}
+
+export function rowDropAlert(
+  day: string,
+  dataset: AlertDataset | null,
+  rows: number,
+  previous: { date: string; rows: number },
+  share: number,
+): AlertInput {
+  const where = inDataset(dataset)
+  const drop = 1 - rows / previous.rows
+  const percent = (value: number) => `${(Math.round(value * 1000) / 10).toLocaleString('pl-PL')}%`
+  const percentEn = (value: number) => `${Math.round(value * 1000) / 10}%`
+  return {
+    cause: 'row_drop',
+    day,
+    dataset,
+    severity: 'warning',
+    message_pl: `Plik z dnia ${day}${where.pl} ma ${rows} wierszy, o ${percent(drop)} mniej niż plik z dnia ${previous.date} (${previous.rows}); próg alertu to ${percent(share)}. Taki spadek to zwykle zepsuty import lub przerwany kanał danych z CRM, a nie sprzedaż: sprawdź ostatnie importy i webhooki, a po poprawce opublikuj dzień ponownie.`,
+    message_en: `The file of ${day}${where.en} has ${rows} rows, ${percentEn(drop)} fewer than the file of ${previous.date} (${previous.rows}); the alert threshold is ${percentEn(share)}. A drop like this is usually a broken import or CRM feed, not sales: check the latest imports and webhooks, then publish the day again once corrected.`,
+    details: {
+      rows,
+      previous_date: previous.date,
+      previous_rows: previous.rows,
+      drop_share: Math.round(drop * 10_000) / 10_000,
+      threshold: share,
+    },
+  }
+}
+
+export function licenseContinuityAlert(day: string, status: string, validUntil: string | null): AlertInput {
+  return {
+    cause: 'license_continuity',
+    day,
+    dataset: null,
+    severity: 'warning',
+    message_pl: `Licencja nie jest aktywna (${status}${validUntil ? `, ważna do ${validUntil}` : ''}): usługa działa w trybie ciągłości. Codzienna publikacja z harmonogramu trwa, ale katalog dla strony WWW, /status, webhook, import plików i publikacja przez API odpowiadają 403 pro_feature_required. Odnów licencję (dg license set).`,
+    message_en: `The licence is not active (${status}${validUntil ? `, valid until ${validUntil}` : ''}): the service runs in continuity mode. The scheduled daily publication goes on, but the website's catalog, /status, the webhook, file import and publishing through the API answer 403 pro_feature_required. Renew the licence (dg license set).`,
+    details: { license_status: status, valid_until: validUntil },
+  }
+}
+
+export function testAlert(day: string): AlertInput {
+  return {
+    cause: 'test',
+    day,
+    dataset: null,
+    severity: 'info',
+    message_pl: 'Alert testowy wysłany poleceniem dg alerts test: ten kanał powiadomień działa.',
+    message_en: 'Test alert sent with dg alerts test: this notification channel works.',
+    details: {},
+  }
+}

@@ -1,0 +1,149 @@
+/*
+ * When the operators must be told. Run after every scheduled publication (with the failures it
+ * met, and a delivery check of what it published when a channel is configured) and hourly by the
+ * maintenance schedule; each cause is raised at most once per day and dataset (the alerts table
+ * decides), so running the rules again, or on every instance, repeats nothing.
+ *
+ * - publication_failed: the scheduled publication of a dataset failed (its issues named);
+ * - missed_days: days before today without a file since the last one published;
+ * - row_drop: today's file has fewer rows than the previous published day's by more than
+ *   DG_ALERT_ROW_DROP_SHARE (usually a broken import or feed, not sales);
+ * - delivery_failed: the public URLs do not serve what was published (delivery-check.ts);
+ * - license_continuity: a licence was installed and is no longer active.
+ */
+import type { HostContext } from '../host/context.js'
+import { getLicenseState } from '../licensing/license.js'
+import { type Dataset, datasetBase, datasetStore, listDatasets } from '../publication/datasets.js'
+import { checkDelivery } from '../publication/delivery-check.js'
+import { getPublicationSettings } from '../publication/publication-settings.js'
+import { isTrialAddress, missedDays, todayInWarsaw } from '../publication/publication-service.js'
+import type { Manifest } from '../publication/publication-store.js'
+import {
+  type AlertDataset,
+  type AlertInput,
+  deliveryFailedAlert,
+  licenseContinuityAlert,
+  missedDaysAlert,
+  publicationFailedAlert,
+  rowDropAlert,
+} from './alert-causes.js'
+import { type AlertView, configuredChannels, raiseAlert } from './alert-service.js'
+
+export interface FailedPublication {
+  date: string
+  dataset: AlertDataset | null
+  issues: { code: string; message_pl?: string; message_en?: string }[]
+}
+
+export interface AlertCheckOptions {
+  /** Scheduled publications that failed in the run that calls the rules. */
+  failedPublications?: readonly FailedPublication[]
+  /** Fetch the public files and alert when they are not served as published (after a scheduled publication). */
+  checkDelivery?: boolean
+}
+
+function alertDataset(dataset: Dataset): AlertDataset {
+  return { id: dataset.developer.id, name: dataset.developer.name }
+}
+
+/** The latest revision of each day's file, by date. */
+function latestRowsByDay(manifest: Manifest): Map<string, number> {
+  const rows = new Map<string, { revision: number; rows: number }>()
+  for (const day of manifest.days) {
+    const revision = day.revision ?? 1
+    const known = rows.get(day.date)
+    if (!known || revision >= known.revision) rows.set(day.date, { revision, rows: day.rows })
+  }
+  return new Map([...rows].map(([date, value]) => [date, value.rows]))
+}
+
+/** Today's file against the latest earlier day's, when the drop is larger than the configured share. */
+export function rowDropFinding(
+  manifest: Manifest,
+  today: string,
+  share: number,
+): { rows: number; previous: { date: string; rows: number } } | undefined {
+  const byDay = latestRowsByDay(manifest)
+  const rows = byDay.get(today)
+  if (rows === undefined) return undefined
+  const previousDate = [...byDay.keys()]
+    .filter((date) => date < today)
+    .sort()
+    .at(-1)
+  if (previousDate === undefined) return undefined
+  const previousRows = byDay.get(previousDate) ?? 0
+  if (previousRows <= 0 || 1 - rows / previousRows <= share) return undefined
+  return { rows, previous: { date: previousDate, rows: previousRows } }
+}
+
+async function datasetFindings(ctx: HostContext, dataset: Dataset, options: AlertCheckOptions): Promise<AlertInput[]> {
+  const today = todayInWarsaw(ctx)
+  const manifest = await datasetStore(ctx, dataset).currentManifest()
+  if (!manifest) return []
+  const found: AlertInput[] = []
+  const missed = missedDays(
+    manifest.days.map((day) => day.date),
+    today,
+  )
+  if (missed.length > 0) found.push(missedDaysAlert(today, alertDataset(dataset), missed))
+  const drop = rowDropFinding(manifest, today, ctx.config.alerts.rowDropShare)
+  if (drop)
+    found.push(rowDropAlert(today, alertDataset(dataset), drop.rows, drop.previous, ctx.config.alerts.rowDropShare))
+  if (options.checkDelivery) {
+    const settings = await getPublicationSettings(ctx)
+    const base = settings.public_base_url ? datasetBase(settings.public_base_url, dataset) : null
+    const delivery = await checkDelivery({
+      baseUrl: base,
+      manifest,
+      now: () => ctx.now(),
+      trial: base !== null && isTrialAddress(base) && ctx.config.env !== 'production',
+    })
+    if (delivery.status === 'failed') found.push(deliveryFailedAlert(today, alertDataset(dataset), delivery.issues))
+  }
+  return found
+}
+
+/**
+ * Evaluates every rule and raises what it finds, each alert through its channels at once. Never
+ * throws: a rule or a channel that fails is logged and the others go on. Resolves when every
+ * alert raised has been delivered or given up, with the alerts raised now.
+ */
+export async function checkAlertConditions(ctx: HostContext, options: AlertCheckOptions = {}): Promise<AlertView[]> {
+  const found: AlertInput[] = []
+  const attempt = async (rule: string, run: () => Promise<AlertInput[]>) => {
+    try {
+      found.push(...(await run()))
+    } catch (error) {
+      ctx.log.error({ err: error, rule }, 'alert rule could not be evaluated')
+    }
+  }
+  for (const failure of options.failedPublications ?? [])
+    found.push(publicationFailedAlert(failure.date, failure.dataset, failure.issues))
+  let datasets: Dataset[] = []
+  await attempt('datasets', async () => {
+    datasets = await listDatasets(ctx)
+    return []
+  })
+  for (const dataset of datasets)
+    await attempt(`dataset ${dataset.developer.id}`, () => datasetFindings(ctx, dataset, options))
+  await attempt('license', async () => {
+    const license = await getLicenseState(ctx)
+    // a service never licensed has nothing that lapsed; an installed licence that stopped being active has
+    if (!license.continuity_mode || license.updated_at === null) return []
+    return [licenseContinuityAlert(todayInWarsaw(ctx), license.status, license.valid_until)]
+  })
+  const raised = await Promise.all(
+    found.map((input) =>
+      raiseAlert(ctx, input).catch((error: unknown) => {
+        ctx.log.error({ err: error, cause: input.cause, day: input.day }, 'alert could not be raised')
+        return undefined
+      }),
+    ),
+  )
+  return raised.filter((view): view is AlertView => view !== undefined)
+}
+
+/** Whether a scheduled run should also check the delivery of what it published. */
+export function deliveryCheckWanted(ctx: Pick<HostContext, 'config'>): boolean {
+  return configuredChannels(ctx).length > 0
+}
