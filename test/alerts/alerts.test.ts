@@ -16,9 +16,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { testAlert } from '../../src/alerts/alert-causes.js'
 import { checkAlertConditions } from '../../src/alerts/alert-rules.js'
-import { recentAlerts, sendTestAlert } from '../../src/alerts/alert-service.js'
+import { recentAlerts, resendStaleAlerts, sendTestAlert } from '../../src/alerts/alert-service.js'
+import { runCli } from '../../src/cli/main.js'
 import { setUpDemo } from '../../src/demo/demo-setup.js'
 import type { HostContext } from '../../src/host/context.js'
+import { openDatabase } from '../../src/host/db/database.js'
 import { loggerOptions } from '../../src/host/http/logging.js'
 import { setLicense } from '../../src/licensing/license.js'
 import { runScheduledPublication } from '../../src/publication/publication-schedule.js'
@@ -492,6 +494,101 @@ for (const dialect of TEST_DIALECTS) {
       expect(alert.channels).toEqual([expect.objectContaining({ channel: 'email', status: 'failed', attempts: 1 })])
       expect(smtp.logins.length).toBe(logins)
       expect(smtp.mails.length).toBe(mails)
+    })
+
+    it('two instances checking at once send each alert once: the stored row is the claim', async () => {
+      const other = openDatabase(env.database.connection)
+      try {
+        const instanceB: HostContext = { ...env.ctx, db: other.db }
+        env.clock.set('2026-11-28T08:00:00+01:00')
+        await setLicense(env.ctx, {
+          plan: 'pro',
+          entitlements: ['api_webhooks', 'bulk_import', 'publishing_gov'],
+          validUntil: '2026-11-27',
+          actor: { type: 'cli' },
+        })
+        const mails = smtp.mails.length
+        const hooks = receiver.received.length
+        const [a, b] = await Promise.all([checkAlertConditions(env.ctx), checkAlertConditions(instanceB)])
+        // 2026-11-26 and 27 have no file, and the licence ended yesterday: two causes, each told once
+        expect([...a, ...b].map((alert) => alert.cause).sort()).toEqual(['license_continuity', 'missed_days'])
+        expect(smtp.mails.length - mails).toBe(2)
+        expect(receiver.received.length - hooks).toBe(2)
+        const stored = await env.ctx.db.selectFrom('alerts').select(['cause']).where('day', '=', '2026-11-28').execute()
+        expect(stored.map((row) => row.cause).sort()).toEqual(['license_continuity', 'missed_days'])
+      } finally {
+        await other.destroy()
+        await setLicense(env.ctx, {
+          plan: 'pro',
+          entitlements: ['api_webhooks', 'bulk_import', 'publishing_gov'],
+          validUntil: null,
+          actor: { type: 'cli' },
+        })
+      }
+    })
+
+    it('an alert whose instance stopped while sending is finished by one instance, only on the channels left', async () => {
+      const raisedAt = '2026-11-28T06:50:00.000Z'
+      await env.ctx.db
+        .insertInto('alerts')
+        .values({
+          cause: 'missed_days',
+          day: '2026-11-28',
+          scope: 'developer:999',
+          developer_id: 999,
+          severity: 'critical',
+          message_pl: 'Nie opublikowano pliku za 1 dni: 2026-11-27.',
+          message_en: 'No file was published for 1 day(s): 2026-11-27.',
+          details: JSON.stringify({ dates: ['2026-11-27'] }),
+          raised_at: raisedAt,
+          state: 'sending',
+          claimed_at: raisedAt,
+          channels: JSON.stringify({
+            email: { status: 'pending', attempts: 0, at: null },
+            webhook: { status: 'sent', attempts: 1, at: raisedAt },
+          }),
+          finished_at: null,
+        })
+        .execute()
+      const other = openDatabase(env.database.connection)
+      try {
+        const mails = smtp.mails.length
+        const hooks = receiver.received.length
+        // ten minutes later it may still be under way; hours later it is taken over by one of the two instances
+        env.clock.set('2026-11-28T08:00:00+01:00')
+        expect(await resendStaleAlerts(env.ctx)).toBe(0)
+        env.clock.set('2026-11-28T10:00:00+01:00')
+        const resent = await Promise.all([resendStaleAlerts(env.ctx), resendStaleAlerts({ ...env.ctx, db: other.db })])
+        expect(resent.sort()).toEqual([0, 1])
+        expect(smtp.mails.length - mails).toBe(1)
+        expect(receiver.received.length - hooks).toBe(0)
+        const row = await env.ctx.db
+          .selectFrom('alerts')
+          .select(['state', 'channels'])
+          .where('scope', '=', 'developer:999')
+          .executeTakeFirstOrThrow()
+        expect(row.state).toBe('delivered')
+        expect(JSON.parse(row.channels)).toMatchObject({ email: { status: 'sent' }, webhook: { status: 'sent' } })
+      } finally {
+        await other.destroy()
+      }
+    })
+
+    it('dg alerts test sends a test alert through both channels', async () => {
+      let stdout = ''
+      let stderr = ''
+      const mails = smtp.mails.length
+      const code = await runCli(['alerts', 'test', '--json'], {
+        config: env.config,
+        io: { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) },
+        openDatabase: () => openDatabase(env.database.connection),
+      })
+      expect(code, stderr).toBe(0)
+      expect(JSON.parse(stdout)).toMatchObject({ cause: 'test', state: 'delivered', severity: 'info' })
+      expect(smtp.mails.slice(mails).map((mail) => mail.subject)).toEqual([
+        expect.stringContaining('[dg-offers] INFO: Alert testowy'),
+      ])
+      expect(stdout + stderr).not.toContain(SMTP_PASSWORD)
     })
 
     it('never writes the SMTP password, the webhook secret or its address to the log, the audit or /status', async () => {
