@@ -9,7 +9,7 @@
  * - row_drop: today's file has fewer rows than the previous published day's by more than
  *   DG_ALERT_ROW_DROP_SHARE (usually a broken import or feed, not sales);
  * - delivery_failed: the public URLs do not serve what was published (delivery-check.ts);
- * - license_continuity: a licence was installed and is no longer active.
+ * - license_continuity: the licence expired or was suspended (continuity mode), told daily while it lasts.
  */
 import type { HostContext } from '../host/context.js'
 import { getLicenseState } from '../licensing/license.js'
@@ -128,8 +128,8 @@ export async function checkAlertConditions(ctx: HostContext, options: AlertCheck
     await attempt(`dataset ${dataset.developer.id}`, () => datasetFindings(ctx, dataset, options))
   await attempt('license', async () => {
     const license = await getLicenseState(ctx)
-    // a service never licensed has nothing that lapsed; an installed licence that stopped being active has
-    if (!license.continuity_mode || license.updated_at === null) return []
+    // a licence that ran out or was suspended lapsed; none installed, or a free plan chosen, did not
+    if (license.status !== 'expired' && license.status !== 'suspended') return []
     return [licenseContinuityAlert(todayInWarsaw(ctx), license.status, license.valid_until)]
   })
   const raised = await Promise.all(

@@ -411,6 +411,10 @@ for (const dialect of TEST_DIALECTS) {
     })
 
     it('the licence lapsing into continuity mode is alerted once a day', async () => {
+      // a free plan is a choice, not a lapse: continuity mode without an alert
+      env.clock.set('2026-11-26T06:00:00+01:00')
+      await setLicense(env.ctx, { plan: 'free', entitlements: [], validUntil: null, actor: { type: 'cli' } })
+      expect(await checkAlertConditions(env.ctx)).toEqual([])
       env.clock.set('2026-11-26T08:00:00+01:00')
       await setLicense(env.ctx, {
         plan: 'pro',
