@@ -274,6 +274,31 @@ export const lookupPropertyType: (text: string) => OfferTypeCode | undefined = m
   return propertyType === undefined ? undefined : Object.freeze({ offerKind: 'property', propertyType })
 })
 
+/*
+ * The types only the editor takes (design.md section 3): a standalone part sold on its own, by its
+ * stored code or its name in the official file (`Miejsce postojowe`, …) or in English.
+ */
+export const STANDALONE_PART_TYPE_SYNONYMS: Readonly<Record<StandalonePartType, readonly string[]>> = {
+  parking_space: ['miejsce postojowe', 'parking space'],
+  garage: ['garaż', 'garage'],
+  storage_room: ['komórka lokatorska', 'storage room'],
+  other: ['inna część nieruchomości', 'other part'],
+}
+const STANDALONE_PART_TYPE_INDEX = indexSynonyms(STANDALONE_PART_TYPE_SYNONYMS)
+for (const word of STANDALONE_PART_TYPE_INDEX.keys())
+  if (PROPERTY_TYPE_INDEX.has(word)) throw new Error(`type word "${word}" names a dwelling and a part`)
+
+/** What the editor makes of a type it accepts: a flat, a house, or a standalone part. */
+export type EditorTypeCode = OfferTypeCode | { offerKind: 'standalone_part'; propertyType: StandalonePartType }
+
+/** A flat, a house or a standalone part (the editor's types), or undefined for any other word. */
+export const lookupEditorPropertyType: (text: string) => EditorTypeCode | undefined = memoize((text) => {
+  const dwelling = lookupPropertyType(text)
+  if (dwelling !== undefined) return dwelling
+  const part = STANDALONE_PART_TYPE_INDEX.get(normalizeWord(text))
+  return part === undefined ? undefined : Object.freeze({ offerKind: 'standalone_part', propertyType: part })
+})
+
 /** Whether a word names a standalone part, an appurtenant room or a non-residential unit (see NOT_ALLOWED_TYPE_WORDS). */
 export const isNotAllowedTypeWord: (text: string) => boolean = memoize((text) =>
   NOT_ALLOWED_TYPE_INDEX.has(normalizeWord(text)),

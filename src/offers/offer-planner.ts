@@ -10,14 +10,26 @@ import type { Executor } from '../host/context.js'
 import { type OfferStatus, STANDALONE_PART_TYPES } from './canonical-fields.js'
 import { decodeChangeSet, encodeChangeSet } from './change-set.js'
 import { createsExactlySent } from './compared-values.js'
+import type {
+  ClearableField,
+  ComponentValues,
+  EditorFields,
+  EditorInput,
+  EditorOperation,
+  PlannedComponentChange,
+  StoredComponent,
+} from './editor-operation.js'
 import { priceWithinRounding } from './price-consistency.js'
 import { fieldError, formatAreaPl, formatCentsPl } from './row-errors.js'
 import {
+  type EditorTarget,
   type InvestmentKeyRow,
   type PlanOffer,
   type PlanOfferRow,
+  selectEditorTargets,
   selectInvestmentsBySourceIds,
   selectOfferKeysOfInvestments,
+  selectOffersBySourceKeys,
   selectPlanOffersByKeys,
 } from './offers-repository.js'
 import { type ImportMode, type NormalizedOfferValues, offerKey, type RowError } from './validate-offer-row.js'
@@ -49,6 +61,8 @@ export interface PlannedOperation {
   storedValues?: string
   /** `changes` as a change set (change-set.ts), when the planner made them from one. */
   changeSet?: number
+  /** The editor's part of the operation (an input with `editor`). */
+  editor?: EditorOperation
 }
 
 export interface ArchiveScope {
@@ -83,6 +97,8 @@ export interface PlanInput {
   key?: string
   compared?: string
   sent?: number
+  /** An input of the offer editor, which names the offer by id (editor-operation.ts). */
+  editor?: EditorInput
 }
 
 export type Comparable = string | number | null
@@ -196,6 +212,7 @@ export function createPlanner(db: Executor, options: { mode: ImportMode; today: 
 
   async function plan(inputs: readonly PlanInput[]): Promise<PlannedOperation[]> {
     await knowInvestments(inputs)
+    const editorTargets = await knowEditorTargets(db, inputs)
     const keys: Array<{ investmentId: number; sourcePropertyId: string }> = []
     for (const input of inputs) {
       const source = input.sourceInvestmentId ?? input.values.sourceInvestmentId
@@ -217,7 +234,9 @@ export function createPlanner(db: Executor, options: { mode: ImportMode; today: 
     // the digest takes the lines of a batch at once: the same bytes, one call instead of a thousand
     let lines = ''
     for (const input of inputs) {
-      const op = planOne(input, investmentBySource, offersByKey, options.today, errors)
+      const op = input.editor
+        ? planEditorOne(input, input.editor, editorTargets, options.today, errors)
+        : planOne(input, investmentBySource, offersByKey, options.today, errors)
       if (op === undefined) continue
       if (op !== null) {
         operations.push(op)
@@ -402,6 +421,406 @@ function planOne(
   }
   if (input.storedValues !== undefined && !datesAdded) op.storedValues = input.storedValues
   return op
+}
+
+// ---------------------------------------------------------------------------------------------
+// the offer editor (editor-operation.ts): the same field rules, on the offer it names by id
+
+interface EditorTargets {
+  byId: Map<number, EditorTarget>
+  /** `investmentId/sourcePropertyId` of the source ids new offers ask for that an offer has already. */
+  takenSourceKeys: Set<string>
+}
+
+async function knowEditorTargets(db: Executor, inputs: readonly PlanInput[]): Promise<EditorTargets> {
+  const ids: number[] = []
+  const sourceKeys: Array<{ investmentId: number; sourcePropertyId: string }> = []
+  for (const input of inputs) {
+    const editor = input.editor
+    if (!editor) continue
+    if (editor.offerId !== null) ids.push(editor.offerId)
+    else if (editor.sourcePropertyId)
+      sourceKeys.push({ investmentId: editor.investmentId, sourcePropertyId: editor.sourcePropertyId })
+  }
+  const taken = new Set<string>()
+  if (sourceKeys.length > 0)
+    for (const row of await selectOffersBySourceKeys(db, sourceKeys))
+      taken.add(`${row.investment_id}/${row.source_property_id ?? ''}`)
+  return {
+    byId: ids.length > 0 ? await selectEditorTargets(db, ids) : new Map<number, EditorTarget>(),
+    takenSourceKeys: taken,
+  }
+}
+
+/** Stored columns of the canonical fields the editor may remove. */
+const CLEARABLE_COLUMNS: Readonly<Record<ClearableField, keyof PlanOfferRow>> = {
+  prop_area: 'area',
+  prop_rooms: 'rooms',
+  prop_floor: 'floor',
+  price_m2: 'price_m2_cents',
+  price_m2_from: 'price_m2_from',
+  price_total: 'price_total_cents',
+  price_total_from: 'price_total_from',
+  price_combined: 'price_combined_cents',
+  price_combined_from: 'price_combined_from',
+  price_combined_variant: 'price_combined_variant',
+  price_combined_status: 'price_combined_status',
+}
+
+/** The offer's three prices, as the editor's rules need them. */
+const EDITOR_PRICES = [
+  {
+    field: 'price_total',
+    dateField: 'price_total_from',
+    value: 'priceTotalCents',
+    date: 'priceTotalFrom',
+    cents: 'price_total_cents',
+    from: 'price_total_from',
+  },
+  {
+    field: 'price_m2',
+    dateField: 'price_m2_from',
+    value: 'priceM2Cents',
+    date: 'priceM2From',
+    cents: 'price_m2_cents',
+    from: 'price_m2_from',
+  },
+  {
+    field: 'price_combined',
+    dateField: 'price_combined_from',
+    value: 'priceCombinedCents',
+    date: 'priceCombinedFrom',
+    cents: 'price_combined_cents',
+    from: 'price_combined_from',
+  },
+] as const
+
+const COMPONENT_COLUMNS: ReadonlyArray<{ key: keyof ComponentValues; column: keyof StoredComponent; field: string }> = [
+  { key: 'group', column: 'group_kind', field: 'group' },
+  { key: 'kindLabel', column: 'kind_label', field: 'kind_label' },
+  { key: 'designation', column: 'designation', field: 'designation' },
+  { key: 'description', column: 'description', field: 'description' },
+  { key: 'priceCents', column: 'price_cents', field: 'price' },
+  { key: 'priceFrom', column: 'price_from', field: 'price_from' },
+  { key: 'relation', column: 'relation', field: 'relation' },
+  { key: 'requirement', column: 'requirement', field: 'requirement' },
+  { key: 'variant', column: 'variant', field: 'variant' },
+  { key: 'legalTitle', column: 'legal_title', field: 'legal_title' },
+  { key: 'position', column: 'position', field: 'position' },
+]
+
+function editorError(row: number, field: string, code: string, en: string, pl: string): RowError {
+  return fieldError(row, field, code, en, pl)
+}
+
+/**
+ * The operation of an editor input: the canonical fields compared with the stored offer exactly as
+ * `planOne` compares a row's (a changed price without its date is dated today, the price rule is
+ * held with the stored values), plus what only the editor does. `null` when the catalog makes the
+ * input an error (added to `errors`).
+ */
+function planEditorOne(
+  input: PlanInput,
+  editor: EditorInput,
+  targets: EditorTargets,
+  today: string,
+  errors: RowError[],
+): PlannedOperation | null {
+  const row = input.row ?? 0
+  const target = editor.offerId === null ? undefined : targets.byId.get(editor.offerId)
+  if (editor.offerId !== null && target === undefined)
+    throw new Error(`offer ${editor.offerId} is not in the catalog (the caller checks it in the same transaction)`)
+  const stored = target?.offer
+  const storedComponents = target?.components ?? []
+  const sourcePropertyId = stored ? stored.source_property_id : (editor.sourcePropertyId ?? null)
+  const base = {
+    row: input.row,
+    key: `editor:${editor.offerId ?? 'new'}`,
+    sourceInvestmentId: '',
+    sourcePropertyId: sourcePropertyId ?? '',
+    offerId: stored?.id ?? null,
+    investmentId: stored?.investment_id ?? editor.investmentId,
+  }
+  const operation = (
+    action: PlannedOperation['action'],
+    values: NormalizedOfferValues,
+    changes: string[],
+    before: Record<string, Comparable>,
+    part: Partial<EditorOperation> = {},
+  ): PlannedOperation => ({
+    ...base,
+    action,
+    values,
+    changes,
+    before,
+    editor: {
+      offerId: base.offerId,
+      investmentId: base.investmentId,
+      sourcePropertyId,
+      cleared: [],
+      fields: {},
+      restore: false,
+      note: editor.note,
+      components: [],
+      ...part,
+    },
+  })
+
+  if (stored && editor.lifecycle === 'archive') {
+    if (stored.status === 'archived') return operation('unchanged', {}, [], {})
+    return operation('archive', {}, ['property_status'], { property_status: stored.status })
+  }
+  const restore = stored !== undefined && editor.lifecycle === 'restore' && stored.status === 'archived'
+  let values: NormalizedOfferValues = input.values
+  if (restore && values.status === undefined) values = { ...values, status: 'available' }
+  if (stored && editor.lifecycle === 'restore' && !restore && Object.keys(values).length === 0)
+    return operation('unchanged', {}, [], {})
+
+  const before: Record<string, Comparable> = {}
+  const changes = new Set<string>()
+  const change = (field: string, was: Comparable | undefined) => {
+    changes.add(field)
+    if (stored && was !== undefined) before[field] = was
+  }
+  const problems: RowError[] = []
+
+  if (!stored) {
+    if (values.code === undefined)
+      problems.push(
+        editorError(
+          row,
+          'prop_no',
+          'required',
+          'a new offer needs its designation',
+          'nowa oferta musi mieć oznaczenie',
+        ),
+      )
+    if (values.propertyType === undefined)
+      problems.push(
+        editorError(
+          row,
+          'prop_type',
+          'required',
+          'a new offer entered in the editor needs its type (mieszkanie, dom or a standalone part): it is never guessed',
+          'nowa oferta wpisana w edytorze musi mieć rodzaj (mieszkanie, dom albo część samodzielna): nie jest on zgadywany',
+        ),
+      )
+    if (sourcePropertyId !== null && targets.takenSourceKeys.has(`${editor.investmentId}/${sourcePropertyId}`))
+      problems.push(
+        editorError(
+          row,
+          'source_property_id',
+          'duplicate_key',
+          `an offer of this investment already has the source id ${JSON.stringify(sourcePropertyId)}`,
+          `oferta tej inwestycji ma już identyfikator ${JSON.stringify(sourcePropertyId)}`,
+        ),
+      )
+  }
+
+  for (const rule of OFFER_FIELDS) {
+    const sent = rule.sent(values)
+    if (sent === undefined) continue
+    if (!stored || rule.read(stored) !== sent) change(rule.field, stored ? rule.read(stored) : undefined)
+  }
+
+  // a price removed is withdrawn and its date goes with it; a date sent beside it dates the withdrawal
+  const cleared = new Set<ClearableField>(editor.cleared)
+  const withdrawnOn: Record<string, string> = {}
+  for (const price of EDITOR_PRICES) {
+    if (!cleared.has(price.field)) continue
+    cleared.add(price.dateField)
+    const date = values[price.date]
+    if (date !== undefined) {
+      withdrawnOn[price.field] = date
+      if (values === input.values) values = { ...input.values }
+      delete values[price.date]
+      changes.delete(price.dateField)
+      delete before[price.dateField]
+    }
+  }
+  const effectiveCleared: ClearableField[] = []
+  for (const field of cleared) {
+    const was = stored ? stored[CLEARABLE_COLUMNS[field]] : null
+    if (was === null) continue
+    effectiveCleared.push(field)
+    change(field, was)
+  }
+  for (const price of EDITOR_PRICES) {
+    if (cleared.has(price.field)) continue
+    const priced = values[price.value] !== undefined || (stored?.[price.cents] ?? null) !== null
+    if (cleared.has(price.dateField) && priced)
+      problems.push(
+        editorError(
+          row,
+          price.dateField,
+          'required',
+          `a price needs its "valid from" date; to withdraw the price send ${price.field}: null`,
+          `cena musi mieć datę obowiązywania; aby wycofać cenę, wyślij ${price.field}: null`,
+        ),
+      )
+    if (values[price.date] === undefined && changes.has(price.field)) {
+      if (values === input.values) values = { ...input.values }
+      values[price.date] = today
+      if (!stored || stored[price.from] !== today) change(price.dateField, stored?.[price.from])
+    }
+  }
+
+  const pick = <T>(sent: T | undefined, field: ClearableField, storedValue: T | null | undefined): T | null =>
+    sent !== undefined ? sent : cleared.has(field) ? null : (storedValue ?? null)
+  const total = pick(values.priceTotalCents, 'price_total', stored?.price_total_cents)
+  const m2 = pick(values.priceM2Cents, 'price_m2', stored?.price_m2_cents)
+  const area = pick(values.area, 'prop_area', stored?.area)
+  const sentPrices =
+    (values.priceTotalCents !== undefined ? 1 : 0) +
+    (values.priceM2Cents !== undefined ? 1 : 0) +
+    (values.area !== undefined ? 1 : 0)
+  if (sentPrices > 0 && sentPrices < 3 && total !== null && m2 !== null && area !== null && total > 0) {
+    if (!priceWithinRounding(total, m2, area))
+      problems.push(
+        fieldError(
+          row,
+          'price_total',
+          'inconsistent_price',
+          `${(total / 100).toFixed(2)} does not match price_m2 × area with the stored values (${(m2 / 100).toFixed(2)} × ${area})`,
+          `${formatCentsPl(total)} zł nie zgadza się z ceną za m² × powierzchnią, licząc z wartościami zapisanymi ` +
+            `w katalogu (${formatCentsPl(m2)} zł × ${formatAreaPl(area)} m²)`,
+        ),
+      )
+  }
+
+  const fields: EditorFields = {}
+  const sentFields = editor.fields
+  if (sentFields.title !== undefined && sentFields.title !== stored?.title) {
+    fields.title = sentFields.title
+    change('title', stored?.title)
+  }
+  if (sentFields.building !== undefined && sentFields.building !== (stored?.building ?? null)) {
+    fields.building = sentFields.building
+    change('building', stored?.building)
+  }
+  if (sentFields.variant !== undefined && sentFields.variant !== (stored?.variant ?? null)) {
+    fields.variant = sentFields.variant
+    change('variant', stored?.variant)
+  }
+  if (sentFields.hostStatus !== undefined && sentFields.hostStatus !== stored?.host_status) {
+    fields.hostStatus = sentFields.hostStatus
+    change('host_status', stored?.host_status)
+  }
+  if (sentFields.customMeta !== undefined) {
+    const current = parseObject(stored?.custom_meta)
+    const next: Record<string, unknown> = { ...current }
+    for (const [key, value] of Object.entries(sentFields.customMeta)) {
+      if (value === null) delete next[key]
+      else next[key] = value
+    }
+    if (JSON.stringify(next) !== JSON.stringify(current)) {
+      fields.customMeta = next
+      change('custom_meta', stored?.custom_meta)
+    }
+  }
+
+  const kind = values.offerKind ?? stored?.offer_kind ?? 'property'
+  const components = planComponents(row, editor, storedComponents, today, problems)
+  const remaining =
+    storedComponents.length -
+    components.filter((c) => c.action === 'delete').length +
+    components.filter((c) => c.action === 'create').length
+  if (kind === 'standalone_part' && remaining > 0)
+    problems.push(
+      editorError(
+        row,
+        values.propertyType !== undefined && stored ? 'prop_type' : 'components',
+        'components_not_allowed',
+        'a standalone part sold on its own has no components; parking spaces, garages and rooms belong to a flat or a house',
+        'część samodzielna sprzedawana osobno nie ma elementów dodatkowych; miejsca postojowe, garaże i pomieszczenia ' +
+          'przynależne dołącza się do mieszkania lub domu',
+      ),
+    )
+  if (components.length > 0) changes.add('components')
+
+  if (problems.length > 0) {
+    errors.push(...problems)
+    return null
+  }
+  const sorted = changes.size > 1 ? sortChanges([...changes]) : [...changes]
+  const action = !stored ? 'create' : sorted.length > 0 || restore ? 'update' : 'unchanged'
+  return operation(action, values, sorted, before, {
+    cleared: effectiveCleared,
+    fields,
+    restore,
+    components,
+    ...(Object.keys(withdrawnOn).length > 0 ? { withdrawnOn } : {}),
+  })
+}
+
+function parseObject(json: string | undefined): Record<string, unknown> {
+  if (!json) return {}
+  try {
+    const value: unknown = JSON.parse(json)
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {}
+  } catch {
+    return {}
+  }
+}
+
+/** The component changes against the stored components; a price without its date is dated today. */
+function planComponents(
+  row: number,
+  editor: EditorInput,
+  stored: readonly StoredComponent[],
+  today: string,
+  problems: RowError[],
+): PlannedComponentChange[] {
+  const byId = new Map(stored.map((c) => [c.id, c]))
+  let nextPosition = stored.reduce((max, c) => Math.max(max, c.position), 0) + 1
+  const planned: PlannedComponentChange[] = []
+  editor.components.forEach((change, index) => {
+    const field = `components[${index}]`
+    if (change.action === 'create') {
+      const values = { ...change.values }
+      if (values.position === undefined) values.position = nextPosition++
+      if (values.priceCents != null && values.priceFrom == null) values.priceFrom = today
+      planned.push({ action: 'create', values })
+      return
+    }
+    const current = byId.get(change.id)
+    if (!current) {
+      problems.push(
+        editorError(
+          row,
+          field,
+          'component_not_found',
+          `this offer has no component ${change.id}`,
+          `ta oferta nie ma elementu ${change.id}`,
+        ),
+      )
+      return
+    }
+    if (change.action === 'delete') {
+      planned.push({ action: 'delete', stored: current, ...(change.priceFrom ? { priceFrom: change.priceFrom } : {}) })
+      return
+    }
+    const values = { ...change.values }
+    if (values.priceCents === null) {
+      // withdrawn: a date sent beside it dates the withdrawal, the stored date goes with the price
+      if (values.priceFrom == null) values.priceFrom = today
+    } else if (values.priceCents !== undefined && values.priceCents !== current.price_cents && values.priceFrom == null)
+      values.priceFrom = today
+    const changes: string[] = []
+    for (const column of COMPONENT_COLUMNS) {
+      const value = values[column.key]
+      if (value === undefined) continue
+      if (column.key === 'priceFrom' && values.priceCents === null) {
+        if (current.price_cents !== null) changes.push('price_from')
+        continue
+      }
+      if (value !== current[column.column]) changes.push(column.field)
+    }
+    if (changes.length > 0) planned.push({ action: 'update', stored: current, values, changes })
+  })
+  return planned
 }
 
 /**

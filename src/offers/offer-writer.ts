@@ -13,8 +13,12 @@ import type { DialectName } from '../host/db/dialect.js'
 import type { NewOffer, NewPriceHistory, OfferRow, OfferUpdate } from '../host/db/schema.js'
 import { OFFER_TYPE_LABELS, slugify } from '../catalog/presentation.js'
 import { UNQUALIFIED_PROPERTY_TYPE } from './canonical-fields.js'
+import type { ClearableField, ComponentValues, EditorFields, EditorOperation, PriceNote } from './editor-operation.js'
 import { isStandalonePart, type OfferPlan, type PlannedOperation } from './offer-planner.js'
 import {
+  deleteComponent,
+  insertComponent,
+  insertOffer,
   type InvestmentKeyRow,
   insertInvestment,
   insertOffers,
@@ -22,7 +26,9 @@ import {
   insertPriceHistory,
   selectNextSqliteOfferId,
   type LastPrice,
+  selectLastComponentPrices,
   selectLastPrices,
+  updateComponent,
   updateInvestmentLocation,
   updateOffer,
 } from './offers-repository.js'
@@ -62,7 +68,7 @@ export function countPlannedOperations(operations: readonly Pick<PlannedOperatio
   return counts
 }
 
-type PriceType = 'total' | 'm2' | 'combined'
+type PriceType = 'total' | 'm2' | 'combined' | 'component'
 
 const PRICE_COLUMNS: Array<{
   type: PriceType
@@ -138,14 +144,23 @@ function locationColumns(values: NormalizedOfferValues): Partial<InvestmentKeyRo
   return set
 }
 
+/*
+ * The editor's note (contract 2.4) adds the operator's reason to every record of the operation,
+ * and its correction flag makes a new amount a correction whatever its date; without the flag the
+ * date decides, as for the import and the webhook. A first price and a withdrawal stay what they are.
+ */
 function historyRecord(
   args: {
     offerId: number
+    componentId?: number
     type: PriceType
     before: number | null
     after: number | null
     validFrom: string
     last: LastPrice | undefined
+    note?: PriceNote | undefined
+    /** A price that comes back with its offer (restored from the archive) is a change, whatever its date. */
+    reentry?: boolean
   },
   recordedAt: string,
   runId: number,
@@ -153,17 +168,18 @@ function historyRecord(
   let recordType = 'change'
   if (args.after === null) recordType = 'withdrawal'
   else if (!args.last && args.before === null) recordType = 'first'
-  else if (args.last?.valid_from === args.validFrom) recordType = 'correction'
+  else if (args.reentry) recordType = 'change'
+  else if (args.note?.correction || args.last?.valid_from === args.validFrom) recordType = 'correction'
   return {
     offer_id: args.offerId,
-    component_id: null,
+    component_id: args.componentId ?? null,
     price_type: args.type,
     record_type: recordType,
     before_cents: args.before,
     after_cents: args.after,
     valid_from: args.validFrom,
     recorded_at: recordedAt,
-    reason: '',
+    reason: args.note?.reason ?? '',
     correction: recordType === 'correction' ? 1 : 0,
     run_id: runId,
   }
@@ -235,12 +251,15 @@ export function createPlanWriter(
   // spares the bulk INSERT its RETURNING clause and the lookup of every id by key
   const explicitIds = options.bulk === 'sqlite'
   let nextOfferId: number | undefined
+  // the records of one editor operation, written as it is applied
+  const editorHistory: NewPriceHistory[] = []
 
   async function apply(operations: readonly PlannedOperation[]): Promise<void> {
     for (const op of operations) if (op.investmentId !== null) investmentIds.set(op.sourceInvestmentId, op.investmentId)
     const locationUpdates = new Map<string, Partial<InvestmentKeyRow>>()
     for (const op of operations) {
-      if (op.action === 'archive' || op.action === 'unchanged') continue
+      // the editor names an investment that exists (and sends no location with an offer)
+      if (op.action === 'archive' || op.action === 'unchanged' || op.editor) continue
       if (op.values.location !== undefined && op.changes.some((c) => c.startsWith('proj_'))) {
         locationUpdates.set(op.sourceInvestmentId, {
           ...locationUpdates.get(op.sourceInvestmentId),
@@ -290,6 +309,11 @@ export function createPlanWriter(
         counts.unchanged++
         continue
       }
+      if (op.action === 'create' && op.editor) {
+        counts.created++
+        await createEditorOffer(op, op.editor)
+        continue
+      }
       if (op.action === 'create') {
         const investmentId = investmentIds.get(op.sourceInvestmentId) as number
         if (explicitIds && nextOfferId === undefined) nextOfferId = await selectNextSqliteOfferId(db)
@@ -313,11 +337,16 @@ export function createPlanWriter(
             after: null,
             validFrom: options.today,
             last: lastPrices.get(`${offer.id}:${price.type}`),
+            note: op.editor?.note,
           })
         }
         continue
       }
       counts.updated++
+      if (op.editor) {
+        await updateEditorOffer(op, op.editor, offer, lastPrices)
+        continue
+      }
       const set = offerColumns(op.values)
       // a title the service made follows the code and the type (`Oferta A/1` becomes `Mieszkanie
       // A/1` when the offer is qualified); one an operator wrote is kept
@@ -397,7 +426,233 @@ export function createPlanWriter(
     }
   }
 
+  /** A new offer of the editor: the shared row of a created offer, plus what only the editor sets. */
+  async function createEditorOffer(op: PlannedOperation, editor: EditorOperation): Promise<void> {
+    const row: NewOffer = {
+      ...newOfferRow(op, editor.investmentId, nowIso),
+      source_property_id: editor.sourcePropertyId,
+      ...editorColumns(editor.fields),
+    }
+    const id = await insertOffer(db, row)
+    // the caller learns the new offer's id from its operation
+    op.offerId = id
+    editor.offerId = id
+    for (const price of PRICE_COLUMNS) {
+      const after = op.values[price.value]
+      if (after === undefined) continue
+      editorHistory.push(
+        historyRecord(
+          {
+            offerId: id,
+            type: price.type,
+            before: null,
+            after,
+            validFrom: op.values[price.date] ?? options.today,
+            last: undefined,
+            note: editor.note,
+          },
+          nowIso,
+          options.runId,
+        ),
+      )
+    }
+    await applyComponents(id, editor, new Map())
+    await flushHistory()
+  }
+
+  async function updateEditorOffer(
+    op: PlannedOperation,
+    editor: EditorOperation,
+    offer: OfferRow,
+    lastPrices: ReadonlyMap<string, LastPrice>,
+  ): Promise<void> {
+    const set: OfferUpdate = { ...offerColumns(op.values), ...editorColumns(editor.fields) }
+    for (const field of editor.cleared) (set as Record<string, null>)[CLEARED_COLUMNS[field]] = null
+    if (
+      editor.fields.title === undefined &&
+      (set.code !== undefined || set.property_type !== undefined) &&
+      offer.title === offerTitle(offer.property_type, offer.code)
+    )
+      set.title = offerTitle(set.property_type ?? offer.property_type, set.code ?? offer.code)
+    // the same status rules as every channel: an archived offer is private, one back on sale public
+    if (set.status === 'archived') set.host_status = editor.fields.hostStatus ?? 'private'
+    else if (offer.status === 'archived' && set.status !== undefined && editor.fields.hostStatus === undefined)
+      set.host_status = 'publish'
+    await updateOffer(db, offer.id, { ...set, modified_at: nowIso })
+
+    const cleared = new Set<ClearableField>(editor.cleared)
+    for (const price of PRICE_COLUMNS) {
+      const last = lastPrices.get(`${offer.id}:${price.type}`)
+      const after = op.values[price.value]
+      if (after !== undefined && op.changes.includes(price.field)) {
+        editorHistory.push(
+          historyRecord(
+            {
+              offerId: offer.id,
+              type: price.type,
+              // a price coming back from the archive had been withdrawn: it is entered again
+              before: editor.restore ? null : offer[price.cents],
+              after,
+              validFrom: op.values[price.date] ?? options.today,
+              last,
+              note: editor.note,
+              reentry: editor.restore,
+            },
+            nowIso,
+            options.runId,
+          ),
+        )
+      } else if (cleared.has(price.field as ClearableField)) {
+        editorHistory.push(
+          historyRecord(
+            {
+              offerId: offer.id,
+              type: price.type,
+              before: offer[price.cents],
+              after: null,
+              validFrom: editor.withdrawnOn?.[price.field] ?? options.today,
+              last,
+              note: editor.note,
+            },
+            nowIso,
+            options.runId,
+          ),
+        )
+      } else if (editor.restore && offer[price.cents] !== null) {
+        editorHistory.push(
+          historyRecord(
+            {
+              offerId: offer.id,
+              type: price.type,
+              before: null,
+              after: offer[price.cents],
+              validFrom: options.today,
+              last,
+              note: editor.note,
+              reentry: true,
+            },
+            nowIso,
+            options.runId,
+          ),
+        )
+      }
+    }
+    const componentIds = editor.components.flatMap((c) => (c.action === 'create' ? [] : [c.stored.id]))
+    await applyComponents(
+      offer.id,
+      editor,
+      componentIds.length > 0 ? await selectLastComponentPrices(db, componentIds) : new Map(),
+    )
+    await flushHistory()
+  }
+
+  /** The offer's component changes, each price with its history (price type `component`). */
+  async function applyComponents(
+    offerId: number,
+    editor: EditorOperation,
+    lastPrices: ReadonlyMap<number, LastPrice>,
+  ): Promise<void> {
+    const record = (componentId: number, before: number | null, after: number | null, validFrom: string) =>
+      editorHistory.push(
+        historyRecord(
+          {
+            offerId,
+            componentId,
+            type: 'component',
+            before,
+            after,
+            validFrom,
+            last: lastPrices.get(componentId),
+            note: editor.note,
+          },
+          nowIso,
+          options.runId,
+        ),
+      )
+    for (const change of editor.components) {
+      if (change.action === 'create') {
+        const v = change.values
+        const id = await insertComponent(db, {
+          offer_id: offerId,
+          position: v.position ?? 0,
+          group_kind: v.group ?? 'part',
+          kind_label: v.kindLabel ?? '',
+          designation: v.designation ?? null,
+          description: v.description ?? null,
+          price_cents: v.priceCents ?? null,
+          price_from: v.priceCents == null ? null : (v.priceFrom ?? options.today),
+          relation: v.relation ?? null,
+          requirement: v.requirement ?? null,
+          variant: v.variant ?? null,
+          legal_title: v.legalTitle ?? null,
+          created_at: nowIso,
+          modified_at: nowIso,
+        })
+        if (v.priceCents != null) record(id, null, v.priceCents, v.priceFrom ?? options.today)
+      } else if (change.action === 'update') {
+        const v = change.values
+        await updateComponent(db, change.stored.id, { ...componentColumns(v), modified_at: nowIso })
+        if (change.changes.includes('price')) {
+          const validFrom = v.priceFrom ?? options.today
+          record(change.stored.id, change.stored.price_cents, v.priceCents ?? null, validFrom)
+        }
+      } else {
+        if (change.stored.price_cents !== null)
+          record(change.stored.id, change.stored.price_cents, null, change.priceFrom ?? options.today)
+        await deleteComponent(db, change.stored.id)
+      }
+    }
+  }
+
+  async function flushHistory(): Promise<void> {
+    if (editorHistory.length > 0) await insertPriceHistory(db, editorHistory.splice(0))
+  }
+
   return { counts, apply }
+}
+
+/** The stored columns of the canonical fields the editor removes. */
+const CLEARED_COLUMNS: Readonly<Record<ClearableField, keyof OfferUpdate>> = {
+  prop_area: 'area',
+  prop_rooms: 'rooms',
+  prop_floor: 'floor',
+  price_m2: 'price_m2_cents',
+  price_m2_from: 'price_m2_from',
+  price_total: 'price_total_cents',
+  price_total_from: 'price_total_from',
+  price_combined: 'price_combined_cents',
+  price_combined_from: 'price_combined_from',
+  price_combined_variant: 'price_combined_variant',
+  price_combined_status: 'price_combined_status',
+}
+
+function editorColumns(fields: EditorFields): OfferUpdate {
+  const set: OfferUpdate = {}
+  if (fields.title !== undefined) set.title = fields.title
+  if (fields.building !== undefined) set.building = fields.building
+  if (fields.variant !== undefined) set.variant = fields.variant
+  if (fields.hostStatus !== undefined) set.host_status = fields.hostStatus
+  if (fields.customMeta !== undefined) set.custom_meta = JSON.stringify(fields.customMeta)
+  return set
+}
+
+function componentColumns(v: ComponentValues): Record<string, string | number | null> {
+  const set: Record<string, string | number | null> = {}
+  if (v.group !== undefined) set.group_kind = v.group
+  if (v.kindLabel !== undefined) set.kind_label = v.kindLabel
+  if (v.designation !== undefined) set.designation = v.designation
+  if (v.description !== undefined) set.description = v.description
+  if (v.priceCents !== undefined) {
+    set.price_cents = v.priceCents
+    // a withdrawn price takes its date with it; the date sent beside it dated the withdrawal
+    set.price_from = v.priceCents === null ? null : (v.priceFrom ?? null)
+  } else if (v.priceFrom !== undefined) set.price_from = v.priceFrom
+  if (v.relation !== undefined) set.relation = v.relation
+  if (v.requirement !== undefined) set.requirement = v.requirement
+  if (v.variant !== undefined) set.variant = v.variant
+  if (v.legalTitle !== undefined) set.legal_title = v.legalTitle
+  if (v.position !== undefined) set.position = v.position
+  return set
 }
 
 async function selectOffersById(db: Executor, ids: number[]): Promise<Map<number, OfferRow>> {

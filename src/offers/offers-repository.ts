@@ -2,12 +2,21 @@
  * SQL of the shared write path: reading the current catalog for planning, and writing offers,
  * investments and price history in the caller's transaction.
  */
-import { CompiledQuery, type Insertable, type Kysely, PostgresAdapter, sql } from 'kysely'
+import { CompiledQuery, type Insertable, type Kysely, PostgresAdapter, sql, type Updateable } from 'kysely'
 
 import type { Executor } from '../host/context.js'
 import { type DialectName, insertRows } from '../host/db/dialect.js'
-import type { InvestmentsTable, NewOffer, NewPriceHistory, OfferRow, OfferUpdate } from '../host/db/schema.js'
+import type {
+  InvestmentsTable,
+  NewOffer,
+  NewOfferComponent,
+  NewPriceHistory,
+  OfferComponentsTable,
+  OfferRow,
+  OfferUpdate,
+} from '../host/db/schema.js'
 import { COMPARED_COLUMNS } from './compared-values.js'
+import type { StoredComponent } from './editor-operation.js'
 
 export type InvestmentKeyRow = {
   id: number
@@ -370,4 +379,122 @@ export async function selectLastPrices(db: Executor, offerIds: readonly number[]
     out.push(...last.values())
   }
   return out
+}
+
+/** An offer the editor names by id, as stored, with its components in their order. */
+export interface EditorTarget {
+  offer: OfferRow
+  components: StoredComponent[]
+  /** The offer's latest price-history record: a write that records a price changes it. */
+  lastHistoryId: number | null
+}
+
+export async function selectEditorTargets(
+  db: Executor,
+  offerIds: readonly number[],
+): Promise<Map<number, EditorTarget>> {
+  const out = new Map<number, EditorTarget>()
+  for (const part of chunks(offerIds)) {
+    for (const offer of await db.selectFrom('offers').selectAll().where('id', 'in', part).execute())
+      out.set(offer.id, { offer, components: [], lastHistoryId: null })
+    const components = await db
+      .selectFrom('offer_components')
+      .select([
+        'id',
+        'offer_id',
+        'position',
+        'group_kind',
+        'kind_label',
+        'designation',
+        'description',
+        'price_cents',
+        'price_from',
+        'relation',
+        'requirement',
+        'variant',
+        'legal_title',
+      ])
+      .where('offer_id', 'in', part)
+      .orderBy('offer_id')
+      .orderBy('position')
+      .orderBy('id')
+      .execute()
+    for (const component of components) out.get(component.offer_id)?.components.push(component)
+    for (const [offerId, id] of await selectLastHistoryIds(db, part)) {
+      const target = out.get(offerId)
+      if (target) target.lastHistoryId = id
+    }
+  }
+  return out
+}
+
+/** The id of each offer's latest price-history record (offers without one are left out). */
+export async function selectLastHistoryIds(db: Executor, offerIds: readonly number[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>()
+  for (const part of chunks(offerIds)) {
+    const rows = await db
+      .selectFrom('price_history')
+      .select(['offer_id', (eb) => eb.fn.max('id').as('last')])
+      .where('offer_id', 'in', part)
+      .groupBy('offer_id')
+      .execute()
+    for (const row of rows) out.set(row.offer_id, Number(row.last))
+  }
+  return out
+}
+
+/** The ids of the offers that already use these source ids in their investments. */
+export async function selectOffersBySourceKeys(
+  db: Executor,
+  keys: ReadonlyArray<{ investmentId: number; sourcePropertyId: string }>,
+): Promise<Array<{ id: number; investment_id: number; source_property_id: string | null }>> {
+  const out: Array<{ id: number; investment_id: number; source_property_id: string | null }> = []
+  for (const key of keys) {
+    const row = await db
+      .selectFrom('offers')
+      .select(['id', 'investment_id', 'source_property_id'])
+      .where('investment_id', '=', key.investmentId)
+      .where('source_property_id', '=', key.sourcePropertyId)
+      .executeTakeFirst()
+    if (row) out.push(row)
+  }
+  return out
+}
+
+export async function insertOffer(db: Executor, row: NewOffer): Promise<number> {
+  return (await db.insertInto('offers').values(row).returning('id').executeTakeFirstOrThrow()).id
+}
+
+export async function insertComponent(db: Executor, row: NewOfferComponent): Promise<number> {
+  return (await db.insertInto('offer_components').values(row).returning('id').executeTakeFirstOrThrow()).id
+}
+
+export async function updateComponent(
+  db: Executor,
+  id: number,
+  values: Updateable<OfferComponentsTable>,
+): Promise<void> {
+  await db.updateTable('offer_components').set(values).where('id', '=', id).execute()
+}
+
+export async function deleteComponent(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('offer_components').where('id', '=', id).execute()
+}
+
+/** The latest history record of each of these components' prices. */
+export async function selectLastComponentPrices(
+  db: Executor,
+  componentIds: readonly number[],
+): Promise<Map<number, LastPrice>> {
+  const last = new Map<number, LastPrice>()
+  for (const part of chunks(componentIds)) {
+    const rows = await db
+      .selectFrom('price_history')
+      .select(['id', 'offer_id', 'component_id', 'price_type', 'after_cents', 'valid_from'])
+      .where('component_id', 'in', part)
+      .orderBy('id')
+      .execute()
+    for (const row of rows) last.set(row.component_id as number, row)
+  }
+  return last
 }

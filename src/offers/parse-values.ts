@@ -8,7 +8,9 @@
  * not the field; the row validator prefixes the field's name (English) or label (Polish).
  */
 import {
+  type EditorTypeCode,
   isNotAllowedTypeWord,
+  lookupEditorPropertyType,
   lookupPropertyType,
   lookupStatus,
   lookupVoivodeship,
@@ -465,6 +467,26 @@ export function parsePropertyType(value: unknown): ParseResult<OfferTypeCode | n
     'invalid_enum',
     `${describeValue(value)} is not a known type; only mieszkanie or dom (a flat or a house) are accepted; ${EDITOR_HINT_EN}`,
     `${describeValuePl(value)} nie jest znanym rodzajem; dozwolone są tylko „mieszkanie” lub „dom”; ${EDITOR_HINT_PL}`,
+  )
+}
+
+/**
+ * The editor's types (design.md section 3): a flat or a house as the import takes them, or a
+ * standalone part sold on its own (`parking_space`, `garage`, `storage_room`, `other`, or their
+ * names). Appurtenant rooms and parts of a flat are its components, not offers of their own.
+ */
+export function parseEditorPropertyType(value: unknown): ParseResult<EditorTypeCode | null> {
+  if (isBlank(value)) return BLANK
+  const type = typeof value === 'string' ? lookupEditorPropertyType(value) : undefined
+  if (type !== undefined) return ok(type)
+  if (typeof value !== 'string')
+    return wrongType(value, { en: 'a type as text, e.g. mieszkanie', pl: 'rodzaj jako tekst, np. mieszkanie' })
+  return fail(
+    'invalid_enum',
+    `${describeValue(value)} is not a known type; use mieszkanie, dom (a flat or a house), or parking_space, ` +
+      'garage, storage_room, other (a standalone part sold on its own)',
+    `${describeValuePl(value)} nie jest znanym rodzajem; wpisz mieszkanie, dom albo — dla części sprzedawanej ` +
+      'samodzielnie — parking_space (miejsce postojowe), garage (garaż), storage_room (komórka lokatorska), other',
   )
 }
 

@@ -18,10 +18,10 @@
 import {
   CANONICAL_FIELDS,
   type CanonicalField,
-  type DwellingType,
   isCanonicalField,
   type OfferKind,
   type OfferStatus,
+  type PropertyType,
   type Voivodeship,
 } from './canonical-fields.js'
 import { PRICE_ROUNDING_RULE, PRICE_ROUNDING_RULE_PL, priceWithinRounding } from './price-consistency.js'
@@ -32,6 +32,7 @@ import {
   isBlank,
   parseArea,
   parseCalendarDate,
+  parseEditorPropertyType,
   parseInteger,
   parseMoney,
   parsePostalCode,
@@ -61,6 +62,11 @@ export interface OfferRowOptions {
   row: number
   /** Both modes validate alike today; the mode is passed so that a rule can depend on it without changing callers. */
   mode: ImportMode
+  /**
+   * `editor`: the offer editor's rules (design.md section 3): `prop_type` may also name a standalone
+   * part, and the two source ids are optional, since the editor names offers by their id.
+   */
+  channel?: 'editor'
 }
 
 export interface NormalizedLocation {
@@ -79,9 +85,9 @@ export interface NormalizedOfferValues {
   sourceInvestmentId?: string
   sourcePropertyId?: string
   code?: string
-  /** Always `property` when sent: the import and the webhook take flats and houses only. */
+  /** Always `property` when the import or the webhook sent it (flats and houses only); the editor may send a standalone part. */
   offerKind?: OfferKind
-  propertyType?: DwellingType
+  propertyType?: PropertyType
   status?: OfferStatus
   /** Decimal text with exactly 2 decimals, e.g. `54.30`. */
   area?: string
@@ -196,6 +202,16 @@ const FIELD_HANDLERS: Readonly<Record<CanonicalField, FieldHandler>> = {
   proj_zip: handler(parsePostalCode, (v, x) => (location(v).postalCode = x)),
 }
 const HANDLERS: ReadonlyMap<string, FieldHandler> = new Map(Object.entries(FIELD_HANDLERS))
+const EDITOR_HANDLERS: ReadonlyMap<string, FieldHandler> = new Map([
+  ...HANDLERS,
+  [
+    'prop_type',
+    handler(parseEditorPropertyType, (v, x) => {
+      v.offerKind = x.offerKind
+      v.propertyType = x.propertyType
+    }),
+  ],
+])
 
 /** Errors are listed in canonical field order whatever the key order of the input, unknown fields last. */
 const FIELD_RANK: ReadonlyMap<string, number> = new Map(CANONICAL_FIELDS.map((field, index) => [field, index]))
@@ -204,11 +220,14 @@ const byFieldRank = (a: RowError, b: RowError): number =>
 
 export function validateOfferRow(input: Record<string, unknown>, options: OfferRowOptions): OfferRowResult {
   const names = Object.keys(input)
+  const editor = options.channel === 'editor'
+  const handlers = editor ? EDITOR_HANDLERS : HANDLERS
   return validateCells(
     names,
-    names.map((name) => HANDLERS.get(name)),
+    names.map((name) => handlers.get(name)),
     names.map((name) => input[name]),
     options.row,
+    !editor,
   )
 }
 
@@ -218,6 +237,7 @@ function validateCells(
   handlers: ReadonlyArray<FieldHandler | undefined>,
   cells: readonly unknown[],
   row: number,
+  requireKeys = true,
 ): OfferRowResult {
   const errors: RowError[] = []
   const values: NormalizedOfferValues = {}
@@ -234,7 +254,7 @@ function validateCells(
     const failure = fieldHandler(value, values)
     if (failure !== undefined) errors.push(fieldError(row, name, failure.code, failure.message, failure.message_pl))
   }
-  for (const field of ['source_investment_id', 'source_property_id'] as const) {
+  for (const field of requireKeys ? (['source_investment_id', 'source_property_id'] as const) : []) {
     const at = names.indexOf(field)
     if (isBlank(at < 0 ? undefined : cells[at])) {
       errors.push(
