@@ -44,6 +44,8 @@ import { preflightRoutes } from './publication/preflight-routes.js'
 import { settingsRoutes } from './publication/settings-routes.js'
 import { recoverInterruptedImports } from './imports/offer-import-service.js'
 import { CATALOG_SCHEMAS } from './catalog/schemas.js'
+import { editorRoutes } from './editor/routes.js'
+import { EDITOR_SCHEMAS } from './editor/schemas.js'
 
 export interface BuildAppOptions {
   config: AppConfig
@@ -136,6 +138,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addSchema(PluginErrorSchema)
   app.addSchema(StatusSchema)
   for (const schema of CATALOG_SCHEMAS) app.addSchema(schema)
+  for (const schema of EDITOR_SCHEMAS) app.addSchema(schema)
 
   await app.register(healthRoutes)
   await app.register(metricsRoutes)
@@ -154,6 +157,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v2.register(reportImportRoutes)
       await v2.register(preflightRoutes)
       await v2.register(settingsRoutes)
+      await v2.register(editorRoutes)
     },
     { prefix: baseUrl(config) },
   )

@@ -457,6 +457,146 @@ describeEachDatabase('OpenAPI document against real responses', (getEnv) => {
     expect((await call('post', `${V2}/webhook-secret/rotate`, { headers: asAdmin() })).statusCode).toBe(200)
   })
 
+  it('the catalog editor: investments, offers, components, price history, versions and refusals', async () => {
+    const created = await call('post', `${V2}/investments`, {
+      headers: asAdmin(),
+      payload: { title: 'Inwestycja OpenAPI', location: { city: 'Poznań', postal_code: '61-001' } },
+    })
+    expect(created.statusCode).toBe(201)
+    const investment = created.json() as { id: number; version: string }
+    expect((await call('post', `${V2}/investments`, { headers: asAdmin(), payload: { title: '' } })).statusCode).toBe(
+      422,
+    )
+    expect(
+      (await call('get', `${V2}/investments`, { query: { search: 'OpenAPI' }, headers: asAdmin() })).statusCode,
+    ).toBe(200)
+    const one = (id: number) => ({ params: { id }, headers: asAdmin() })
+    expect((await call('get', `${V2}/investments/{id}`, one(investment.id))).statusCode).toBe(200)
+    expect((await call('get', `${V2}/investments/{id}`, one(999_999))).statusCode).toBe(404)
+    const changed = await call('patch', `${V2}/investments/{id}`, {
+      params: { id: investment.id },
+      headers: asAdmin({ 'if-match': investment.version }),
+      payload: { excerpt: 'Zmieniona' },
+    })
+    expect(changed.statusCode).toBe(200)
+    const stale = { params: { id: investment.id }, headers: asAdmin({ 'if-match': investment.version }) }
+    expect((await call('patch', `${V2}/investments/{id}`, { ...stale, payload: { excerpt: 'x' } })).statusCode).toBe(
+      409,
+    )
+    expect(
+      (await call('patch', `${V2}/investments/{id}`, { ...one(investment.id), payload: { excerpt: 'x' } })).statusCode,
+    ).toBe(428)
+
+    const flat = await call('post', `${V2}/offers`, {
+      headers: asAdmin(),
+      payload: {
+        investment_id: investment.id,
+        prop_no: 'OA/1',
+        prop_type: 'mieszkanie',
+        price_total: '400000.00',
+        price_total_from: '2026-11-01',
+        components: [{ kind: 'parking_space', designation: 'MP-1', price: '30000.00' }],
+      },
+    })
+    expect(flat.statusCode).toBe(201)
+    const offer = flat.json() as { id: number; version: string; components: Array<{ id: number }> }
+    expect(
+      (
+        await call('post', `${V2}/offers`, {
+          headers: asAdmin(),
+          payload: { investment_id: investment.id, prop_no: 'x' },
+        })
+      ).statusCode,
+    ).toBe(422)
+    expect(
+      (await call('get', `${V2}/offers`, { query: { without_type: 'false' }, headers: asAdmin() })).statusCode,
+    ).toBe(200)
+    expect((await call('get', `${V2}/offers`, { query: { per_page: '500' }, headers: asAdmin() })).statusCode).toBe(400)
+    expect((await call('get', `${V2}/offers/{id}`, one(offer.id))).statusCode).toBe(200)
+    expect((await call('get', `${V2}/offers/{id}`, one(999_999))).statusCode).toBe(404)
+    expect((await call('get', `${V2}/offers/{id}/price-history`, one(offer.id))).statusCode).toBe(200)
+    expect((await call('get', `${V2}/offers/{id}/price-history`, one(999_999))).statusCode).toBe(404)
+
+    const versioned = (version: string) => ({ params: { id: offer.id }, headers: asAdmin({ 'if-match': version }) })
+    const repriced = await call('patch', `${V2}/offers/{id}`, {
+      ...versioned(offer.version),
+      payload: { price_total: '410000.00', reason: 'Cennik' },
+    })
+    expect(repriced.statusCode).toBe(200)
+    let version = (repriced.json() as { version: string }).version
+    expect(
+      (await call('patch', `${V2}/offers/{id}`, { ...versioned(offer.version), payload: { prop_rooms: 2 } }))
+        .statusCode,
+    ).toBe(409)
+    expect(
+      (await call('patch', `${V2}/offers/{id}`, { ...one(offer.id), payload: { prop_rooms: 2 } })).statusCode,
+    ).toBe(428)
+    expect(
+      (await call('patch', `${V2}/offers/{id}`, { ...versioned(version), payload: { prop_rooms: 'many' } })).statusCode,
+    ).toBe(422)
+
+    const component = { params: { id: offer.id, component_id: offer.components[0]?.id ?? 0 } }
+    const added = await call('post', `${V2}/offers/{id}/components`, {
+      ...versioned(version),
+      payload: { kind: 'storage_room', designation: 'KL-1', price: '9000.00' },
+    })
+    expect(added.statusCode).toBe(201)
+    version = (added.json() as { version: string }).version
+    expect(
+      (await call('post', `${V2}/offers/{id}/components`, { ...versioned(version), payload: { price: 'x' } }))
+        .statusCode,
+    ).toBe(422)
+    const updated = await call('patch', `${V2}/offers/{id}/components/{component_id}`, {
+      ...component,
+      headers: asAdmin({ 'if-match': version }),
+      payload: { price: '31000.00' },
+    })
+    expect(updated.statusCode).toBe(200)
+    version = (updated.json() as { version: string }).version
+    const removed = await call('delete', `${V2}/offers/{id}/components/{component_id}`, {
+      ...component,
+      headers: asAdmin({ 'if-match': version }),
+    })
+    expect(removed.statusCode).toBe(200)
+    version = (removed.json() as { version: string }).version
+    expect(
+      (
+        await call('delete', `${V2}/offers/{id}/components/{component_id}`, {
+          ...component,
+          headers: asAdmin({ 'if-match': version }),
+        })
+      ).statusCode,
+    ).toBe(422)
+
+    const archived = await call('post', `${V2}/offers/{id}/archive`, { ...versioned(version), payload: {} })
+    expect(archived.statusCode).toBe(200)
+    const restored = await call('post', `${V2}/offers/{id}/restore`, {
+      ...versioned((archived.json() as { version: string }).version),
+      payload: {},
+    })
+    expect(restored.statusCode).toBe(200)
+    expect((await call('post', `${V2}/offers/{id}/archive`, { ...versioned(version), payload: {} })).statusCode).toBe(
+      409,
+    )
+
+    const investmentNow = (await call('get', `${V2}/investments/{id}`, one(investment.id))).json() as {
+      version: string
+    }
+    const withOffers = { params: { id: investment.id }, headers: asAdmin({ 'if-match': investmentNow.version }) }
+    expect((await call('delete', `${V2}/investments/{id}`, withOffers)).statusCode).toBe(409)
+    const empty = (
+      await call('post', `${V2}/investments`, { headers: asAdmin(), payload: { title: 'Pusta inwestycja' } })
+    ).json() as { id: number; version: string }
+    expect(
+      (
+        await call('delete', `${V2}/investments/{id}`, {
+          params: { id: empty.id },
+          headers: asAdmin({ 'if-match': empty.version }),
+        })
+      ).statusCode,
+    ).toBe(204)
+  })
+
   it('calls every operation of the contract (REST namespaces and published files); every operation has a unique operationId', () => {
     const operations: string[] = []
     const ids: string[] = []

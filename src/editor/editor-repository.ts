@@ -1,0 +1,299 @@
+/*
+ * SQL of the catalog editor: the administrator's lists and reads of investments and offers in
+ * every host status (the catalog's own queries show `publish` only), and the investment writes.
+ * Offers are written by the shared write path (src/offers), never here.
+ */
+import { type SelectQueryBuilder, sql, type Updateable } from 'kysely'
+
+import type { Executor } from '../host/context.js'
+import { areaNumericSql, type DialectName } from '../host/db/dialect.js'
+import type { Database, InvestmentRow, InvestmentsTable, NewInvestment, OfferRow } from '../host/db/schema.js'
+import type { StoredComponent } from '../offers/editor-operation.js'
+
+export interface Page {
+  limit: number
+  offset: number
+}
+
+function escapeLike(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`
+}
+
+/** Case-insensitive "contains" (SQLite's LIKE already ignores ASCII case; PostgreSQL needs ILIKE). */
+function containsText(dialect: DialectName, column: string, text: string) {
+  const op = dialect === 'postgres' ? sql.raw('ILIKE') : sql.raw('LIKE')
+  return sql<boolean>`${sql.ref(column)} ${op} ${escapeLike(text)} ESCAPE '\\'`
+}
+
+// ---------------------------------------------------------------------------------------------
+// offers
+
+export interface OfferFilters {
+  investment?: number | undefined
+  status?: string | undefined
+  hostStatus?: string | undefined
+  offerKind?: string | undefined
+  type?: string | undefined
+  /** Offers not qualified yet (`property_type` = ''). */
+  withoutType?: boolean | undefined
+  rooms?: number | undefined
+  floor?: number | undefined
+  areaMin?: string | undefined
+  areaMax?: string | undefined
+  priceMin?: number | undefined
+  priceMax?: number | undefined
+  search?: string | undefined
+  modifiedAfter?: string | undefined
+}
+
+export type OfferOrder = 'modified' | 'title' | 'code' | 'price' | 'area' | 'id'
+
+type OfferQuery = SelectQueryBuilder<Database, 'offers', object>
+
+function filteredOffers(db: Executor, dialect: DialectName, filters: OfferFilters): OfferQuery {
+  let q: OfferQuery = db.selectFrom('offers')
+  const area = sql<number>`${sql.raw(areaNumericSql(dialect))}`
+  if (filters.investment !== undefined) q = q.where('offers.investment_id', '=', filters.investment)
+  if (filters.status !== undefined) q = q.where('offers.status', '=', filters.status)
+  if (filters.hostStatus !== undefined) q = q.where('offers.host_status', '=', filters.hostStatus)
+  if (filters.offerKind !== undefined) q = q.where('offers.offer_kind', '=', filters.offerKind)
+  if (filters.type !== undefined) q = q.where('offers.property_type', '=', filters.type)
+  if (filters.withoutType === true) q = q.where('offers.property_type', '=', '')
+  if (filters.withoutType === false) q = q.where('offers.property_type', '!=', '')
+  if (filters.rooms !== undefined) q = q.where('offers.rooms', '=', filters.rooms)
+  if (filters.floor !== undefined) q = q.where('offers.floor', '=', filters.floor)
+  if (filters.areaMin !== undefined) q = q.where(area, '>=', Number(filters.areaMin))
+  if (filters.areaMax !== undefined) q = q.where(area, '<=', Number(filters.areaMax))
+  if (filters.priceMin !== undefined) q = q.where('offers.price_total_cents', '>=', filters.priceMin)
+  if (filters.priceMax !== undefined) q = q.where('offers.price_total_cents', '<=', filters.priceMax)
+  if (filters.modifiedAfter !== undefined) q = q.where('offers.modified_at', '>', filters.modifiedAfter)
+  if (filters.search) {
+    const term = filters.search
+    q = q.where((eb) =>
+      eb.or([
+        containsText(dialect, 'offers.title', term),
+        containsText(dialect, 'offers.code', term),
+        containsText(dialect, 'offers.source_property_id', term),
+      ]),
+    )
+  }
+  return q
+}
+
+export async function countOffers(db: Executor, dialect: DialectName, filters: OfferFilters): Promise<number> {
+  const row = await filteredOffers(db, dialect, filters)
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow()
+  return Number(row.total)
+}
+
+export async function selectOfferPage(
+  db: Executor,
+  dialect: DialectName,
+  filters: OfferFilters,
+  order: { by: OfferOrder; direction: 'asc' | 'desc' },
+  page: Page,
+): Promise<OfferRow[]> {
+  let q = filteredOffers(db, dialect, filters).selectAll('offers')
+  const dir = order.direction
+  switch (order.by) {
+    case 'title':
+      q = q.orderBy('offers.title', dir)
+      break
+    case 'code':
+      q = q.orderBy('offers.code', dir)
+      break
+    case 'price':
+      q = q.orderBy('offers.price_total_cents', (ob) => (dir === 'asc' ? ob.asc() : ob.desc()).nullsLast())
+      break
+    case 'area':
+      q = q.orderBy(sql.raw(areaNumericSql(dialect)), (ob) => (dir === 'asc' ? ob.asc() : ob.desc()).nullsLast())
+      break
+    case 'id':
+      break
+    default:
+      q = q.orderBy('offers.modified_at', dir)
+  }
+  return q.orderBy('offers.id', dir).limit(page.limit).offset(page.offset).execute()
+}
+
+export async function selectComponentsOfOffers(db: Executor, offerIds: readonly number[]): Promise<StoredComponent[]> {
+  if (offerIds.length === 0) return []
+  return db
+    .selectFrom('offer_components')
+    .select([
+      'id',
+      'offer_id',
+      'position',
+      'group_kind',
+      'kind_label',
+      'designation',
+      'description',
+      'price_cents',
+      'price_from',
+      'relation',
+      'requirement',
+      'variant',
+      'legal_title',
+    ])
+    .where('offer_id', 'in', offerIds)
+    .orderBy('offer_id')
+    .orderBy('position')
+    .orderBy('id')
+    .execute()
+}
+
+export async function selectInvestmentTitles(
+  db: Executor,
+  ids: readonly number[],
+): Promise<Map<number, { title: string; source_id: string | null }>> {
+  if (ids.length === 0) return new Map()
+  const rows = await db.selectFrom('investments').select(['id', 'title', 'source_id']).where('id', 'in', ids).execute()
+  return new Map(rows.map((row) => [row.id, { title: row.title, source_id: row.source_id }]))
+}
+
+export async function selectOfferPriceHistory(db: Executor, offerId: number) {
+  return db
+    .selectFrom('price_history')
+    .leftJoin('offer_components', 'offer_components.id', 'price_history.component_id')
+    .select([
+      'price_history.id',
+      'price_history.component_id',
+      'price_history.price_type',
+      'price_history.record_type',
+      'price_history.before_cents',
+      'price_history.after_cents',
+      'price_history.valid_from',
+      'price_history.recorded_at',
+      'price_history.reason',
+      'price_history.correction',
+      'price_history.run_id',
+      'offer_components.kind_label as component_label',
+      'offer_components.designation as component_designation',
+    ])
+    .where('price_history.offer_id', '=', offerId)
+    .orderBy('price_history.valid_from')
+    .orderBy('price_history.id')
+    .execute()
+}
+
+/** The channel that wrote each history run: the audit entry of the run (`import.execute`, `editor.…`). */
+export async function selectRunActions(db: Executor, runIds: readonly number[]): Promise<Map<number, string>> {
+  if (runIds.length === 0) return new Map()
+  const rows = await db.selectFrom('audit_log').select(['id', 'action']).where('id', 'in', runIds).execute()
+  return new Map(rows.map((row) => [row.id, row.action]))
+}
+
+// ---------------------------------------------------------------------------------------------
+// investments
+
+export interface InvestmentFilters {
+  search?: string | undefined
+  hostStatus?: string | undefined
+  developerId?: number | undefined
+}
+
+function filteredInvestments(db: Executor, dialect: DialectName, filters: InvestmentFilters) {
+  let q = db.selectFrom('investments')
+  if (filters.hostStatus !== undefined) q = q.where('investments.host_status', '=', filters.hostStatus)
+  if (filters.developerId !== undefined) q = q.where('investments.developer_id', '=', filters.developerId)
+  if (filters.search) {
+    const term = filters.search
+    q = q.where((eb) =>
+      eb.or([
+        containsText(dialect, 'investments.title', term),
+        containsText(dialect, 'investments.source_id', term),
+        containsText(dialect, 'investments.loc_city', term),
+      ]),
+    )
+  }
+  return q
+}
+
+export async function countInvestments(
+  db: Executor,
+  dialect: DialectName,
+  filters: InvestmentFilters,
+): Promise<number> {
+  const row = await filteredInvestments(db, dialect, filters)
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .executeTakeFirstOrThrow()
+  return Number(row.total)
+}
+
+export async function selectInvestmentPage(
+  db: Executor,
+  dialect: DialectName,
+  filters: InvestmentFilters,
+  page: Page,
+): Promise<InvestmentRow[]> {
+  return filteredInvestments(db, dialect, filters)
+    .selectAll('investments')
+    .orderBy('investments.title')
+    .orderBy('investments.id')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute()
+}
+
+export async function selectInvestment(db: Executor, id: number): Promise<InvestmentRow | undefined> {
+  return db.selectFrom('investments').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+/** Offers per investment, by host status: `publish` and the total. */
+export async function countOffersByInvestment(
+  db: Executor,
+  investmentIds: readonly number[],
+): Promise<Map<number, { total: number; published: number }>> {
+  if (investmentIds.length === 0) return new Map()
+  const rows = await db
+    .selectFrom('offers')
+    .select([
+      'investment_id',
+      (eb) => eb.fn.countAll<number>().as('total'),
+      (eb) => eb.fn.sum<number>(eb.case().when('host_status', '=', 'publish').then(1).else(0).end()).as('published'),
+    ])
+    .where('investment_id', 'in', investmentIds)
+    .groupBy('investment_id')
+    .execute()
+  return new Map(
+    rows.map((row) => [row.investment_id, { total: Number(row.total), published: Number(row.published ?? 0) }]),
+  )
+}
+
+export async function investmentSourceIdTaken(db: Executor, sourceId: string, exceptId?: number): Promise<boolean> {
+  let q = db.selectFrom('investments').select('id').where('source_id', '=', sourceId)
+  if (exceptId !== undefined) q = q.where('id', '!=', exceptId)
+  return (await q.executeTakeFirst()) !== undefined
+}
+
+export async function developerExists(db: Executor, id: number): Promise<boolean> {
+  return (await db.selectFrom('developers').select('id').where('id', '=', id).executeTakeFirst()) !== undefined
+}
+
+export async function insertInvestmentRow(db: Executor, row: NewInvestment): Promise<number> {
+  return (await db.insertInto('investments').values(row).returning('id').executeTakeFirstOrThrow()).id
+}
+
+export async function updateInvestmentRow(
+  db: Executor,
+  id: number,
+  values: Updateable<InvestmentsTable>,
+): Promise<void> {
+  await db.updateTable('investments').set(values).where('id', '=', id).execute()
+}
+
+export async function countOffersOfInvestment(db: Executor, id: number): Promise<number> {
+  const row = await db
+    .selectFrom('offers')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('investment_id', '=', id)
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
+/** Removes an investment without offers, with the attachments that belong to it. */
+export async function deleteInvestmentRow(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('attachments').where('investment_id', '=', id).execute()
+  await db.deleteFrom('investments').where('id', '=', id).execute()
+}

@@ -1,0 +1,506 @@
+/*
+ * The catalog editor's REST endpoints (administrator, `manage_options`; not licence-gated, since
+ * prices must stay editable for the daily publication in continuity mode). Routes are thin: the
+ * services validate, check the version and write through the shared write path.
+ *   GET/POST          {base_url}/investments            list (search, paging) / create
+ *   GET/PATCH/DELETE  {base_url}/investments/{id}       read / change / delete (only without offers)
+ *   GET/POST          {base_url}/offers                 list (the catalog's filters, host status, without type) / create
+ *   GET/PATCH         {base_url}/offers/{id}            read / change
+ *   POST              {base_url}/offers/{id}/archive    archive (prices withdrawn)
+ *   POST              {base_url}/offers/{id}/restore    restore
+ *   GET               {base_url}/offers/{id}/price-history
+ *   POST              {base_url}/offers/{id}/components
+ *   PATCH/DELETE      {base_url}/offers/{id}/components/{component_id}
+ * Reads answer the version in `ETag` (and `version`); writes need it in `If-Match` (or `version`).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { type TSchema, Type } from 'typebox'
+
+import { actorOf, requireCapability, requirePrincipal } from '../host/http/authenticate.js'
+import { errorResponse, errorResponses } from '../host/http/schemas.js'
+import {
+  createInvestment,
+  deleteInvestment,
+  getInvestment,
+  listInvestments,
+  updateInvestment,
+} from './investment-editor-service.js'
+import {
+  changeComponent,
+  changeOfferLifecycle,
+  createOffer,
+  getOffer,
+  getOfferPriceHistory,
+  listOffers,
+  type OfferWriteResult,
+  updateOffer,
+} from './offer-editor-service.js'
+import type { OfferOrder } from './editor-repository.js'
+import {
+  ComponentDeleteQuery,
+  ComponentParams,
+  ComponentWriteBody,
+  InvestmentCreateBody,
+  InvestmentIdParams,
+  InvestmentListQuery,
+  InvestmentUpdateBody,
+  LifecycleBody,
+  OfferCreateBody,
+  OfferIdParams,
+  OfferListQuery,
+  OfferUpdateBody,
+} from './schemas.js'
+
+const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
+const guard = [requireCapability('manage_options')]
+
+const ifMatchHeader = Type.Object({
+  'if-match': Type.Optional(
+    Type.String({
+      description:
+        'The version edited: the ETag of the read (or *). Required unless the body carries version; a stale one gets 409 edit_conflict with the current values',
+    }),
+  ),
+})
+const etagHeader = { ETag: { type: 'string', description: 'The version of what the body shows' } }
+const collectionHeaders = {
+  'X-WP-Total': { type: 'integer', description: 'Number of matching items' },
+  'X-WP-TotalPages': { type: 'integer', description: 'Number of pages' },
+}
+
+const withHeaders = (schema: TSchema, headers: Record<string, unknown>) => ({ ...schema, headers })
+const offer = Type.Ref('EditorOffer')
+const investment = Type.Ref('EditorInvestment')
+const invalid = errorResponse(422, Type.Ref('EditorValidationFailed'))
+const offerConflict = errorResponse(409, Type.Ref('EditorOfferConflict'))
+const investmentConflict = errorResponse(409, Type.Ref('EditorInvestmentConflict'))
+
+function sendOffer(reply: FastifyReply, result: OfferWriteResult, status = 200): FastifyReply {
+  reply.header('ETag', result.offer.version)
+  return reply.code(status).send(result.offer)
+}
+
+const idOf = (request: FastifyRequest) => (request.params as { id: number }).id
+const body = (request: FastifyRequest) => (request.body ?? {}) as Record<string, unknown>
+
+export async function editorRoutes(app: FastifyInstance): Promise<void> {
+  const actor = async (request: FastifyRequest) => actorOf(await requirePrincipal(request))
+
+  // -------------------------------------------------------------------------------------------
+  // investments
+
+  app.get(
+    '/investments',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'editorListInvestments',
+        tags: ['editor'],
+        summary: 'Investments in every host status, searched and paged',
+        security,
+        querystring: InvestmentListQuery,
+        response: {
+          200: withHeaders(Type.Array(investment), collectionHeaders),
+          ...errorResponses(400, 401, 403),
+        },
+      },
+    },
+    async (request, reply) => {
+      const q = request.query as {
+        page?: number
+        per_page?: number
+        search?: string
+        host_status?: string
+        developer_id?: number
+      }
+      const perPage = q.per_page ?? 20
+      const result = await listInvestments(app.ctx, {
+        page: q.page ?? 1,
+        perPage,
+        search: q.search,
+        hostStatus: q.host_status,
+        developerId: q.developer_id,
+      })
+      reply.header('X-WP-Total', String(result.total))
+      reply.header('X-WP-TotalPages', String(result.totalPages))
+      return result.items
+    },
+  )
+
+  app.get(
+    '/investments/:id',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'editorGetInvestment',
+        tags: ['editor'],
+        summary: 'An investment, with its version in ETag',
+        security,
+        params: InvestmentIdParams,
+        response: { 200: withHeaders(investment, etagHeader), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const view = await getInvestment(app.ctx, idOf(request))
+      reply.header('ETag', view.version)
+      return view
+    },
+  )
+
+  app.post(
+    '/investments',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'editorCreateInvestment',
+        tags: ['editor'],
+        summary: 'Create an investment; 422 validation_failed with issues',
+        security,
+        body: InvestmentCreateBody,
+        response: {
+          201: withHeaders(investment, { ...etagHeader, Location: { type: 'string' } }),
+          ...errorResponses(400, 401, 403),
+          422: invalid,
+        },
+      },
+    },
+    async (request, reply) => {
+      const view = await createInvestment(app.ctx, await actor(request), body(request))
+      reply.header('ETag', view.version)
+      reply.header('Location', `${request.url.replace(/\?.*$/, '')}/${view.id}`)
+      return reply.code(201).send(view)
+    },
+  )
+
+  app.patch(
+    '/investments/:id',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'editorUpdateInvestment',
+        tags: ['editor'],
+        summary: 'Change an investment (fields sent only; null clears); needs its version',
+        security,
+        params: InvestmentIdParams,
+        headers: ifMatchHeader,
+        body: InvestmentUpdateBody,
+        response: {
+          200: withHeaders(investment, etagHeader),
+          ...errorResponses(400, 401, 403, 404),
+          409: investmentConflict,
+          422: invalid,
+          428: errorResponse(428),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { investment: view } = await updateInvestment(
+        app.ctx,
+        await actor(request),
+        idOf(request),
+        body(request),
+        request.headers['if-match'],
+      )
+      reply.header('ETag', view.version)
+      return view
+    },
+  )
+
+  app.delete(
+    '/investments/:id',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'editorDeleteInvestment',
+        tags: ['editor'],
+        summary: 'Delete an investment that has no offers (409 investment_has_offers otherwise); needs its version',
+        security,
+        params: InvestmentIdParams,
+        headers: ifMatchHeader,
+        response: {
+          204: Type.Null({ description: 'Deleted' }),
+          ...errorResponses(400, 401, 403, 404),
+          409: investmentConflict,
+          428: errorResponse(428),
+        },
+      },
+    },
+    async (request, reply) => {
+      await deleteInvestment(app.ctx, await actor(request), idOf(request), request.headers['if-match'])
+      return reply.code(204).send()
+    },
+  )
+
+  // -------------------------------------------------------------------------------------------
+  // offers
+
+  app.get(
+    '/offers',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'editorListOffers',
+        tags: ['editor'],
+        summary: 'Offers in every host status: the catalog’s filters, host status and without type; paged',
+        security,
+        querystring: OfferListQuery,
+        response: { 200: withHeaders(Type.Array(offer), collectionHeaders), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const q = request.query as Record<string, string | number | boolean | undefined>
+      const result = await listOffers(app.ctx, {
+        page: (q.page as number | undefined) ?? 1,
+        perPage: (q.per_page as number | undefined) ?? 20,
+        investment: q.investment as number | undefined,
+        status: q.status as string | undefined,
+        hostStatus: q.host_status as string | undefined,
+        offerKind: q.offer_kind as string | undefined,
+        type: q.type as string | undefined,
+        withoutType: q.without_type as boolean | undefined,
+        rooms: q.rooms as number | undefined,
+        floor: q.floor as number | undefined,
+        areaMin: typeof q.area_min === 'string' ? q.area_min.replace(',', '.') : undefined,
+        areaMax: typeof q.area_max === 'string' ? q.area_max.replace(',', '.') : undefined,
+        priceMin: q.price_min as number | undefined,
+        priceMax: q.price_max as number | undefined,
+        search: q.search as string | undefined,
+        modifiedAfter: typeof q.modified_after === 'string' ? new Date(q.modified_after).toISOString() : undefined,
+        orderBy: (q.orderby as OfferOrder | undefined) ?? 'modified',
+        order: String(q.order ?? 'DESC').toLowerCase() === 'asc' ? 'asc' : 'desc',
+      })
+      reply.header('X-WP-Total', String(result.total))
+      reply.header('X-WP-TotalPages', String(result.totalPages))
+      return result.items
+    },
+  )
+
+  app.get(
+    '/offers/:id',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'editorGetOffer',
+        tags: ['editor'],
+        summary: 'An offer with its components, with its version in ETag',
+        security,
+        params: OfferIdParams,
+        response: { 200: withHeaders(offer, etagHeader), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request, reply) => {
+      const view = await getOffer(app.ctx, idOf(request))
+      reply.header('ETag', view.version)
+      return view
+    },
+  )
+
+  app.post(
+    '/offers',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'editorCreateOffer',
+        tags: ['editor'],
+        summary:
+          'Create an offer (a flat, a house or a standalone part, with its components) through the shared write path',
+        security,
+        body: OfferCreateBody,
+        response: {
+          201: withHeaders(offer, { ...etagHeader, Location: { type: 'string' } }),
+          ...errorResponses(400, 401, 403),
+          422: invalid,
+        },
+      },
+    },
+    async (request, reply) => {
+      const result = await createOffer(app.ctx, await actor(request), body(request))
+      reply.header('Location', `${request.url.replace(/\?.*$/, '')}/${result.offer.id}`)
+      return sendOffer(reply, result, 201)
+    },
+  )
+
+  app.patch(
+    '/offers/:id',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'editorUpdateOffer',
+        tags: ['editor'],
+        summary:
+          'Change an offer (fields sent only; null removes, a price null is withdrawn); a price change takes its date, reason and correction flag',
+        security,
+        params: OfferIdParams,
+        headers: ifMatchHeader,
+        body: OfferUpdateBody,
+        response: {
+          200: withHeaders(offer, etagHeader),
+          ...errorResponses(400, 401, 403, 404),
+          409: offerConflict,
+          422: invalid,
+          428: errorResponse(428),
+        },
+      },
+    },
+    async (request, reply) =>
+      sendOffer(
+        reply,
+        await updateOffer(app.ctx, await actor(request), idOf(request), body(request), request.headers['if-match']),
+      ),
+  )
+
+  for (const lifecycle of ['archive', 'restore'] as const) {
+    app.post(
+      `/offers/:id/${lifecycle}`,
+      {
+        preHandler: guard,
+        schema: {
+          operationId: lifecycle === 'archive' ? 'editorArchiveOffer' : 'editorRestoreOffer',
+          tags: ['editor'],
+          summary:
+            lifecycle === 'archive'
+              ? 'Archive an offer: status archived, host status private, every price withdrawn today'
+              : 'Restore an archived offer: back on sale (default available, publish), its prices entered again',
+          security,
+          params: OfferIdParams,
+          headers: ifMatchHeader,
+          body: Type.Optional(LifecycleBody),
+          response: {
+            200: withHeaders(offer, etagHeader),
+            ...errorResponses(400, 401, 403, 404),
+            409: offerConflict,
+            422: invalid,
+            428: errorResponse(428),
+          },
+        },
+      },
+      async (request, reply) =>
+        sendOffer(
+          reply,
+          await changeOfferLifecycle(
+            app.ctx,
+            await actor(request),
+            idOf(request),
+            lifecycle,
+            body(request),
+            request.headers['if-match'],
+          ),
+        ),
+    )
+  }
+
+  app.get(
+    '/offers/:id/price-history',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'editorGetOfferPriceHistory',
+        tags: ['editor'],
+        summary: 'The offer’s price history (contract 2.4), with the channel of each record',
+        security,
+        params: OfferIdParams,
+        response: { 200: Type.Ref('EditorPriceHistory'), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => getOfferPriceHistory(app.ctx, idOf(request)),
+  )
+
+  // -------------------------------------------------------------------------------------------
+  // components (a write of their offer: the offer's version is named)
+
+  const componentResponses = (status: number) => ({
+    [status]: withHeaders(offer, etagHeader),
+    ...errorResponses(400, 401, 403, 404),
+    409: offerConflict,
+    422: invalid,
+    428: errorResponse(428),
+  })
+
+  app.post(
+    '/offers/:id/components',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'editorAddComponent',
+        tags: ['editor'],
+        summary: 'Add a parking space, garage, storage room or other component to a flat or a house',
+        security,
+        params: OfferIdParams,
+        headers: ifMatchHeader,
+        body: ComponentWriteBody,
+        response: componentResponses(201),
+      },
+    },
+    async (request, reply) =>
+      sendOffer(
+        reply,
+        await changeComponent(app.ctx, await actor(request), {
+          offerId: idOf(request),
+          action: 'create',
+          body: body(request),
+          ifMatch: request.headers['if-match'],
+        }),
+        201,
+      ),
+  )
+
+  app.patch(
+    '/offers/:id/components/:component_id',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'editorUpdateComponent',
+        tags: ['editor'],
+        summary: 'Change a component (fields sent only; price null withdraws it)',
+        security,
+        params: ComponentParams,
+        headers: ifMatchHeader,
+        body: ComponentWriteBody,
+        response: componentResponses(200),
+      },
+    },
+    async (request, reply) => {
+      const params = request.params as { id: number; component_id: number }
+      return sendOffer(
+        reply,
+        await changeComponent(app.ctx, await actor(request), {
+          offerId: params.id,
+          action: 'update',
+          componentId: params.component_id,
+          body: body(request),
+          ifMatch: request.headers['if-match'],
+        }),
+      )
+    },
+  )
+
+  app.delete(
+    '/offers/:id/components/:component_id',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'editorDeleteComponent',
+        tags: ['editor'],
+        summary: 'Remove a component; its price is withdrawn in the history',
+        security,
+        params: ComponentParams,
+        headers: ifMatchHeader,
+        querystring: ComponentDeleteQuery,
+        response: componentResponses(200),
+      },
+    },
+    async (request, reply) => {
+      const params = request.params as { id: number; component_id: number }
+      return sendOffer(
+        reply,
+        await changeComponent(app.ctx, await actor(request), {
+          offerId: params.id,
+          action: 'delete',
+          componentId: params.component_id,
+          body: { ...(request.query as Record<string, unknown>) },
+          ifMatch: request.headers['if-match'],
+        }),
+      )
+    },
+  )
+}
