@@ -354,6 +354,10 @@ export async function editorRoutes(app: FastifyInstance): Promise<void> {
       `/offers/:id/${lifecycle}`,
       {
         preHandler: guard,
+        // the body is optional: archiving needs no more than the version (If-Match)
+        preValidation: async (request: FastifyRequest) => {
+          request.body ??= {}
+        },
         schema: {
           operationId: lifecycle === 'archive' ? 'editorArchiveOffer' : 'editorRestoreOffer',
           tags: ['editor'],
@@ -364,7 +368,7 @@ export async function editorRoutes(app: FastifyInstance): Promise<void> {
           security,
           params: OfferIdParams,
           headers: ifMatchHeader,
-          body: Type.Optional(LifecycleBody),
+          body: LifecycleBody,
           response: {
             200: withHeaders(offer, etagHeader),
             ...errorResponses(400, 401, 403, 404),
