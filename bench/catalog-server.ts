@@ -4,11 +4,27 @@
  * returns the bytes of a typical list page (the ceiling).
  */
 import fs from 'node:fs'
+import { Session } from 'node:inspector/promises'
 
 import Fastify from 'fastify'
 
 import { buildApp } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
+
+// BENCH_CPU_PROFILE=file: a CPU profile of this server, written when the benchmark stops it
+const profileFile = process.env.BENCH_CPU_PROFILE
+if (profileFile) {
+  const session = new Session()
+  session.connect()
+  await session.post('Profiler.enable')
+  await session.post('Profiler.start')
+  process.once('SIGTERM', () => {
+    void session.post('Profiler.stop').then(({ profile }) => {
+      fs.writeFileSync(profileFile, JSON.stringify(profile))
+      process.exit(0)
+    })
+  })
+}
 
 const config = loadConfig()
 const app = await buildApp({ config })

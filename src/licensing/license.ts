@@ -46,9 +46,22 @@ const WARSAW_DATE = new Intl.DateTimeFormat('en-CA', {
   day: '2-digit',
 })
 
+/*
+ * Formatting costs several microseconds and the catalog asks on every request (the licence's
+ * validity), so the last minute's answer is kept: Warsaw's offsets are whole hours, so its date
+ * changes only on a minute boundary.
+ */
+let lastMinute = Number.NaN
+let lastDate = ''
+
 /** Today's calendar date in Europe/Warsaw, where the legal day of a Polish developer is. */
 export function warsawDate(at: Date): string {
-  return WARSAW_DATE.format(at)
+  const minute = Math.floor(at.getTime() / 60_000)
+  if (minute !== lastMinute) {
+    lastDate = WARSAW_DATE.format(at)
+    lastMinute = minute
+  }
+  return lastDate
 }
 
 export function isCalendarDate(value: string): boolean {
