@@ -17,7 +17,7 @@ import { migrateToLatest } from './host/db/migrate.js'
 import { loadExtensions } from './host/extensions/load-extensions.js'
 import { HookRegistry } from './host/hooks/hooks.js'
 import { MetaRegistry } from './host/meta/meta-registry.js'
-import { registerErrorHandling } from './host/http/error-handler.js'
+import { answerFrameworkError, registerErrorHandling } from './host/http/error-handler.js'
 import './host/http/fastify-augment.js'
 import { registerHttpsPolicy } from './host/http/https-policy.js'
 import { registerMessageLocalization } from './host/http/localize-messages.js'
@@ -36,7 +36,7 @@ import { importRoutes } from './imports/routes.js'
 import { webhookRoutes } from './webhook/routes.js'
 import { webhookSecretRoutes } from './webhook/webhook-secret-routes.js'
 import { adminPanelRoutes } from './admin-panel/admin-panel-routes.js'
-import { publicationRoutes, publicFileRoutes } from './publication/routes.js'
+import { PUBLIC_NAME_MAX, publicationRoutes, publicFileRoutes } from './publication/routes.js'
 import { reportImportRoutes } from './publication/report-import-routes.js'
 import { legacyGenerateRoutes } from './publication/legacy-generate-routes.js'
 import { LEGACY_REST_NAMESPACE } from './version.js'
@@ -107,6 +107,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     trustProxy: config.trustedProxies.length > 0 ? [...config.trustedProxies] : false,
     bodyLimit: 1024 * 1024,
     schemaController,
+    // a published file's name can be longer than the router's default of 100 characters
+    routerOptions: { maxParamLength: PUBLIC_NAME_MAX },
+    frameworkErrors: answerFrameworkError,
   })
   app.decorate('ctx', ctx)
   const lifecycle = new Lifecycle()

@@ -11,6 +11,7 @@ import { ACTION_NAMES } from '../host/hooks/hooks.js'
 import { httpDate, isNotModified, strongEtag } from '../host/http/conditional.js'
 import { parseFieldList, projectFields } from '../host/http/fields-projection.js'
 import { errorResponses } from '../host/http/schemas.js'
+import { serviceOrigin } from '../host/http/service-origin.js'
 import { selectCatalogState } from './catalog-repository.js'
 import { guardCatalog } from './catalog-guard.js'
 import {
@@ -39,8 +40,8 @@ function isCollection(value: unknown): value is Collection<unknown> {
   return typeof value === 'object' && value !== null && 'items' in value && 'totalPages' in value
 }
 
-function pageLinks(request: FastifyRequest, page: number, totalPages: number): string {
-  const url = new URL(request.url, `${request.protocol}://${request.host}`)
+function pageLinks(request: FastifyRequest, origin: string, page: number, totalPages: number): string {
+  const url = new URL(request.url, origin)
   const links: string[] = []
   const at = (n: number) => {
     url.searchParams.set('page', String(n))
@@ -65,7 +66,10 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
     const lastModified = new Date(state.modified_at)
     // actions are side effects callers rely on, so their presence turns the cache off
     const cacheable = ctx.config.catalogResponseCache && !ACTION_NAMES.some((name) => ctx.hooks.hasAction(name))
-    const key = `${state.revision}|${request.url}`
+    // the origin is part of the answer (discovery resources, Link) and comes from the client's Host
+    // header: keyed by it, one client's Host never reaches another client's answer
+    const origin = serviceOrigin(request)
+    const key = `${state.revision}|${origin}|${request.url}`
     let entry = cacheable ? cache.get(key) : undefined
     if (!entry) {
       const failuresBefore = ctx.hooks.failures
@@ -78,7 +82,7 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
         body = result.items
         headers['X-WP-Total'] = String(result.total)
         headers['X-WP-TotalPages'] = String(result.totalPages)
-        const link = pageLinks(request, page, result.totalPages)
+        const link = pageLinks(request, origin, page, result.totalPages)
         if (link) headers.Link = link
       }
       const json = JSON.stringify(projectFields(body, fields))
@@ -112,8 +116,7 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: Type.Ref('CatalogDiscovery'), 304: Type.Null(), ...refused },
       },
     },
-    (request, reply) =>
-      answer(request, reply, () => getDiscovery(app.ctx, `${request.protocol}://${request.host}${base}`)),
+    (request, reply) => answer(request, reply, () => getDiscovery(app.ctx, `${serviceOrigin(request)}${base}`)),
   )
 
   app.get(

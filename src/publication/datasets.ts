@@ -12,7 +12,7 @@ import path from 'node:path'
 import type { HostContext } from '../host/context.js'
 import type { DeveloperRow } from '../host/db/schema.js'
 import { notFound } from '../host/errors.js'
-import { getOrCreateOption } from '../host/options/options.js'
+import { getOption, getOrCreateOption } from '../host/options/options.js'
 import { getPublicDatasetId } from './dataset.js'
 import { getPublicationSettings, resolvePublishingDeveloper } from './publication-settings.js'
 import { PublicationStore } from './publication-store.js'
@@ -27,11 +27,12 @@ export interface Dataset {
 }
 
 const datasetKey = (developerId: number) => `d${developerId}`
+const extIdentOption = (developerId: number) => `dg_dataset_ext_ident_${datasetKey(developerId)}`
 
 async function extIdentOf(ctx: HostContext, developer: DeveloperRow, primary: boolean): Promise<string> {
   if (primary) return getPublicDatasetId(ctx)
   // made once, never changed: the portal identifies the dataset by it
-  return getOrCreateOption(ctx, `dg_dataset_ext_ident_${datasetKey(developer.id)}`, () => randomUUID(), false)
+  return getOrCreateOption(ctx, extIdentOption(developer.id), () => randomUUID(), false)
 }
 
 /** The publishing developer's dataset, or undefined while no developer entity exists. */
@@ -83,14 +84,23 @@ export async function datasetOf(ctx: HostContext, developerId?: number | null): 
   return { developer, primary: false, key: datasetKey(developer.id), extIdent: await extIdentOf(ctx, developer, false) }
 }
 
-/** The dataset whose files are served under /dane-gov/{key}/, if the key names one. */
+/**
+ * The dataset whose files are served under /dane-gov/{key}/, if the key names one. It only reads:
+ * anybody may ask for these files, and making the extIdent of a dataset never listed (the option
+ * write also bumped the catalog revision, invalidating every catalog ETag) on such a request was
+ * a write by an anonymous GET (found by the fuzz suite). A dataset without its extIdent has never
+ * been listed, so it has no files to serve.
+ */
 export async function datasetByKey(ctx: HostContext, key: string): Promise<Dataset | undefined> {
   const match = /^d([1-9]\d{0,9})$/.exec(key)
   if (!match) return undefined
   const developerId = Number(match[1])
-  const primary = await primaryDataset(ctx)
-  if (!primary || primary.developer.id === developerId) return undefined
-  return datasetOf(ctx, developerId).catch(() => undefined)
+  const publishing = await resolvePublishingDeveloper(ctx, await getPublicationSettings(ctx))
+  if (!publishing || publishing.id === developerId) return undefined
+  const extIdent = await getOption<string>(ctx, extIdentOption(developerId))
+  if (extIdent === undefined) return undefined
+  const developer = await ctx.db.selectFrom('developers').selectAll().where('id', '=', developerId).executeTakeFirst()
+  return developer ? { developer, primary: false, key: datasetKey(developerId), extIdent } : undefined
 }
 
 export function datasetStore(

@@ -86,6 +86,14 @@ async function sendPublicFile(
   return reply.send(await fs.readFile(file))
 }
 
+/*
+ * Longest file name served. A day's file is named after the developer's legal name (up to 300
+ * characters, so a name of 350 and more), and Fastify's router refused path parameters over 100
+ * characters with a 414 of its own: a company with a long full name published files the
+ * harvester could not fetch. The router's limit (app.ts) is the same number.
+ */
+export const PUBLIC_NAME_MAX = 1000
+
 export async function publicFileRoutes(app: FastifyInstance): Promise<void> {
   app.get(
     `${PUBLIC_PATH}/:file`,
@@ -94,7 +102,7 @@ export async function publicFileRoutes(app: FastifyInstance): Promise<void> {
         operationId: 'getPublicFile',
         tags: ['publication'],
         summary: 'Published files for the dane.gov.pl harvester: dataset.xml, dataset.md5 and the daily CSVs',
-        params: Type.Object({ file: Type.String({ maxLength: 300 }) }),
+        params: Type.Object({ file: Type.String({ maxLength: PUBLIC_NAME_MAX }) }),
         response: {
           200: {
             description: 'The file (GET); HEAD answers the same headers without it. Carries ETag and Last-Modified.',
@@ -105,7 +113,7 @@ export async function publicFileRoutes(app: FastifyInstance): Promise<void> {
             },
           },
           304: Type.Null({ description: 'Not modified (If-None-Match)' }),
-          ...errorResponses(404),
+          ...errorResponses(400, 404),
         },
       },
     },
@@ -123,7 +131,10 @@ export async function publicFileRoutes(app: FastifyInstance): Promise<void> {
         tags: ['publication'],
         summary:
           'The files of another developer entity’s dataset (d{developer id}): dataset.xml, dataset.md5 and its daily CSVs',
-        params: Type.Object({ dataset: Type.String({ maxLength: 20 }), file: Type.String({ maxLength: 300 }) }),
+        params: Type.Object({
+          dataset: Type.String({ maxLength: 20 }),
+          file: Type.String({ maxLength: PUBLIC_NAME_MAX }),
+        }),
         response: {
           200: {
             description: 'The file (GET); HEAD answers the same headers without it. Carries ETag and Last-Modified.',
@@ -134,7 +145,7 @@ export async function publicFileRoutes(app: FastifyInstance): Promise<void> {
             },
           },
           304: Type.Null({ description: 'Not modified (If-None-Match)' }),
-          ...errorResponses(404),
+          ...errorResponses(400, 404),
         },
       },
     },

@@ -100,6 +100,7 @@ const FRAMEWORK_ERRORS: Record<string, [code: string, status: number, message: s
     'The Content-Length header does not match the body.',
   ],
   FST_ERR_BAD_URL: ['rest_invalid_url', 400, 'The request URL is malformed.'],
+  FST_ERR_MAX_PARAM_LENGTH: ['rest_invalid_url', 400, 'A segment of the request URL is too long.'],
   FST_ERR_ASYNC_CONSTRAINT: ['rest_invalid_request', 400, 'The request could not be routed.'],
 }
 
@@ -126,6 +127,21 @@ export function sendError(reply: FastifyReply, error: HostError | PluginError): 
   // serialized here, not by the route's response schema: either error shape may answer any status
   const body = localizeMessages(error.toBody(), requestLanguage(reply.request))
   return reply.code(error.status).type('application/json; charset=utf-8').send(JSON.stringify(body))
+}
+
+/*
+ * The router's own refusals (a path with a broken percent escape, a path parameter over the
+ * router's length limit) never reach the error handler: without this, Fastify answered them with
+ * a body of its own (`{"error":"Bad Request","code":"FST_ERR_BAD_URL",…}`, and 414 for a long
+ * parameter) instead of contract 7's shapes. Passed to Fastify as `frameworkErrors` (app.ts).
+ */
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const mapped = toHttpError(error) ?? new HostError('rest_invalid_request', 'The request could not be routed.', 400)
+  request.log.info(
+    { code: mapped instanceof HostError ? mapped.code : mapped.error, status: mapped.status },
+    'request refused',
+  )
+  void sendError(reply, mapped)
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
