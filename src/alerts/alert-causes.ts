@@ -8,6 +8,7 @@ export type AlertCause =
   | 'delivery_failed'
   | 'row_drop'
   | 'license_continuity'
+  | 'publication_gaps'
   | 'test'
 
 export type AlertSeverity = 'critical' | 'warning' | 'info'
@@ -40,6 +41,10 @@ export const ALERT_TITLES: Record<AlertCause, { pl: string; en: string }> = {
   },
   row_drop: { pl: 'Dzisiejszy plik ma znacznie mniej wierszy', en: "Today's file has far fewer rows" },
   license_continuity: { pl: 'Licencja wygasła: tryb ciągłości', en: 'The licence lapsed: continuity mode' },
+  publication_gaps: {
+    pl: 'Dzisiejszy plik pokazuje ofertę niepełnie',
+    en: "Today's file shows the offer incompletely",
+  },
   test: { pl: 'Alert testowy', en: 'Test alert' },
 }
 
@@ -128,6 +133,28 @@ export function rowDropAlert(
       drop_share: Math.round(drop * 10_000) / 10_000,
       threshold: share,
     },
+  }
+}
+
+/**
+ * A published file with gaps (an offered unit without a price, column 42 left X, offers left out
+ * for want of a type, an investment without location or prospectus): published, but legally
+ * incomplete until an operator fills them in. Each warning's own message says what to do.
+ */
+export function publicationGapsAlert(
+  day: string,
+  dataset: AlertDataset | null,
+  warnings: readonly { code: string; message_pl: string; message_en: string; details?: unknown }[],
+): AlertInput {
+  const where = inDataset(dataset)
+  return {
+    cause: 'publication_gaps',
+    day,
+    dataset,
+    severity: 'warning',
+    message_pl: `Plik z dnia ${day}${where.pl} został opublikowany, ale pokazuje ofertę niepełnie:\n${warnings.map((w) => `- ${w.message_pl}`).join('\n')}`,
+    message_en: `The file of ${day}${where.en} was published but shows the offer incompletely:\n${warnings.map((w) => `- ${w.message_en}`).join('\n')}`,
+    details: { codes: warnings.map((w) => w.code) },
   }
 }
 

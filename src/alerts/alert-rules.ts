@@ -9,7 +9,9 @@
  * - row_drop: today's file has fewer rows than the previous published day's by more than
  *   DG_ALERT_ROW_DROP_SHARE (usually a broken import or feed, not sales);
  * - delivery_failed: the public URLs do not serve what was published (delivery-check.ts);
- * - license_continuity: the licence expired or was suspended (continuity mode), told daily while it lasts.
+ * - license_continuity: the licence expired or was suspended (continuity mode), told daily while it lasts;
+ * - publication_gaps: a scheduled publication succeeded, but its file shows the offer incompletely
+ *   (the preflight's gap warnings: offers without price or type, column 42, location, prospectus).
  */
 import type { HostContext } from '../host/context.js'
 import { getLicenseState } from '../licensing/license.js'
@@ -25,6 +27,7 @@ import {
   licenseContinuityAlert,
   missedDaysAlert,
   publicationFailedAlert,
+  publicationGapsAlert,
   rowDropAlert,
 } from './alert-causes.js'
 import { type AlertView, configuredChannels, raiseAlert } from './alert-service.js'
@@ -35,9 +38,26 @@ export interface FailedPublication {
   issues: { code: string; message_pl?: string; message_en?: string }[]
 }
 
+export interface GappedPublication {
+  date: string
+  dataset: AlertDataset | null
+  warnings: readonly { code: string; message_pl: string; message_en: string }[]
+}
+
+/** The warnings of a publication that say its file is legally incomplete (publication-service.ts). */
+export const GAP_WARNING_CODES: ReadonlySet<string> = new Set([
+  'offer_price_missing',
+  'price_combined_missing',
+  'investment_location_missing',
+  'investment_prospectus_missing',
+  'offer_type_missing',
+])
+
 export interface AlertCheckOptions {
   /** Scheduled publications that failed in the run that calls the rules. */
   failedPublications?: readonly FailedPublication[]
+  /** Scheduled publications of the run that succeeded with gap warnings. */
+  gappedPublications?: readonly GappedPublication[]
   /** Fetch the public files and alert when they are not served as published (after a scheduled publication). */
   checkDelivery?: boolean
 }
@@ -119,6 +139,8 @@ export async function checkAlertConditions(ctx: HostContext, options: AlertCheck
   }
   for (const failure of options.failedPublications ?? [])
     found.push(publicationFailedAlert(failure.date, failure.dataset, failure.issues))
+  for (const gapped of options.gappedPublications ?? [])
+    found.push(publicationGapsAlert(gapped.date, gapped.dataset, gapped.warnings))
   let datasets: Dataset[] = []
   await attempt('datasets', async () => {
     datasets = await listDatasets(ctx)

@@ -8,7 +8,13 @@
  */
 import { Cron } from 'croner'
 
-import { checkAlertConditions, deliveryCheckWanted, type FailedPublication } from '../alerts/alert-rules.js'
+import {
+  checkAlertConditions,
+  deliveryCheckWanted,
+  type FailedPublication,
+  GAP_WARNING_CODES,
+  type GappedPublication,
+} from '../alerts/alert-rules.js'
 import type { HostContext } from '../host/context.js'
 import { PluginError } from '../host/errors.js'
 import type { TrackJob } from '../host/scheduler.js'
@@ -33,6 +39,7 @@ export async function runScheduledPublication(
   const targets = datasets.length > 0 ? datasets : [undefined]
   const outcomes: ScheduledPublicationOutcome[] = []
   const failures: FailedPublication[] = []
+  const gapped: GappedPublication[] = []
   for (const dataset of targets) {
     const developerId = dataset && !dataset.primary ? dataset.developer.id : null
     const done = await ctx.db
@@ -48,8 +55,15 @@ export async function runScheduledPublication(
       continue
     }
     try {
-      await publish(ctx, { date, trigger: 'schedule', actor: { type: 'scheduler' }, developerId })
+      const outcome = await publish(ctx, { date, trigger: 'schedule', actor: { type: 'scheduler' }, developerId })
       outcomes.push('published')
+      const gaps = outcome.warnings.filter((warning) => GAP_WARNING_CODES.has(warning.code))
+      if (gaps.length > 0)
+        gapped.push({
+          date,
+          dataset: dataset ? { id: dataset.developer.id, name: dataset.developer.name } : null,
+          warnings: gaps,
+        })
     } catch (error) {
       if (error instanceof PluginError && error.error === 'publication_in_progress') outcomes.push('busy')
       else {
@@ -66,6 +80,7 @@ export async function runScheduledPublication(
   // alerts are told after every dataset had its turn, so a slow channel delays no publication
   await checkAlertConditions(ctx, {
     failedPublications: failures,
+    gappedPublications: gapped,
     checkDelivery: outcomes.includes('published') && deliveryCheckWanted(ctx),
   })
   for (const worst of ['failed', 'busy', 'published'] as const) if (outcomes.includes(worst)) return worst

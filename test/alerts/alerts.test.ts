@@ -333,8 +333,14 @@ for (const dialect of TEST_DIALECTS) {
       )
       env.clock.set('2026-11-20T15:00:00+01:00')
       expect(await runScheduledPublication(env.ctx)).toBe('published')
-      expect(smtp.mails).toHaveLength(1)
-      expect(receiver.received).toHaveLength(1)
+      // served as published: no delivery alert; told only that the test's own investment lacks its
+      // full location and prospectus (the import gave a city alone)
+      const told = receiver.received.slice(1).map(expectSigned)
+      expect(told.map((body) => body.cause)).toEqual(['publication_gaps'])
+      expect(told[0]?.details).toMatchObject({
+        codes: ['investment_location_missing', 'investment_prospectus_missing'],
+      })
+      expect(smtp.mails.slice(1).map((mail) => mail.text.includes('cause: publication_gaps'))).toEqual([true])
     })
 
     it('a missed day is alerted once, on the next day the schedule runs', async () => {
@@ -672,6 +678,75 @@ for (const dialect of TEST_DIALECTS) {
       const logged = lines.slice(logsBefore).join('')
       expect(logged).toContain('alert channel gave up')
       expect(logged).not.toContain(SMTP_PASSWORD)
+    })
+  })
+
+  describe(`alerts of a file published with gaps [${dialect}]`, () => {
+    let receiver: Awaited<ReturnType<typeof startReceiver>>
+    let env: TestEnv
+    let admin: TestUser
+
+    beforeAll(async () => {
+      receiver = await startReceiver()
+      env = await startTestApp(dialect, {
+        env: {
+          DG_ALERT_WEBHOOK_URL: `http://127.0.0.1:${receiver.port}${WEBHOOK_PATH}`,
+          DG_ALERT_WEBHOOK_SECRET: WEBHOOK_SECRET,
+          DG_ALERT_RETRY_BASE_MS: String(RETRY_BASE_MS),
+        },
+      })
+      await setUpDemo(env.ctx)
+      admin = await createTestUser(env.ctx, 'administrator')
+      await updatePublicationSettings(env.ctx, { public_base_url: 'http://127.0.0.1:9/dane-gov' }, { type: 'cli' })
+    })
+    afterAll(async () => {
+      await env?.app.close()
+      await env?.database.cleanup()
+      await receiver?.close()
+    })
+
+    it('an offered flat without a price is published as X and told once that day, with what to do', async () => {
+      const body = multipart(
+        { mode: 'patch', mapping: JSON.stringify(MAPPING) },
+        {
+          name: 'oferty.csv',
+          content: `${HEADER}\n${offerLine(1, 'dostępne')}\nW-ALERT;L-2;mieszkanie;dostępne;48,00;;;;Łódź\n`,
+        },
+      )
+      const preview = await env.app.inject({
+        method: 'POST',
+        url: '/wp-json/dg/v2/imports/offer',
+        payload: body.payload,
+        headers: { ...body.headers, authorization: admin.authorization },
+      })
+      expect(preview.json().preview?.errors, preview.body).toEqual([])
+      const done = await env.app.inject({
+        method: 'POST',
+        url: '/wp-json/dg/v2/imports/offer',
+        payload: `job_id=${preview.json().id}&confirm_archiving=false`,
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'idempotency-key': `gaps-${dialect}`,
+          authorization: admin.authorization,
+        },
+      })
+      expect(done.statusCode, done.body).toBe(200)
+
+      env.clock.set('2026-11-20T00:40:00+01:00')
+      expect(await runScheduledPublication(env.ctx)).toBe('published')
+      const gaps = receiver.received.map(expectSigned).filter((b) => b.cause === 'publication_gaps')
+      expect(gaps).toHaveLength(1)
+      expect(gaps[0]).toMatchObject({
+        day: '2026-11-20',
+        severity: 'warning',
+        details: { codes: expect.arrayContaining(['offer_price_missing']) },
+      })
+      expect(gaps[0]?.text).toEqual(expect.stringContaining('L-2'))
+      expect(gaps[0]?.text).toEqual(expect.stringContaining('uzupełnij cenę'))
+
+      // published again the same day (forced, as the demo does): told once per day
+      expect(await runScheduledPublication(env.ctx, { force: true })).toBe('published')
+      expect(receiver.received.map(expectSigned).filter((b) => b.cause === 'publication_gaps')).toHaveLength(1)
     })
   })
 }
