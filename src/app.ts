@@ -9,6 +9,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
 import { pino, type Logger } from 'pino'
 
 import { baseUrl, type AppConfig } from './config.js'
+import { auditRoutes } from './host/audit/audit-routes.js'
 import { sessionRoutes } from './host/auth/session-routes.js'
 import { resolveAuthKey } from './host/auth/secrets.js'
 import type { HostContext } from './host/context.js'
@@ -28,6 +29,7 @@ import { schemaController } from './host/http/validation.js'
 import { healthRoutes } from './host/http/health.js'
 import { metricsRoutes } from './host/http/metrics-route.js'
 import { Lifecycle } from './host/lifecycle.js'
+import { usersRoutes } from './host/users/users-routes.js'
 import { releaseLocksHeldBy } from './host/locks.js'
 import { attachMetrics, countUnmatchedRequests, registerRequestMetrics, ServiceMetrics } from './host/metrics.js'
 import { licensingRoutes, StatusSchema } from './licensing/routes.js'
@@ -151,6 +153,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     async (v2) => {
       await v2.register(openApiRoute)
       await v2.register(sessionRoutes)
+      await v2.register(usersRoutes)
+      await v2.register(auditRoutes)
       await v2.register(licensingRoutes)
       await v2.register(catalogRoutes)
       await v2.register(importRoutes)

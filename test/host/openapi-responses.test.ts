@@ -597,6 +597,61 @@ describeEachDatabase('OpenAPI document against real responses', (getEnv) => {
     ).toBe(204)
   })
 
+  it('users, application passwords and the audit log, with their refusals', async () => {
+    const readerAuth = { headers: { authorization: reader } }
+    expect((await call('get', `${V2}/users`, { headers: asAdmin() })).statusCode).toBe(200)
+    expect((await call('get', `${V2}/users`, readerAuth)).statusCode).toBe(403)
+    const created = await call('post', `${V2}/users`, {
+      headers: asAdmin(),
+      payload: { login: 'openapi.user', email: 'openapi.user@example.test', role: 'dg_catalog_reader' },
+    })
+    expect(created.statusCode).toBe(201)
+    const userId = (created.json() as { user: { id: number } }).user.id
+    expect(
+      (await call('post', `${V2}/users`, { headers: asAdmin(), payload: { login: '!', email: 'x', role: 'x' } }))
+        .statusCode,
+    ).toBe(422)
+    expect((await call('post', `${V2}/users`, { headers: asAdmin(), payload: { login: 'x' } })).statusCode).toBe(400)
+    const one = { params: { id: userId }, headers: asAdmin() }
+    expect((await call('get', `${V2}/users/{id}`, one)).statusCode).toBe(200)
+    expect((await call('get', `${V2}/users/{id}`, { ...one, params: { id: 999999 } })).statusCode).toBe(404)
+    expect((await call('patch', `${V2}/users/{id}`, { ...one, payload: { disabled: true } })).statusCode).toBe(200)
+    expect((await call('patch', `${V2}/users/{id}`, { ...one, payload: { role: 'root' } })).statusCode).toBe(422)
+    expect(
+      (
+        await call('patch', `${V2}/users/{id}`, {
+          params: { id: admin.id },
+          headers: asAdmin(),
+          payload: { disabled: true },
+        })
+      ).statusCode,
+    ).toBe(409)
+    const passwords = `${V2}/users/{id}/application-passwords`
+    const issued = await call('post', passwords, { ...one, payload: { name: 'openapi' } })
+    expect(issued.statusCode).toBe(201)
+    expect((await call('post', passwords, { ...one, payload: { name: 'openapi' } })).statusCode).toBe(422)
+    expect((await call('get', passwords, one)).statusCode).toBe(200)
+    const uuid = (issued.json() as { uuid: string }).uuid
+    const revoke = `${V2}/users/{id}/application-passwords/{uuid}`
+    expect((await call('delete', revoke, { params: { id: userId, uuid }, headers: asAdmin() })).statusCode).toBe(200)
+    expect((await call('delete', revoke, { params: { id: userId, uuid }, headers: asAdmin() })).statusCode).toBe(404)
+
+    expect((await call('get', `${V2}/audit`, { headers: asAdmin(), query: { per_page: '5' } })).statusCode).toBe(200)
+    expect((await call('get', `${V2}/audit`, { headers: asAdmin(), query: { channel: 'x' } })).statusCode).toBe(400)
+    expect((await call('get', `${V2}/audit`, readerAuth)).statusCode).toBe(403)
+    expect((await call('get', `${V2}/audit/actions`, { headers: asAdmin() })).statusCode).toBe(200)
+
+    // sign-in protection: the sixth wrong password in a row is slowed down
+    for (let i = 0; i < 6; i++)
+      await env.app.inject({
+        method: 'POST',
+        url: `${V2}/session`,
+        payload: { login: 'openapi.user', password: `wrong-${i}` },
+      })
+    const slowed = await call('post', `${V2}/session`, { payload: { login: 'openapi.user', password: 'whatever' } })
+    expect(slowed.statusCode).toBe(429)
+  })
+
   it('calls every operation of the contract (REST namespaces and published files); every operation has a unique operationId', () => {
     const operations: string[] = []
     const ids: string[] = []

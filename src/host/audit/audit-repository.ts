@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely'
+import { type Insertable, type Selectable, sql } from 'kysely'
 
 import type { Executor } from '../context.js'
 import type { AuditLogTable } from '../db/schema.js'
@@ -26,4 +26,62 @@ export async function selectAuditEntries(db: Executor, query: AuditQuery): Promi
   if (query.objectId) select = select.where('object_id', '=', query.objectId)
   if (query.beforeId) select = select.where('id', '<', query.beforeId)
   return select.orderBy('id', 'desc').limit(query.limit).execute()
+}
+
+/** How an entry came in: derived from who acted and with which credential. */
+export const AUDIT_CHANNELS = ['panel', 'api', 'webhook', 'scheduler', 'cli', 'system'] as const
+export type AuditChannel = (typeof AUDIT_CHANNELS)[number]
+
+export interface AuditFilter {
+  /** Who acted: the login of a user, or webhook, scheduler, cli, system. */
+  actor?: string | undefined
+  /** An action, or a family of them with a trailing `*` (`user.*`). */
+  action?: string | undefined
+  objectType?: string | undefined
+  objectId?: string | undefined
+  channel?: AuditChannel | undefined
+  outcome?: string | undefined
+  /** ISO instants: from (inclusive) and until (exclusive). */
+  from?: string | undefined
+  until?: string | undefined
+}
+
+function filtered(db: Executor, filter: AuditFilter) {
+  let select = db.selectFrom('audit_log')
+  if (filter.actor) select = select.where('actor_name', '=', filter.actor)
+  if (filter.action?.endsWith('*')) {
+    const prefix = filter.action.slice(0, -1).replace(/[\\%_]/g, (c) => `\\${c}`)
+    select = select.where(sql<boolean>`action LIKE ${`${prefix}%`} ESCAPE '\\'`)
+  } else if (filter.action) select = select.where('action', '=', filter.action)
+  if (filter.objectType) select = select.where('object_type', '=', filter.objectType)
+  if (filter.objectId) select = select.where('object_id', '=', filter.objectId)
+  if (filter.outcome) select = select.where('outcome', '=', filter.outcome)
+  if (filter.from) select = select.where('occurred_at', '>=', filter.from)
+  if (filter.until) select = select.where('occurred_at', '<', filter.until)
+  if (filter.channel === 'panel') select = select.where('actor_type', '=', 'user').where('actor_credential', 'is', null)
+  else if (filter.channel === 'api')
+    select = select.where('actor_type', '=', 'user').where('actor_credential', 'is not', null)
+  else if (filter.channel) select = select.where('actor_type', '=', filter.channel)
+  return select
+}
+
+export async function selectAuditPage(
+  db: Executor,
+  filter: AuditFilter,
+  limit: number,
+  offset: number,
+): Promise<AuditRow[]> {
+  return filtered(db, filter).selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute()
+}
+
+export async function countAuditEntries(db: Executor, filter: AuditFilter): Promise<number> {
+  const row = await filtered(db, filter)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
+export async function selectAuditActions(db: Executor): Promise<string[]> {
+  const rows = await db.selectFrom('audit_log').select('action').distinct().orderBy('action').execute()
+  return rows.map((row) => row.action)
 }

@@ -3,7 +3,17 @@
  * at the database level (see makeAppendOnly); this module only ever inserts and reads.
  */
 import type { Executor, HostContext } from '../context.js'
-import { type AuditQuery, type AuditRow, insertAuditEntry, selectAuditEntries } from './audit-repository.js'
+import {
+  type AuditChannel,
+  type AuditFilter,
+  type AuditQuery,
+  type AuditRow,
+  countAuditEntries,
+  insertAuditEntry,
+  selectAuditActions,
+  selectAuditEntries,
+  selectAuditPage,
+} from './audit-repository.js'
 
 /** Who acted. `credential` names the application password used, never its value. */
 export type Actor =
@@ -82,4 +92,78 @@ export async function listAudit(ctx: Pick<HostContext, 'db'>, query: AuditQuery)
     outcome: row.outcome,
     details: row.details ? (JSON.parse(row.details) as Record<string, unknown>) : {},
   }))
+}
+
+/*
+ * What leaves the audit log for people to read. Entries are written without secrets, but the log
+ * is kept forever and read by everyone with manage_options, so a value under a name that looks
+ * like a credential is masked on the way out as well (a future entry's mistake is not shown).
+ */
+const SECRET_NAME = /pass(word)?|secret|token|nonce|signature|authori[sz]ation|cookie|api[_-]?key|licen[cs]e[_-]?key/i
+const MAX_DEPTH = 6
+
+export function maskSecrets(value: unknown, depth = 0): unknown {
+  if (depth > MAX_DEPTH || value === null || typeof value !== 'object') return value
+  if (Array.isArray(value)) return value.map((item) => maskSecrets(item, depth + 1))
+  const out: Record<string, unknown> = {}
+  for (const [key, child] of Object.entries(value as Record<string, unknown>))
+    out[key] = SECRET_NAME.test(key) && child !== null && child !== '' ? '***' : maskSecrets(child, depth + 1)
+  return out
+}
+
+export function channelOf(row: Pick<AuditRow, 'actor_type' | 'actor_credential'>): AuditChannel {
+  if (row.actor_type === 'user') return row.actor_credential === null ? 'panel' : 'api'
+  return (['webhook', 'scheduler', 'cli'] as const).find((type) => type === row.actor_type) ?? 'system'
+}
+
+export interface AuditPageEntry extends AuditView {
+  channel: AuditChannel
+}
+
+function parseDetails(text: string | null): Record<string, unknown> {
+  if (!text) return {}
+  try {
+    const parsed = JSON.parse(text) as unknown
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (maskSecrets(parsed) as Record<string, unknown>)
+      : { value: parsed }
+  } catch {
+    return {}
+  }
+}
+
+/** One page of the audit log, newest first, with the total of entries the filter matches. */
+export async function auditPage(
+  ctx: Pick<HostContext, 'db'>,
+  filter: AuditFilter,
+  page: number,
+  perPage: number,
+): Promise<{ items: AuditPageEntry[]; total: number }> {
+  const [rows, total] = await Promise.all([
+    selectAuditPage(ctx.db, filter, perPage, (page - 1) * perPage),
+    countAuditEntries(ctx.db, filter),
+  ])
+  return {
+    total,
+    items: rows.map((row) => ({
+      id: row.id,
+      occurred_at: row.occurred_at,
+      actor: {
+        type: row.actor_type,
+        user_id: row.actor_user_id === null ? null : Number(row.actor_user_id),
+        name: row.actor_name,
+        credential: row.actor_credential,
+      },
+      channel: channelOf(row),
+      action: row.action,
+      object_type: row.object_type,
+      object_id: row.object_id,
+      outcome: row.outcome,
+      details: parseDetails(row.details),
+    })),
+  }
+}
+
+export async function auditActions(ctx: Pick<HostContext, 'db'>): Promise<string[]> {
+  return selectAuditActions(ctx.db)
 }

@@ -9,7 +9,8 @@ import type { Actor } from '../audit/audit.js'
 import { recordAudit } from '../audit/audit.js'
 import type { HostContext } from '../context.js'
 import type { AppPasswordRow, UserRow } from '../db/schema.js'
-import { HostError } from '../errors.js'
+import { HostError, PluginError } from '../errors.js'
+import { findUserById } from '../users/users-repository.js'
 import { findUserByLoginOrEmail, requireUser } from '../users/users.js'
 import {
   deleteAppPassword,
@@ -144,7 +145,7 @@ export async function revokeAppPassword(
 
 export type AppPasswordCheck =
   | { ok: true; user: UserRow; credential: string }
-  | { ok: false; code: 'invalid_username' | 'incorrect_password' }
+  | { ok: false; code: 'invalid_username' | 'incorrect_password' | 'account_disabled' }
 
 /**
  * Verifies HTTP Basic credentials. One keyed hash per request, then a constant-time comparison
@@ -166,9 +167,68 @@ export async function verifyAppPassword(
     if (constantTimeEqual(row.password_hash, candidate)) match = row
   }
   if (!match) return { ok: false, code: 'incorrect_password' }
+  // told only to whoever holds a valid password of the account
+  if (user.disabled_at !== null) return { ok: false, code: 'account_disabled' }
   const now = ctx.now()
   if (!match.last_used_at || now.getTime() - Date.parse(match.last_used_at) >= LAST_USED_RESOLUTION_MS) {
     await touchAppPassword(ctx.db, match.id, now.toISOString(), args.ip)
   }
   return { ok: true, user, credential: match.name }
+}
+
+/** The user an administrator names by id in a REST path. */
+async function userById(ctx: HostContext, userId: number): Promise<UserRow> {
+  const user = await findUserById(ctx.db, userId)
+  if (!user) throw new HostError('user_not_found', `There is no user ${userId}.`, 404)
+  return user
+}
+
+export async function listAppPasswordsOfUser(
+  ctx: HostContext,
+  userId: number,
+): Promise<{ user: { id: number; login: string }; items: AppPasswordView[] }> {
+  const user = await userById(ctx, userId)
+  return {
+    user: { id: user.id, login: user.login },
+    items: (await selectAppPasswordsOfUser(ctx.db, user.id)).map(toView),
+  }
+}
+
+/**
+ * A new application password of the user `userId` (REST): a bad or taken name is 422
+ * `invalid_application_password` with the field's issue, so the panel shows it beside the field.
+ */
+export async function createAppPasswordOfUser(
+  ctx: HostContext,
+  args: { userId: number; name: string; actor: Actor },
+): Promise<AppPasswordView & { user: string; password: string }> {
+  const user = await userById(ctx, args.userId)
+  const name = args.name.trim()
+  const refuse = (code: string, pl: string, en: string): never => {
+    throw new PluginError('invalid_application_password', 422, {
+      message: 'The application password was not created.',
+      issues: [{ field: 'name', code, message_pl: pl, message_en: en }],
+    })
+  }
+  if (!name || name.length > 100)
+    refuse(
+      'invalid_name',
+      'Nadaj hasłu nazwę (1–100 znaków), np. „strona WWW”.',
+      'Give the password a name of 1–100 characters.',
+    )
+  if ((await selectAppPasswordsOfUser(ctx.db, user.id)).some((row) => row.name === name))
+    refuse(
+      'name_taken',
+      `Użytkownik ${user.login} ma już hasło aplikacji o tej nazwie.`,
+      `User ${user.login} already has an application password with this name.`,
+    )
+  return createAppPassword(ctx, { login: user.login, name, actor: args.actor })
+}
+
+export async function revokeAppPasswordOfUser(
+  ctx: HostContext,
+  args: { userId: number; uuid: string; actor: Actor },
+): Promise<{ user: string; uuid: string; revoked: true }> {
+  const user = await userById(ctx, args.userId)
+  return revokeAppPassword(ctx, { login: user.login, uuid: args.uuid, actor: args.actor })
 }

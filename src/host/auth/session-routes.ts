@@ -9,7 +9,16 @@ import { recordAudit } from '../audit/audit.js'
 import { HostError } from '../errors.js'
 import { requirePrincipal } from '../http/authenticate.js'
 import { errorResponses } from '../http/schemas.js'
-import { checkLoginPassword, getUserById, toPublicUser } from '../users/users.js'
+import { findUserByLoginOrEmail, getUserById, toPublicUser, verifyUserPassword } from '../users/users.js'
+import {
+  KNOWN_BROWSER_COOKIE,
+  KNOWN_BROWSER_DAYS,
+  knownBrowserCookie,
+  recordSignInFailure,
+  recordSignInSuccess,
+  signInBuckets,
+  signInDelay,
+} from './login-throttle.js'
 import { createRestNonce, endSession, findSessionUserId, SESSION_COOKIE, startSession } from './sessions.js'
 
 const SessionResponse = Type.Object({
@@ -35,6 +44,8 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
         operationId: 'createSession',
         tags: ['session'],
         summary: 'Log in to the admin panel',
+        description:
+          'Repeated failed sign-ins are slowed down per account and per client address: 429 too_many_login_attempts with Retry-After (seconds, also in data.retry_after). A browser that signed in before keeps a signed known-browser cookie, so failures elsewhere never slow its own sign-ins to that account. A disabled account is 403 account_disabled.',
         body: Type.Object(
           {
             login: Type.String({ minLength: 1, maxLength: 254 }),
@@ -42,21 +53,65 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
           },
           { additionalProperties: false },
         ),
-        response: { 200: SessionResponse, ...errorResponses(400, 401) },
+        response: { 200: SessionResponse, ...errorResponses(400, 401, 403, 429) },
       },
     },
     async (request, reply) => {
       const { login, password } = request.body as { login: string; password: string }
       const ctx = app.ctx
-      const user = await checkLoginPassword(ctx, login, password)
-      if (!user) {
+      const found = await findUserByLoginOrEmail(ctx, login)
+      const buckets = signInBuckets(ctx, {
+        name: login,
+        userId: found?.id,
+        ip: request.ip,
+        knownBrowserCookie: request.cookies[KNOWN_BROWSER_COOKIE],
+      })
+      const delay = await signInDelay(ctx, buckets)
+      if (delay) {
         await recordAudit(ctx, {
           actor: { type: 'system' },
           action: 'session.login',
+          ...(found ? { objectType: 'user', objectId: found.id } : {}),
           outcome: 'refused',
-          details: { login },
+          details: {
+            login,
+            ip: request.ip,
+            reason: 'throttled',
+            scope: delay.scope,
+            retry_after: delay.retryAfterSeconds,
+          },
+        })
+        throw new HostError(
+          'too_many_login_attempts',
+          `Too many failed sign-ins; try again in ${delay.retryAfterSeconds} seconds.`,
+          429,
+          { retry_after: delay.retryAfterSeconds, scope: delay.scope },
+          { 'Retry-After': delay.retryAfterSeconds },
+        )
+      }
+      const user = await verifyUserPassword(found, password)
+      if (!user) {
+        await recordSignInFailure(ctx, buckets)
+        await recordAudit(ctx, {
+          actor: { type: 'system' },
+          action: 'session.login',
+          ...(found ? { objectType: 'user', objectId: found.id } : {}),
+          outcome: 'refused',
+          details: { login, ip: request.ip, reason: 'wrong_password' },
         })
         throw new HostError('incorrect_password', 'Unknown login or wrong password.', 401)
+      }
+      await recordSignInSuccess(ctx, buckets)
+      if (user.disabled_at !== null) {
+        await recordAudit(ctx, {
+          actor: { type: 'system' },
+          action: 'session.login',
+          objectType: 'user',
+          objectId: user.id,
+          outcome: 'refused',
+          details: { login, ip: request.ip, reason: 'account_disabled' },
+        })
+        throw new HostError('account_disabled', 'This account is disabled; an administrator can enable it.', 403)
       }
       const session = await startSession(ctx, user.id)
       await recordAudit(ctx, {
@@ -65,8 +120,13 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
         objectType: 'user',
         objectId: user.id,
         outcome: 'success',
+        details: { ip: request.ip },
       })
       reply.setCookie(SESSION_COOKIE, session.token, { ...cookieOptions, expires: session.expiresAt })
+      reply.setCookie(KNOWN_BROWSER_COOKIE, knownBrowserCookie(ctx, user.id), {
+        ...cookieOptions,
+        maxAge: KNOWN_BROWSER_DAYS * 24 * 3600,
+      })
       return { user: toPublicUser(user), nonce: createRestNonce(ctx, session.token) }
     },
   )
@@ -86,7 +146,8 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
       const token = request.cookies[SESSION_COOKIE]
       const userId = token ? await findSessionUserId(ctx, token) : undefined
       const user = userId === undefined ? undefined : await getUserById(ctx, userId)
-      if (!token || !user) throw new HostError('rest_not_logged_in', 'You are not currently logged in.', 401)
+      if (!token || !user || user.disabled_at !== null)
+        throw new HostError('rest_not_logged_in', 'You are not currently logged in.', 401)
       return { user: toPublicUser(user), nonce: createRestNonce(ctx, token) }
     },
   )

@@ -28,3 +28,8 @@ export async function deleteExpiredSessions(db: Executor, nowIso: string): Promi
   const result = await db.deleteFrom('sessions').where('expires_at', '<=', nowIso).executeTakeFirst()
   return Number(result.numDeletedRows)
 }
+
+export async function deleteSessionsOfUser(db: Executor, userId: number): Promise<number> {
+  const result = await db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst()
+  return Number(result.numDeletedRows)
+}

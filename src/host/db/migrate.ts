@@ -11,6 +11,7 @@ import * as importPlanFormat from './migrations/0006-import-plan-format.js'
 import * as dropRedundantOfferIndexes from './migrations/0007-drop-redundant-offer-indexes.js'
 import * as publicationDeveloper from './migrations/0008-publication-developer.js'
 import * as alerts from './migrations/0009-alerts.js'
+import * as operatorAdministration from './migrations/0011-operator-administration.js'
 
 interface MigrationModule {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>
@@ -31,6 +32,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, MigrationModule]> = [
   ['0007-drop-redundant-offer-indexes', dropRedundantOfferIndexes],
   ['0008-publication-developer', publicationDeveloper],
   ['0009-alerts', alerts],
+  ['0011-operator-administration', operatorAdministration],
 ]
 
 export class MigrationError extends Error {}

@@ -17,6 +17,8 @@ export interface UsersTable {
   password_hash: string
   role: string
   created_at: string
+  /** When an administrator disabled the account (migration 0011); null while it is active. */
+  disabled_at: string | null
 }
 
 export interface AppPasswordsTable {
@@ -327,6 +329,22 @@ export interface AlertsTable {
   finished_at: string | null
 }
 
+/** Failed sign-ins of one bucket (account, known browser or client address), migration 0011. */
+export interface LoginThrottleTable {
+  bucket: string
+  failures: number
+  last_failed_at: string
+  /** Sign-ins of this bucket are refused (429) until then; null while it is not slowed down. */
+  blocked_until: string | null
+}
+
+/** Webhook deliveries per day (Europe/Warsaw) and outcome: `accepted`, `replayed` or the refusal's code. */
+export interface WebhookActivityTable {
+  day: string
+  code: string
+  count: number
+}
+
 export interface Database {
   users: UsersTable
   app_passwords: AppPasswordsTable
@@ -348,6 +366,8 @@ export interface Database {
   webhook_replay_guard: WebhookReplayGuardTable
   webhook_executions: WebhookExecutionsTable
   alerts: AlertsTable
+  login_throttle: LoginThrottleTable
+  webhook_activity: WebhookActivityTable
 }
 
 export type UserRow = Selectable<UsersTable>

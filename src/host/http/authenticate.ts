@@ -49,6 +49,8 @@ async function resolvePrincipal(request: FastifyRequest): Promise<Principal | nu
       )
     const check = await verifyAppPassword(ctx, { ...credentials, ip: request.ip })
     if (!check.ok) {
+      if (check.code === 'account_disabled')
+        throw new HostError('account_disabled', 'This account is disabled; an administrator can enable it.', 403)
       throw check.code === 'invalid_username'
         ? unauthorized('invalid_username', 'Unknown user name or e-mail address.')
         : unauthorized('incorrect_password', 'The provided password is an invalid application password.')
@@ -66,7 +68,8 @@ async function resolvePrincipal(request: FastifyRequest): Promise<Principal | nu
   if (!verifyRestNonce(ctx, token, nonce))
     throw new HostError('rest_cookie_invalid_nonce', 'Cookie nonce is invalid', 403)
   const user = await getUserById(ctx, userId)
-  return user ? { user, via: 'session' } : null
+  // disabling ends the account's sessions; this also covers a session that started meanwhile
+  return user && user.disabled_at === null ? { user, via: 'session' } : null
 }
 
 export function authenticate(request: FastifyRequest): Promise<Principal | null> {

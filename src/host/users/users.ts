@@ -23,6 +23,9 @@ export interface PublicUser {
   role_label: string
   capabilities: string[]
   created_at: string
+  /** A disabled account can neither log in nor use its application passwords. */
+  disabled: boolean
+  disabled_at: string | null
 }
 
 export function toPublicUser(row: UserRow): PublicUser {
@@ -35,6 +38,8 @@ export function toPublicUser(row: UserRow): PublicUser {
     role_label: isRoleName(row.role) ? ROLES[row.role].label : row.role,
     capabilities: [...capabilitiesOf(row.role)],
     created_at: row.created_at,
+    disabled: row.disabled_at !== null,
+    disabled_at: row.disabled_at,
   }
 }
 
@@ -141,7 +146,11 @@ export async function checkLoginPassword(
   name: string,
   password: string,
 ): Promise<UserRow | undefined> {
-  const user = await findUserByLoginOrEmail(ctx, name)
+  return verifyUserPassword(await findUserByLoginOrEmail(ctx, name), password)
+}
+
+/** Checks the login password of a user found beforehand (or of none, taking the same time). */
+export async function verifyUserPassword(user: UserRow | undefined, password: string): Promise<UserRow | undefined> {
   if (!user) {
     // spend the same time as a real check so that response time does not reveal valid logins
     await verifyLoginPassword(password, DUMMY_HASH)

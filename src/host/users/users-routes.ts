@@ -1,0 +1,280 @@
+/*
+ * Users and their application passwords, administered over REST (manage_options; not licence-gated:
+ * revoking a leaked password or disabling an account must work in continuity mode too):
+ *   GET   {base_url}/users                                   every user, with role and state
+ *   POST  {base_url}/users                                   a new user (login password shown once)
+ *   GET   {base_url}/users/{id}
+ *   PATCH {base_url}/users/{id}                              role, e-mail, display name, disabled
+ *   GET   {base_url}/users/{id}/application-passwords        name, created, last used, last IP
+ *   POST  {base_url}/users/{id}/application-passwords        a new one, shown once
+ *   DELETE {base_url}/users/{id}/application-passwords/{uuid} revoke one
+ * Answers that carry a password are `Cache-Control: no-store`.
+ */
+import type { FastifyInstance } from 'fastify'
+import { Type } from 'typebox'
+
+import {
+  createAppPasswordOfUser,
+  formatAppPassword,
+  listAppPasswordsOfUser,
+  revokeAppPasswordOfUser,
+} from '../auth/app-passwords.js'
+import { ROLES } from '../auth/capabilities.js'
+import { actorOf, requireCapability, requirePrincipal } from '../http/authenticate.js'
+import { errorResponse, errorResponses } from '../http/schemas.js'
+import {
+  createAdministeredUser,
+  getAdministeredUser,
+  listAdministeredUsers,
+  type NewUserInput,
+  updateAdministeredUser,
+  type UserChanges,
+} from './user-administration.js'
+
+const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
+const guard = [requireCapability('manage_options')]
+const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()])
+
+const FieldIssues = Type.Object(
+  {
+    error: Type.String(),
+    message: Type.Optional(Type.String()),
+    issues: Type.Array(
+      Type.Object({
+        field: Type.String({ description: 'The request field concerned' }),
+        code: Type.String({ description: 'Stable code' }),
+        message: Type.Optional(Type.String({ description: 'Polish, or English with Accept-Language: en' })),
+        message_pl: Type.String(),
+        message_en: Type.String(),
+      }),
+    ),
+  },
+  { description: 'Refused input: one issue per field; nothing was written' },
+)
+
+const UserSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    login: Type.String(),
+    email: Type.String(),
+    display_name: Type.String(),
+    role: Type.String({ description: Object.keys(ROLES).join(' or ') }),
+    role_label: Type.String({ description: 'The role’s name as the contract gives it' }),
+    capabilities: Type.Array(Type.String()),
+    created_at: Type.String(),
+    disabled: Type.Boolean({ description: 'A disabled account can neither log in nor use its application passwords' }),
+    disabled_at: Type.Union([Type.String(), Type.Null()]),
+    application_passwords: Type.Integer({ description: 'How many application passwords the user has' }),
+    last_api_use_at: Type.Union([Type.String(), Type.Null()], {
+      description: 'Latest use of any of its application passwords (recorded at most once a day per password)',
+    }),
+  },
+  { $id: 'AdministeredUser' },
+)
+
+const AppPasswordSchema = Type.Object({
+  uuid: Type.String(),
+  name: Type.String(),
+  created_at: Type.String(),
+  last_used_at: Type.Union([Type.String(), Type.Null()], {
+    description: 'Recorded at most once a day, so reads do not turn into writes',
+  }),
+  last_ip: Type.Union([Type.String(), Type.Null()], { description: 'Client address of that use' }),
+})
+
+const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) })
+
+export async function usersRoutes(app: FastifyInstance): Promise<void> {
+  app.addSchema(UserSchema)
+
+  app.get(
+    '/users',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'listUsers',
+        tags: ['users'],
+        summary: 'Every user with role, state and application-password use',
+        security,
+        response: {
+          200: Type.Object({ items: Type.Array(Type.Ref('AdministeredUser')) }),
+          ...errorResponses(401, 403),
+        },
+      },
+    },
+    async () => ({ items: await listAdministeredUsers(app.ctx) }),
+  )
+
+  app.post(
+    '/users',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'createUser',
+        tags: ['users'],
+        summary: 'Create a user; without `password` a login password is generated and returned once',
+        security,
+        body: Type.Object(
+          {
+            login: Type.String({ maxLength: 254 }),
+            email: Type.String({ maxLength: 254 }),
+            role: Type.String({ maxLength: 60, description: Object.keys(ROLES).join(' or ') }),
+            display_name: Type.Optional(Type.String({ maxLength: 254 })),
+            password: Type.Optional(Type.String({ maxLength: 1024, description: 'At least 12 characters' })),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          201: Type.Object({
+            user: Type.Ref('AdministeredUser'),
+            password: Nullable(
+              Type.String({ description: 'The generated login password, shown this once; null when one was given' }),
+            ),
+          }),
+          ...errorResponses(400, 401, 403, 409),
+          422: errorResponse(422, FieldIssues),
+        },
+      },
+    },
+    async (request, reply) => {
+      const principal = await requirePrincipal(request)
+      const created = await createAdministeredUser(app.ctx, request.body as NewUserInput, actorOf(principal))
+      return reply.code(201).header('Cache-Control', 'no-store').send(created)
+    },
+  )
+
+  app.get(
+    '/users/:id',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'getUser',
+        tags: ['users'],
+        summary: 'One user',
+        security,
+        params: IdParams,
+        response: { 200: Type.Ref('AdministeredUser'), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => getAdministeredUser(app.ctx, (request.params as { id: number }).id),
+  )
+
+  app.patch(
+    '/users/:id',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'updateUser',
+        tags: ['users'],
+        summary:
+          'Change role, e-mail, display name or disable/enable (fields sent only); 409 last_administrator, own_account',
+        description:
+          'Disabling ends the account’s panel sessions at once and refuses its application passwords (403 account_disabled) until it is enabled again; its passwords stay on record. The last active administrator can be neither demoted nor disabled (409 last_administrator), and nobody disables their own account (409 own_account).',
+        security,
+        params: IdParams,
+        body: Type.Object(
+          {
+            role: Type.Optional(Type.String({ maxLength: 60 })),
+            email: Type.Optional(Type.String({ maxLength: 254 })),
+            display_name: Type.Optional(Type.String({ maxLength: 254 })),
+            disabled: Type.Optional(Type.Boolean()),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Ref('AdministeredUser'),
+          ...errorResponses(400, 401, 403, 404, 409),
+          422: errorResponse(422, FieldIssues),
+        },
+      },
+    },
+    async (request) => {
+      const principal = await requirePrincipal(request)
+      const { id } = request.params as { id: number }
+      return updateAdministeredUser(app.ctx, id, request.body as UserChanges, actorOf(principal))
+    },
+  )
+
+  app.get(
+    '/users/:id/application-passwords',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'listUserApplicationPasswords',
+        tags: ['users'],
+        summary:
+          'The user’s application passwords: name, created, last used and from which address (never the password)',
+        security,
+        params: IdParams,
+        response: {
+          200: Type.Object({
+            user: Type.Object({ id: Type.Integer(), login: Type.String() }),
+            items: Type.Array(AppPasswordSchema),
+          }),
+          ...errorResponses(400, 401, 403, 404),
+        },
+      },
+    },
+    async (request) => listAppPasswordsOfUser(app.ctx, (request.params as { id: number }).id),
+  )
+
+  app.post(
+    '/users/:id/application-passwords',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'createUserApplicationPassword',
+        tags: ['users'],
+        summary: 'A new application password of the user, returned this once (HTTP Basic with the user’s login)',
+        security,
+        params: IdParams,
+        body: Type.Object({ name: Type.String({ maxLength: 200 }) }, { additionalProperties: false }),
+        response: {
+          201: Type.Object({
+            ...AppPasswordSchema.properties,
+            user: Type.String({ description: 'The login to send with it' }),
+            password: Type.String({ description: 'Shown this once, in groups of four; spaces are optional when used' }),
+          }),
+          ...errorResponses(400, 401, 403, 404),
+          422: errorResponse(422, FieldIssues),
+        },
+      },
+    },
+    async (request, reply) => {
+      const principal = await requirePrincipal(request)
+      const { id } = request.params as { id: number }
+      const created = await createAppPasswordOfUser(app.ctx, {
+        userId: id,
+        name: (request.body as { name: string }).name,
+        actor: actorOf(principal),
+      })
+      return reply
+        .code(201)
+        .header('Cache-Control', 'no-store')
+        .send({ ...created, password: formatAppPassword(created.password) })
+    },
+  )
+
+  app.delete(
+    '/users/:id/application-passwords/:uuid',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'revokeUserApplicationPassword',
+        tags: ['users'],
+        summary: 'Revoke one application password; it is refused (401) from the next request on',
+        security,
+        params: Type.Object({ id: Type.Integer({ minimum: 1 }), uuid: Type.String({ maxLength: 64 }) }),
+        response: {
+          200: Type.Object({ user: Type.String(), uuid: Type.String(), revoked: Type.Literal(true) }),
+          ...errorResponses(400, 401, 403, 404),
+        },
+      },
+    },
+    async (request) => {
+      const principal = await requirePrincipal(request)
+      const { id, uuid } = request.params as { id: number; uuid: string }
+      return revokeAppPasswordOfUser(app.ctx, { userId: id, uuid, actor: actorOf(principal) })
+    },
+  )
+}
