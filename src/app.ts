@@ -48,6 +48,7 @@ import { recoverInterruptedImports } from './imports/offer-import-service.js'
 import { CATALOG_SCHEMAS } from './catalog/schemas.js'
 import { editorRoutes } from './editor/routes.js'
 import { EDITOR_SCHEMAS } from './editor/schemas.js'
+import { mediaFileRoutes } from './editor/media-routes.js'
 
 export interface BuildAppOptions {
   config: AppConfig
@@ -148,6 +149,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(healthRoutes)
   await app.register(metricsRoutes)
   await app.register(publicFileRoutes)
+  await app.register(mediaFileRoutes)
   await app.register(adminPanelRoutes)
   await app.register(
     async (v2) => {

@@ -38,6 +38,8 @@ export interface AppConfig {
   readonly importMaxErrors: number
   /** Import files from this size on are read and validated on a worker thread (0: always). */
   readonly importWorkerMinBytes: number
+  /** Largest accepted media upload (image or PDF) in bytes. */
+  readonly mediaMaxBytes: number
   /** SQLite page cache in MiB (reads go through the memory map; the cache holds a write's pages). */
   readonly sqliteCacheMib: number
   /**
@@ -193,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     importMaxRows: parseIntegerSetting(env, 'DG_IMPORT_MAX_ROWS', 200_000, 1, 5_000_000),
     importMaxErrors: parseIntegerSetting(env, 'DG_IMPORT_MAX_ERRORS', 1000, 1, 100_000),
     importWorkerMinBytes: parseIntegerSetting(env, 'DG_IMPORT_WORKER_MIN_BYTES', 1024 * 1024, 0, 1024 * 1024 * 1024),
+    mediaMaxBytes: parseIntegerSetting(env, 'DG_MEDIA_MAX_BYTES', 10 * 1024 * 1024, 1024, 200 * 1024 * 1024),
     sqliteCacheMib: parseIntegerSetting(env, 'DG_SQLITE_CACHE_MIB', 16, 1, 4096),
     legacyKeyParam: parseSwitch(env, 'DG_LEGACY_KEY_PARAM', false),
     portalApiUrl,

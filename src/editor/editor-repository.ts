@@ -3,11 +3,18 @@
  * every host status (the catalog's own queries show `publish` only), and the investment writes.
  * Offers are written by the shared write path (src/offers), never here.
  */
-import { type SelectQueryBuilder, sql, type Updateable } from 'kysely'
+import { type Insertable, type Selectable, type SelectQueryBuilder, sql, type Updateable } from 'kysely'
 
 import type { Executor } from '../host/context.js'
 import { areaNumericSql, type DialectName } from '../host/db/dialect.js'
-import type { Database, InvestmentRow, InvestmentsTable, NewInvestment, OfferRow } from '../host/db/schema.js'
+import type {
+  AttachmentsTable,
+  Database,
+  InvestmentRow,
+  InvestmentsTable,
+  NewInvestment,
+  OfferRow,
+} from '../host/db/schema.js'
 import type { StoredComponent } from '../offers/editor-operation.js'
 
 export interface Page {
@@ -296,4 +303,85 @@ export async function countOffersOfInvestment(db: Executor, id: number): Promise
 export async function deleteInvestmentRow(db: Executor, id: number): Promise<void> {
   await db.deleteFrom('attachments').where('investment_id', '=', id).execute()
   await db.deleteFrom('investments').where('id', '=', id).execute()
+}
+
+// ---------------------------------------------------------------------------------------------
+// media (attachments)
+
+export type AttachmentRow = Selectable<AttachmentsTable>
+
+export interface MediaOwner {
+  offerId?: number
+  investmentId?: number
+}
+
+export async function selectAttachmentsOfOwner(db: Executor, owner: MediaOwner): Promise<AttachmentRow[]> {
+  let q = db.selectFrom('attachments').selectAll()
+  if (owner.offerId !== undefined) q = q.where('offer_id', '=', owner.offerId)
+  if (owner.investmentId !== undefined) q = q.where('investment_id', '=', owner.investmentId)
+  return q.orderBy('kind').orderBy('position').orderBy('id').execute()
+}
+
+export async function selectAttachment(db: Executor, id: number): Promise<AttachmentRow | undefined> {
+  return db.selectFrom('attachments').selectAll().where('id', '=', id).executeTakeFirst()
+}
+
+export async function selectAttachmentsById(db: Executor, ids: readonly number[]): Promise<AttachmentRow[]> {
+  if (ids.length === 0) return []
+  return db.selectFrom('attachments').selectAll().where('id', 'in', ids).execute()
+}
+
+/** The attachment a served file belongs to (its URL ends with the file's name). */
+export async function selectAttachmentByFile(db: Executor, file: string): Promise<AttachmentRow | undefined> {
+  return db.selectFrom('attachments').selectAll().where('url', 'like', `%/${file}`).executeTakeFirst()
+}
+
+export async function nextAttachmentPosition(db: Executor, owner: MediaOwner, kind: string): Promise<number> {
+  let q = db
+    .selectFrom('attachments')
+    .select((eb) => eb.fn.max('position').as('last'))
+    .where('kind', '=', kind)
+  if (owner.offerId !== undefined) q = q.where('offer_id', '=', owner.offerId)
+  if (owner.investmentId !== undefined) q = q.where('investment_id', '=', owner.investmentId)
+  const row = await q.executeTakeFirst()
+  return row?.last === null || row?.last === undefined ? 0 : Number(row.last) + 1
+}
+
+export async function insertAttachment(db: Executor, row: Insertable<AttachmentsTable>): Promise<number> {
+  return (await db.insertInto('attachments').values(row).returning('id').executeTakeFirstOrThrow()).id
+}
+
+export async function updateAttachment(db: Executor, id: number, values: Updateable<AttachmentsTable>): Promise<void> {
+  await db.updateTable('attachments').set(values).where('id', '=', id).execute()
+}
+
+export async function deleteAttachment(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom('attachments').where('id', '=', id).execute()
+}
+
+/** The offers and investments that show an attachment as their image or in their gallery. */
+export async function selectMediaUsers(
+  db: Executor,
+  attachment: AttachmentRow,
+): Promise<Array<{ type: 'offer' | 'investment'; id: number }>> {
+  const users: Array<{ type: 'offer' | 'investment'; id: number }> = []
+  const uses = (row: { thumbnail_id: number | null; gallery: string }) =>
+    row.thumbnail_id === attachment.id || (JSON.parse(row.gallery || '[]') as unknown[]).includes(attachment.id)
+  if (attachment.offer_id !== null) {
+    const offer = await db
+      .selectFrom('offers')
+      .select(['id', 'thumbnail_id', 'gallery'])
+      .where('id', '=', attachment.offer_id)
+      .executeTakeFirst()
+    if (offer && uses(offer)) users.push({ type: 'offer', id: offer.id })
+  }
+  if (attachment.investment_id !== null) {
+    const investment = await db
+      .selectFrom('investments')
+      .select(['id', 'thumbnail_id', 'gallery'])
+      .where('id', '=', attachment.investment_id)
+      .executeTakeFirst()
+    if (investment && uses(investment)) users.push({ type: 'investment', id: investment.id })
+  }
+  return users
 }

@@ -12,6 +12,7 @@ import { HostError, PluginError } from '../host/errors.js'
 import { describeValue, describeValuePl, parseText, type ParseResult } from '../offers/parse-values.js'
 import { type RowError, rowError } from '../offers/row-errors.js'
 import { HOST_STATUSES, type HostStatus } from '../offers/editor-operation.js'
+import { mediaIds } from '../offers/validate-editor-offer.js'
 import { slugify } from '../catalog/presentation.js'
 import { bilingualIssue, LOCATION_FIELDS, validateLocation } from '../publication/settings-service.js'
 import { metaChecker } from './custom-fields.js'
@@ -28,7 +29,8 @@ import {
   selectInvestmentPage,
   updateInvestmentRow,
 } from './editor-repository.js'
-import { validationFailed } from './offer-editor-service.js'
+import { checkOwnImages } from './media-service.js'
+import { validationFailed } from './refusals.js'
 import { editConflict, expectedVersion, versionMatches, versionOf, versionRequired } from './versions.js'
 
 export const VISIBILITIES = ['public', 'private'] as const
@@ -137,6 +139,8 @@ const LABELS_PL: Readonly<Record<string, string>> = {
   developer_id: 'Deweloper',
   source_id: 'Identyfikator inwestycji',
   custom_meta: 'Pola dodatkowe',
+  gallery: 'Galeria',
+  thumbnail_id: 'Zdjęcie główne',
 }
 
 function issue(field: string, code: string, en: string, pl: string): RowError {
@@ -295,6 +299,30 @@ async function investmentChanges(
     if (location[key] !== undefined) (set as Record<string, unknown>)[LOCATION_COLUMNS[key]] = location[key]
   if (location.prospectus_url !== undefined) set.prospectus_url = location.prospectus_url
 
+  if (body.gallery !== undefined || body.thumbnail_id !== undefined) {
+    const media: { gallery?: number[]; thumbnailId?: number | null } = {}
+    if (body.gallery !== undefined) {
+      const gallery = mediaIds(1, 'gallery', body.gallery === null ? [] : body.gallery, errors)
+      if (gallery) media.gallery = gallery
+    }
+    if (body.thumbnail_id === null) media.thumbnailId = null
+    else if (body.thumbnail_id !== undefined) {
+      const [id] = mediaIds(1, 'thumbnail_id', [body.thumbnail_id], errors) ?? []
+      if (id !== undefined) media.thumbnailId = id
+    }
+    if (existing) errors.push(...(await checkOwnImages(db, { investmentId: existing.id }, media, existing)))
+    else if ((media.gallery?.length ?? 0) > 0 || typeof media.thumbnailId === 'number')
+      errors.push(
+        issue(
+          'gallery',
+          'not_own_image',
+          'a new investment has no images yet: upload them, then set the gallery',
+          'nowa inwestycja nie ma jeszcze zdjęć: prześlij je, potem ustaw galerię',
+        ),
+      )
+    if (media.gallery !== undefined) set.gallery = JSON.stringify(media.gallery)
+    if (media.thumbnailId !== undefined) set.thumbnail_id = media.thumbnailId
+  }
   if (body.custom_meta !== undefined) {
     const meta = body.custom_meta
     if (meta === null || typeof meta !== 'object' || Array.isArray(meta))

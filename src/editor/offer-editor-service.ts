@@ -13,7 +13,7 @@ import { type Actor, recordAudit } from '../host/audit/audit.js'
 import type { Executor, HostContext } from '../host/context.js'
 import { lockOffersForWrite } from '../host/db/dialect.js'
 import type { OfferRow } from '../host/db/schema.js'
-import { HostError, PluginError } from '../host/errors.js'
+import { HostError } from '../host/errors.js'
 import { warsawDate } from '../licensing/license.js'
 import { formatPln, PRICE_TYPE_LABELS, RECORD_TYPE_LABELS } from '../catalog/presentation.js'
 import { UNQUALIFIED_PROPERTY_TYPE } from '../offers/canonical-fields.js'
@@ -31,6 +31,8 @@ import { editorFieldError, validateComponent, validateEditorOffer } from '../off
 import type { NormalizedOfferValues } from '../offers/validate-offer-row.js'
 import { formatMoney } from '../publication/daily-csv.js'
 import { metaChecker } from './custom-fields.js'
+import { checkOwnImages } from './media-service.js'
+import { validationFailed } from './refusals.js'
 import {
   countOffers,
   type OfferFilters,
@@ -185,24 +187,6 @@ export async function listOffers(
 // ---------------------------------------------------------------------------------------------
 // writes
 
-/** 422 with every problem of the input, as the webhook's `validation_failed`; nothing is written. */
-export function validationFailed(errors: readonly RowError[]): PluginError {
-  const en = 'The offer was not saved: correct the fields listed in "issues"; nothing was written.'
-  const pl = 'Oferty nie zapisano: popraw pola wymienione w "issues"; nic nie zostało zapisane.'
-  return new PluginError('validation_failed', 422, {
-    message: en,
-    message_en: en,
-    message_pl: pl,
-    issues: errors.map(({ field, code, message, message_pl, message_en }) => ({
-      field,
-      code,
-      message,
-      message_pl,
-      message_en,
-    })),
-  })
-}
-
 export interface OfferWriteResult {
   offer: OfferView
   /** false when the input changed nothing (nothing written, nothing audited). */
@@ -239,6 +223,11 @@ async function writeOffer(ctx: HostContext, args: WriteArgs): Promise<OfferWrite
         throw editConflict('offer', view as OfferView, current)
       }
       investmentId = target.offer.investment_id
+      const media = await checkOwnImages(trx, { offerId: args.offerId }, args.editor.fields, target.offer)
+      if (media.length > 0) throw validationFailed(media)
+    } else if ((args.editor.fields.gallery?.length ?? 0) > 0 || typeof args.editor.fields.thumbnailId === 'number') {
+      // a new offer has no images yet: they are uploaded to it, then placed
+      throw validationFailed(await checkOwnImages(trx, { offerId: 0 }, args.editor.fields, undefined))
     } else if (!(await selectInvestment(trx, investmentId))) {
       throw validationFailed([
         editorFieldError(

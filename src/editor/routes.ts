@@ -36,6 +36,7 @@ import {
   updateOffer,
 } from './offer-editor-service.js'
 import type { OfferOrder } from './editor-repository.js'
+import { mediaRoutes } from './media-routes.js'
 import {
   ComponentDeleteQuery,
   ComponentParams,
@@ -85,6 +86,7 @@ const body = (request: FastifyRequest) => (request.body ?? {}) as Record<string,
 
 export async function editorRoutes(app: FastifyInstance): Promise<void> {
   const actor = async (request: FastifyRequest) => actorOf(await requirePrincipal(request))
+  await mediaRoutes(app)
 
   // -------------------------------------------------------------------------------------------
   // investments

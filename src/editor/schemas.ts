@@ -66,6 +66,22 @@ const version = {
   ),
 }
 
+/** The gallery and main image, chosen among the entry's uploaded images. */
+function mediaPlacement(owner: 'offer' | 'investment') {
+  return {
+    gallery: Type.Optional(
+      Nullable(
+        Type.Array(Type.Integer(), {
+          description: `Image ids of the ${owner} (POST /${owner}s/{id}/media) in gallery order; replaces the gallery (null or [] empties it)`,
+        }),
+      ),
+    ),
+    thumbnail_id: Type.Optional(
+      Nullable(Type.Integer({ description: `The ${owner}'s main image (the catalog's image), one of its images` })),
+    ),
+  }
+}
+
 const editorFields = {
   offer_kind: Type.Optional(
     Type.String({
@@ -90,6 +106,7 @@ const editorFields = {
       },
     ),
   ),
+  ...mediaPlacement('offer'),
 }
 
 export const ComponentBody = Type.Object(
@@ -257,6 +274,7 @@ const investmentProperties = {
       },
     ),
   ),
+  ...mediaPlacement('investment'),
 }
 
 export const InvestmentCreateBody = Type.Object(investmentProperties, { additionalProperties: false })
@@ -430,7 +448,29 @@ const conflictOf = (id: string, current: TSchema): TObject =>
 export const OfferConflict = conflictOf('EditorOfferConflict', Type.Ref('EditorOffer'))
 export const InvestmentConflict = conflictOf('EditorInvestmentConflict', Type.Ref('EditorInvestment'))
 
+/* media */
+export const EditorMedia = Type.Object(
+  {
+    id: Type.Integer(),
+    kind: Type.String({ description: 'image or document' }),
+    title: Type.String(),
+    alt: Type.String(),
+    url: Type.String({ description: 'Where the file is served (/dg-media/…), as the catalog shows it' }),
+    preview_url: Nullable(
+      Type.String({ description: 'An image’s preview (at most 480 px), or the image itself; null for a document' }),
+    ),
+    mime_type: Nullable(Type.String()),
+    position: Type.Integer({ description: 'Order among the entry’s documents' }),
+    offer_id: Type.Union([Type.Integer(), Type.Null()]),
+    investment_id: Type.Union([Type.Integer(), Type.Null()]),
+    uploaded: Type.Boolean({ description: 'false for media linked by address, not uploaded here' }),
+    created_at: Type.String(),
+  },
+  { $id: 'EditorMedia', description: 'An image or a PDF document of an offer or an investment' },
+)
+
 export const EDITOR_SCHEMAS: TSchema[] = [
+  EditorMedia,
   EditorComponent,
   EditorOffer,
   EditorInvestment,

@@ -89,6 +89,10 @@ export interface EditorFields {
   variant?: string | null
   hostStatus?: HostStatus
   customMeta?: Record<string, unknown>
+  /** Image attachments of the offer in gallery order (the caller checks they are the offer's images). */
+  gallery?: number[]
+  /** The offer's main image (`image` in the catalog), one of its image attachments, or null. */
+  thumbnailId?: number | null
 }
 
 export interface EditorInput {

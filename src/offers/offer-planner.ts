@@ -719,6 +719,18 @@ function planEditorOne(
     }
   }
 
+  if (sentFields.gallery !== undefined) {
+    const current = stored?.gallery ?? '[]'
+    if (JSON.stringify(sentFields.gallery) !== current) {
+      fields.gallery = sentFields.gallery
+      change('gallery', current)
+    }
+  }
+  if (sentFields.thumbnailId !== undefined && sentFields.thumbnailId !== (stored?.thumbnail_id ?? null)) {
+    fields.thumbnailId = sentFields.thumbnailId
+    change('thumbnail_id', stored?.thumbnail_id ?? null)
+  }
+
   const kind = values.offerKind ?? stored?.offer_kind ?? 'property'
   const components = planComponents(row, editor, storedComponents, today, problems)
   const remaining =

@@ -633,6 +633,8 @@ function editorColumns(fields: EditorFields): OfferUpdate {
   if (fields.variant !== undefined) set.variant = fields.variant
   if (fields.hostStatus !== undefined) set.host_status = fields.hostStatus
   if (fields.customMeta !== undefined) set.custom_meta = JSON.stringify(fields.customMeta)
+  if (fields.gallery !== undefined) set.gallery = JSON.stringify(fields.gallery)
+  if (fields.thumbnailId !== undefined) set.thumbnail_id = fields.thumbnailId
   return set
 }
 

@@ -58,6 +58,8 @@ const EDITOR_LABELS_PL: Readonly<Record<string, string>> = {
   host_status: 'Status publikacji',
   custom_meta: 'Pola dodatkowe',
   reason: 'Powód zmiany ceny',
+  gallery: 'Galeria',
+  thumbnail_id: 'Zdjęcie główne',
   correction: 'Korekta ceny',
   source_property_id: 'Identyfikator oferty',
   investment_id: 'Inwestycja',
@@ -122,6 +124,8 @@ export const EDITOR_OFFER_KEYS = [
   'custom_meta',
   'reason',
   'correction',
+  'gallery',
+  'thumbnail_id',
 ] as const
 
 export function validateEditorOffer(body: Record<string, unknown>, options: EditorOfferOptions): EditorOfferInput {
@@ -209,6 +213,17 @@ export function validateEditorOffer(body: Record<string, unknown>, options: Edit
     const meta = validateCustomMeta(row, body.custom_meta, options.checkMeta, errors)
     if (meta) fields.customMeta = meta
   }
+  if (body.gallery !== undefined) {
+    const gallery = mediaIds(row, 'gallery', body.gallery === null ? [] : body.gallery, errors)
+    if (gallery) fields.gallery = gallery
+  }
+  if (body.thumbnail_id !== undefined) {
+    if (body.thumbnail_id === null) fields.thumbnailId = null
+    else {
+      const [id] = mediaIds(row, 'thumbnail_id', [body.thumbnail_id], errors) ?? []
+      if (id !== undefined) fields.thumbnailId = id
+    }
+  }
 
   const note: PriceNote = { reason: '', correction: false }
   if (body.reason !== undefined && body.reason !== null) {
@@ -251,6 +266,33 @@ export function validateEditorOffer(body: Record<string, unknown>, options: Edit
     }
   }
   return input
+}
+
+const MAX_GALLERY = 100
+
+/** Attachment ids: positive integers, each once (whether they are the entry's images is the caller's check). */
+export function mediaIds(row: number, field: string, value: unknown, errors: RowError[]): number[] | undefined {
+  const ids = Array.isArray(value) ? value : undefined
+  if (
+    !ids ||
+    ids.length > MAX_GALLERY ||
+    !ids.every((id) => typeof id === 'number' && Number.isSafeInteger(id) && id > 0) ||
+    new Set(ids).size !== ids.length
+  ) {
+    errors.push(
+      editorFieldError(
+        row,
+        field,
+        'invalid_type',
+        `must be ${field === 'gallery' ? `a list of at most ${MAX_GALLERY} different image ids` : 'an image id or null'}`,
+        field === 'gallery'
+          ? `musi być listą najwyżej ${MAX_GALLERY} różnych identyfikatorów zdjęć`
+          : 'musi być identyfikatorem zdjęcia albo null',
+      ),
+    )
+    return undefined
+  }
+  return ids as number[]
 }
 
 function notClearable(row: number, field: string): RowError {

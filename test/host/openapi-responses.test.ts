@@ -9,6 +9,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 
 import { Validator } from '@seriousme/openapi-schema-validator'
+import sharp from 'sharp'
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import type { LightMyRequestResponse } from 'fastify'
@@ -650,6 +651,81 @@ describeEachDatabase('OpenAPI document against real responses', (getEnv) => {
       })
     const slowed = await call('post', `${V2}/session`, { payload: { login: 'openapi.user', password: 'whatever' } })
     expect(slowed.statusCode).toBe(429)
+  })
+
+  it('the editor’s media: uploads, refusals, list, read, change, removal and the served file', async () => {
+    const offerId = (await env.ctx.db.selectFrom('offers').select('id').executeTakeFirstOrThrow()).id
+    const investmentId = (await env.ctx.db.selectFrom('investments').select('id').executeTakeFirstOrThrow()).id
+    const png = await sharp({ create: { width: 20, height: 10, channels: 3, background: '#000' } })
+      .png()
+      .toBuffer()
+    const upload = (template: string, id: number, name: string, content: Buffer, type: string) => {
+      const body = multipart({ title: name }, { name, content, type })
+      return call('post', template, { params: { id }, payload: body.payload, headers: asAdmin(body.headers) })
+    }
+    const image = await upload(`${V2}/offers/{id}/media`, offerId, 'plan.png', png, 'image/png')
+    expect(image.statusCode).toBe(201)
+    expect(
+      (await upload(`${V2}/offers/{id}/media`, offerId, 'x.png', Buffer.from('not an image'), 'image/png')).statusCode,
+    ).toBe(415)
+    expect((await upload(`${V2}/offers/{id}/media`, 999_999, 'plan.png', png, 'image/png')).statusCode).toBe(404)
+    const pdf = await upload(
+      `${V2}/investments/{id}/media`,
+      investmentId,
+      'prospekt.pdf',
+      Buffer.from('%PDF-1.4\n%%EOF\n'),
+      'application/pdf',
+    )
+    expect(pdf.statusCode).toBe(201)
+    expect(
+      (
+        await upload(
+          `${V2}/investments/{id}/media`,
+          investmentId,
+          'x.jpg',
+          Buffer.from([0xff, 0xd8, 0xff, 1]),
+          'image/jpeg',
+        )
+      ).statusCode,
+    ).toBe(422)
+    for (const [template, id] of [
+      [`${V2}/offers/{id}/media`, offerId],
+      [`${V2}/investments/{id}/media`, investmentId],
+    ] as const) {
+      expect((await call('get', template, { params: { id }, headers: asAdmin() })).statusCode).toBe(200)
+      expect((await call('get', template, { params: { id: 999_999 }, headers: asAdmin() })).statusCode).toBe(404)
+    }
+    const media = image.json() as { id: number; url: string; preview_url: string }
+    const one = (id: number) => ({ params: { id }, headers: asAdmin() })
+    expect((await call('get', `${V2}/media/{id}`, one(media.id))).statusCode).toBe(200)
+    expect((await call('get', `${V2}/media/{id}`, one(999_999))).statusCode).toBe(404)
+    expect((await call('patch', `${V2}/media/{id}`, { ...one(media.id), payload: { alt: 'Rzut' } })).statusCode).toBe(
+      200,
+    )
+    expect(
+      (await call('patch', `${V2}/media/{id}`, { ...one(media.id), payload: { title: 'x'.repeat(300) } })).statusCode,
+    ).toBe(422)
+    const file = new URL(media.url).pathname.replace('/dg-media/', '')
+    const served = await call('get', '/dg-media/{file}', { params: { file } })
+    expect(served.statusCode).toBe(200)
+    expect(
+      (await call('get', '/dg-media/{file}', { params: { file }, headers: { 'if-none-match': `"${file}"` } }))
+        .statusCode,
+    ).toBe(304)
+    expect((await call('get', '/dg-media/{file}', { params: { file: 'nothing.jpg' } })).statusCode).toBe(404)
+    const pdfFile = new URL((pdf.json() as { url: string }).url).pathname.replace('/dg-media/', '')
+    expect((await call('get', '/dg-media/{file}', { params: { file: pdfFile } })).statusCode).toBe(200)
+
+    const offer = (await call('get', `${V2}/offers/{id}`, one(offerId))).json() as { version: string }
+    const placed = await call('patch', `${V2}/offers/{id}`, {
+      params: { id: offerId },
+      headers: asAdmin({ 'if-match': offer.version }),
+      payload: { gallery: [media.id] },
+    })
+    expect(placed.statusCode).toBe(200)
+    expect((await call('delete', `${V2}/media/{id}`, one(media.id))).statusCode).toBe(409)
+    expect((await call('delete', `${V2}/media/{id}`, one((pdf.json() as { id: number }).id))).statusCode).toBe(204)
+    expect((await call('delete', `${V2}/media/{id}`, one(999_999))).statusCode).toBe(404)
   })
 
   it('calls every operation of the contract (REST namespaces and published files); every operation has a unique operationId', () => {
