@@ -53,7 +53,9 @@ describeEachDatabase('admin panel static files', (env) => {
       }
     }
     expect([...referenced]).toEqual(expect.arrayContaining(['app.js', 'panel.css', 'favicon.svg', 'api.js']))
-    expect([...referenced].filter((name) => name.startsWith('view-'))).toHaveLength(5)
+    // every view on disk is reachable from app.js (a view left out of the navigation fails here)
+    const views = fs.readdirSync(ADMIN_PANEL_ASSETS_DIR).filter((name) => /^view-.*\.js$/.test(name))
+    expect([...referenced].filter((name) => name.startsWith('view-')).sort()).toEqual(views.sort())
 
     const types: Record<string, string> = {
       '.js': 'text/javascript; charset=utf-8',

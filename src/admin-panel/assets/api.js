@@ -1,5 +1,6 @@
 // The panel's only way to the server: the public REST API under {base_url}, authenticated by the
 // session cookie (HttpOnly, set by POST /session) and the REST nonce in X-WP-Nonce.
+import { language } from './i18n.js'
 
 export class ApiError extends Error {
   /**
@@ -51,7 +52,8 @@ export class Api {
   }
 
   headers(extra = {}) {
-    const headers = { Accept: 'application/json', ...extra }
+    // the server words its messages (field issues, conflicts) in the panel's language
+    const headers = { Accept: 'application/json', 'Accept-Language': language(), ...extra }
     if (this.nonce) headers['X-WP-Nonce'] = this.nonce
     return headers
   }

@@ -3,18 +3,24 @@
 // leaves it, which stops its polling.
 import { Api } from './api.js'
 import { h, replaceChildren } from './dom.js'
+import { language, setLanguage, tr, translateStatic } from './i18n.js'
 import { alertBox, errorBox, toast } from './ui.js'
 import { renderImports } from './view-imports.js'
+import { renderInvestments } from './view-investments.js'
 import { renderLogin } from './view-login.js'
+import { renderOffers } from './view-offers.js'
 import { renderPublication } from './view-publication.js'
 import { renderStatus } from './view-status.js'
 import { renderWebhook } from './view-webhook.js'
 
+// title: [Polish, English]
 const ROUTES = {
-  status: { title: 'Status', render: renderStatus },
-  publikacja: { title: 'Publikacja', render: renderPublication },
-  import: { title: 'Import ofert', render: renderImports },
-  webhook: { title: 'Klucz webhooka', render: renderWebhook },
+  status: { title: ['Status', 'Status'], render: renderStatus },
+  inwestycje: { title: ['Inwestycje', 'Investments'], render: renderInvestments },
+  oferty: { title: ['Oferty', 'Offers'], render: renderOffers },
+  publikacja: { title: ['Publikacja', 'Publication'], render: renderPublication },
+  import: { title: ['Import ofert', 'Offer import'], render: renderImports },
+  webhook: { title: ['Klucz webhooka', 'Webhook key'], render: renderWebhook },
 }
 
 const api = new Api(document.querySelector('meta[name="dg-rest-base"]').content)
@@ -50,7 +56,7 @@ async function show() {
     if (link.dataset.route === name) link.setAttribute('aria-current', 'page')
     else link.removeAttribute('aria-current')
   }
-  document.title = `${ROUTES[name].title} — panel operatora`
+  document.title = `${tr(...ROUTES[name].title)} — ${tr('panel operatora', 'operator panel')}`
   const page = h('div', { class: 'page', dataset: { view: name } })
   replaceChildren(view, page)
   view.focus({ preventScroll: true })
@@ -103,6 +109,25 @@ document.getElementById('logout').addEventListener('click', async () => {
 })
 
 window.addEventListener('hashchange', () => void show())
+
+const languageSwitch = document.getElementById('language-switch')
+
+function labelLanguageSwitch() {
+  // the button names the other language in that language
+  const other = language() === 'en' ? 'pl' : 'en'
+  languageSwitch.textContent = other === 'en' ? 'English' : 'Polski'
+  languageSwitch.lang = other
+  languageSwitch.dataset.language = other
+  languageSwitch.title = other === 'en' ? 'Switch the panel to English' : 'Przełącz panel na polski'
+}
+
+languageSwitch.addEventListener('click', () => {
+  setLanguage(languageSwitch.dataset.language)
+  labelLanguageSwitch()
+  void show()
+})
+translateStatic()
+labelLanguageSwitch()
 
 async function boot() {
   try {

@@ -92,6 +92,47 @@ export function formatNumber(value) {
   return typeof value === 'number' ? new Intl.NumberFormat('pl-PL').format(value) : '—'
 }
 
+/** Decimal text of the API ("650000.00") as Polish money: "650 000,00 zł" (no float on the way). */
+export function formatMoney(decimal) {
+  if (decimal === null || decimal === undefined || decimal === '') return '—'
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(String(decimal))
+  if (!match) return String(decimal)
+  const whole = match[2].replace(/\B(?=(\d{3})+(?!\d))/g, '\u00a0')
+  return `${match[1]}${whole},${(match[3] ?? '').padEnd(2, '0').slice(0, 2)}\u00a0zł`
+}
+
+/** Decimal text of the API as an operator types it back into a form: "650000.00" → "650 000,00". */
+export function moneyInputText(decimal) {
+  if (decimal === null || decimal === undefined || decimal === '') return ''
+  return formatMoney(decimal)
+    .replace(/\u00a0zł$/, '')
+    .replace(/\u00a0/g, ' ')
+}
+
+/** Typed money ("650 000", "650000,5 zł") as grosze, or null when it is no amount. */
+export function moneyToCents(text) {
+  const plain = String(text ?? '')
+    .replace(/\s*(zł|zl|pln)\s*$/i, '')
+    .replace(/[\s\u00a0\u202f]/g, '')
+    .replace(',', '.')
+  if (!/^\d+(\.\d{1,2})?$/.test(plain)) return null
+  const [whole, fraction = ''] = plain.split('.')
+  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'))
+}
+
+/** An area of the API ("54.30") as "54,30 m²". */
+export function formatArea(decimal) {
+  if (decimal === null || decimal === undefined || decimal === '') return '—'
+  return `${String(decimal).replace('.', ',')}\u00a0m²`
+}
+
+/** A calendar date of the API (YYYY-MM-DD, or the date of a timestamp) as Polish text: "01.12.2026". */
+export function formatDate(value) {
+  if (!value) return '—'
+  const match = /^(\d{4})-(\d{2})-(\d{2})/.exec(String(value))
+  return match ? `${match[3]}.${match[2]}.${match[1]}` : String(value)
+}
+
 export function formatBytes(bytes) {
   if (typeof bytes !== 'number') return '—'
   if (bytes < 1024) return `${bytes} B`

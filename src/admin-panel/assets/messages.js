@@ -1,6 +1,7 @@
 // What the operator reads for each stable error code of the API (contract section 7). The panel
 // branches on the code, never on the server's message; the message and the code are shown beneath
 // as the technical detail.
+import { language } from './i18n.js'
 
 const MESSAGES = {
   network_error: 'Brak połączenia z serwerem. Sprawdź, czy usługa działa, i spróbuj ponownie.',
@@ -36,6 +37,43 @@ const MESSAGES = {
   invalid_job_id: 'Nieprawidłowy identyfikator zadania.',
   invalid_idempotency_key: 'Nieprawidłowy klucz idempotencji.',
   import_failed: 'Import nie powiódł się i został wycofany w całości; można go wykonać ponownie.',
+  validation_failed: 'Nic nie zapisano: popraw pola oznaczone na czerwono.',
+  edit_conflict: 'Ktoś zmienił te dane w międzyczasie; nic nie zapisano.',
+  precondition_required: 'Brak wersji edytowanych danych; wczytaj je ponownie.',
+  offer_not_found: 'Ta oferta nie istnieje (mogła zostać usunięta).',
+  investment_not_found: 'Ta inwestycja nie istnieje (mogła zostać usunięta).',
+  investment_has_offers: 'Nie można usunąć inwestycji, która ma oferty (także zarchiwizowane).',
+  rest_post_invalid_page_number: 'Nie ma już tej strony wyników; wróć do pierwszej.',
+}
+
+/** English for the panel in English; a code without one shows the server's English message. */
+const MESSAGES_EN = {
+  network_error: 'The server cannot be reached. Check that the service runs and try again.',
+  incorrect_password: 'Unknown login or wrong password.',
+  invalid_username: 'Unknown login or wrong password.',
+  rest_not_logged_in: 'The session has ended. Log in again.',
+  rest_forbidden: 'Your account may not do this (an administrator, manage_options, is needed).',
+  rest_cookie_invalid_nonce: 'The session token (nonce) has expired. Reload the page and try again.',
+  rest_invalid_param: 'The form holds invalid data.',
+  internal_error: 'Server error. The details are in the service log.',
+  database_unavailable: 'The database is unavailable for a moment. Try again shortly.',
+  validation_failed: 'Nothing was saved: correct the fields marked in red.',
+  edit_conflict: 'Someone changed this data meanwhile; nothing was saved.',
+  precondition_required: 'The version of the data edited is missing; load it again.',
+  offer_not_found: 'This offer does not exist (it may have been deleted).',
+  investment_not_found: 'This investment does not exist (it may have been deleted).',
+  investment_has_offers: 'An investment with offers (archived ones included) cannot be deleted.',
+  rest_post_invalid_page_number: 'This page of results no longer exists; go back to the first.',
+}
+
+function englishText(code, status, body) {
+  if (MESSAGES_EN[code]) return MESSAGES_EN[code]
+  if (typeof body?.message_en === 'string') return body.message_en
+  if (status === 401) return MESSAGES_EN.rest_not_logged_in
+  if (status === 403) return MESSAGES_EN.rest_forbidden
+  if (status === 429) return 'Too many requests. Wait a moment.'
+  if (status >= 500) return MESSAGES_EN.internal_error
+  return typeof body?.message === 'string' ? body.message : 'The operation failed.'
 }
 
 /**
@@ -45,7 +83,7 @@ const MESSAGES = {
 export function describeError(error) {
   const code = error?.code ?? 'unknown'
   const status = error?.status ?? 0
-  let text = MESSAGES[code]
+  let text = language() === 'en' ? englishText(code, status, error?.body) : MESSAGES[code]
   if (text && error?.body?.feature) text = text.replace('{feature}', error.body.feature)
   if (!text) {
     if (status === 401) text = MESSAGES.rest_not_logged_in
