@@ -39,6 +39,8 @@ import { webhookRoutes } from './webhook/routes.js'
 import { webhookSecretRoutes } from './webhook/webhook-secret-routes.js'
 import { adminPanelRoutes } from './admin-panel/admin-panel-routes.js'
 import { PUBLIC_NAME_MAX, publicationRoutes, publicFileRoutes } from './publication/routes.js'
+import { PublicationRecordSchema, publicationHistoryRoutes } from './publication/history-routes.js'
+import { dashboardRoutes } from './dashboard/dashboard-routes.js'
 import { reportImportRoutes } from './publication/report-import-routes.js'
 import { legacyGenerateRoutes } from './publication/legacy-generate-routes.js'
 import { LEGACY_REST_NAMESPACE } from './version.js'
@@ -143,6 +145,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addSchema(HostErrorSchema)
   app.addSchema(PluginErrorSchema)
   app.addSchema(StatusSchema)
+  app.addSchema(PublicationRecordSchema)
   for (const schema of CATALOG_SCHEMAS) app.addSchema(schema)
   for (const schema of EDITOR_SCHEMAS) app.addSchema(schema)
 
@@ -163,6 +166,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v2.register(webhookRoutes)
       await v2.register(webhookSecretRoutes)
       await v2.register(publicationRoutes)
+      await v2.register(publicationHistoryRoutes)
+      await v2.register(dashboardRoutes)
       await v2.register(reportImportRoutes)
       await v2.register(preflightRoutes)
       await v2.register(settingsRoutes)

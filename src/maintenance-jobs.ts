@@ -10,6 +10,7 @@ import { removeForgottenSignInFailures } from './host/auth/login-throttle.js'
 import { deleteExpiredSessions } from './host/auth/sessions-repository.js'
 import type { ScheduledJob } from './host/scheduler.js'
 import { removeExpiredImportJobs } from './imports/offer-import-service.js'
+import { removeOldWebhookActivity } from './webhook/webhook-activity.js'
 import { removeExpiredWebhookRecords } from './webhook/webhook-service.js'
 
 export const MAINTENANCE_JOBS: readonly ScheduledJob[] = [
@@ -21,6 +22,7 @@ export const MAINTENANCE_JOBS: readonly ScheduledJob[] = [
       sessionsRemoved: await deleteExpiredSessions(ctx.db, ctx.now().toISOString()),
       signInFailuresForgotten: await removeForgottenSignInFailures(ctx),
       webhook: await removeExpiredWebhookRecords(ctx),
+      webhookActivityDaysRemoved: await removeOldWebhookActivity(ctx),
     }),
   },
   {

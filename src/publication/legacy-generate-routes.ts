@@ -8,6 +8,7 @@ import { Type } from 'typebox'
 
 import { errorResponses } from '../host/http/schemas.js'
 import { KEY_PARAM_HEADERS, legacyGenerate } from './legacy-generate.js'
+import { legacyKeyParamEnabled } from './legacy-key-setting.js'
 import { PublicationOutcomeSchema } from './schemas.js'
 
 export async function legacyGenerateRoutes(app: FastifyInstance): Promise<void> {
@@ -29,7 +30,7 @@ export async function legacyGenerateRoutes(app: FastifyInstance): Promise<void> 
       description:
         'Authenticates with the webhook key in the X-DG-Webhook-Key header (401 invalid_auth when missing or wrong) ' +
         'and needs PRO with api_webhooks (403 pro_feature_required); runs the same pipeline as POST /publications. ' +
-        'The key query parameter is refused unless DG_LEGACY_KEY_PARAM=on; when enabled, answers carry ' +
+        'The key query parameter is refused unless enabled (PUT {base_url}/legacy-generate/settings or DG_LEGACY_KEY_PARAM=on); when enabled, answers carry ' +
         'Deprecation, Sunset and Warning headers and each use is audited. Not a model for new integrations.',
       querystring: Type.Object({
         date: Type.Optional(Type.String({ description: 'Calendar date YYYY-MM-DD (required)' })),
@@ -48,7 +49,7 @@ export async function legacyGenerateRoutes(app: FastifyInstance): Promise<void> 
     handler: async (request, reply) => {
       const query = request.query as { date?: unknown; key?: unknown }
       const keyParam = Object.hasOwn(query, 'key')
-      if (keyParam && app.ctx.config.legacyKeyParam) {
+      if (keyParam && (await legacyKeyParamEnabled(app.ctx))) {
         // on every answer, errors included: the caller must learn to move the key to the header
         for (const [name, value] of Object.entries(KEY_PARAM_HEADERS)) reply.header(name, value)
         request.log.warn(

@@ -3,7 +3,7 @@
  * CMS-hosted original: it authenticates with the webhook secret and runs the one publication
  * pipeline for a date. The secret travels in the header `X-DG-Webhook-Key`; the `key` query
  * parameter (a secret in a URL ends up in proxy and browser histories) is refused unless the
- * operator enabled it with DG_LEGACY_KEY_PARAM=on, and then every answer carries the deprecation
+ * operator enabled it (legacy-key-setting.ts), and then every answer carries the deprecation
  * headers and each authenticated use is audited. The parameter is removed in 3.0.0.
  */
 import { createHash, timingSafeEqual } from 'node:crypto'
@@ -13,6 +13,7 @@ import type { HostContext } from '../host/context.js'
 import { PluginError } from '../host/errors.js'
 import { isCalendarDate, requires } from '../licensing/license.js'
 import { getWebhookSecret } from '../webhook/webhook-secret.js'
+import { legacyKeyParamEnabled } from './legacy-key-setting.js'
 import { type PublicationOutcome, publish } from './publication-service.js'
 
 /** RFC 9745 `Deprecation`: the key parameter is deprecated since 2026-01-01T00:00:00Z (the 2.1 line). */
@@ -57,10 +58,10 @@ function sameSecret(given: string, secret: string): boolean {
  */
 export async function legacyGenerate(ctx: HostContext, args: LegacyGenerateArgs): Promise<PublicationOutcome> {
   const queryKeySent = args.queryKey !== undefined
-  if (queryKeySent && !ctx.config.legacyKeyParam)
+  if (queryKeySent && !(await legacyKeyParamEnabled(ctx)))
     throw invalidAuth(
       'The key query parameter is disabled; send the webhook key in the X-DG-Webhook-Key header ' +
-        '(the operator can enable the parameter temporarily with DG_LEGACY_KEY_PARAM=on; it is removed in 3.0.0).',
+        '(an administrator can enable the parameter temporarily in the admin panel settings or with DG_LEGACY_KEY_PARAM=on; it is removed in 3.0.0).',
     )
   if (Array.isArray(args.headerKey)) throw invalidAuth('Send the X-DG-Webhook-Key header once.')
   const given = args.headerKey ?? (queryKeySent ? args.queryKey : undefined)

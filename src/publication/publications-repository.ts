@@ -56,3 +56,45 @@ export async function firstPublishedUrls(db: Executor): Promise<Map<string, stri
   }
   return urls
 }
+
+export interface PublicationFilter {
+  status?: 'published' | 'failed' | undefined
+  trigger?: string | undefined
+  /** A developer entity's dataset; null: the publishing developer's (the original paths). */
+  developerId?: number | null | undefined
+  /** Days of data, inclusive. */
+  fromDate?: string | undefined
+  toDate?: string | undefined
+}
+
+function filteredPublications(db: Executor, filter: PublicationFilter) {
+  let select = db.selectFrom('publications')
+  if (filter.status) select = select.where('status', '=', filter.status)
+  if (filter.trigger) select = select.where('trigger', '=', filter.trigger)
+  if (filter.developerId === null) select = select.where('developer_id', 'is', null)
+  else if (filter.developerId !== undefined) select = select.where('developer_id', '=', filter.developerId)
+  if (filter.fromDate) select = select.where('publication_date', '>=', filter.fromDate)
+  if (filter.toDate) select = select.where('publication_date', '<=', filter.toDate)
+  return select
+}
+
+/** A page of publications, newest first (by when they ran). */
+export async function selectPublicationsPage(
+  db: Executor,
+  filter: PublicationFilter,
+  limit: number,
+  offset: number,
+): Promise<PublicationRow[]> {
+  return filteredPublications(db, filter).selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute()
+}
+
+export async function countPublications(db: Executor, filter: PublicationFilter): Promise<number> {
+  const row = await filteredPublications(db, filter)
+    .select((eb) => eb.fn.countAll().as('n'))
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
+export async function findPublication(db: Executor, id: number): Promise<PublicationRow | undefined> {
+  return db.selectFrom('publications').selectAll().where('id', '=', id).executeTakeFirst()
+}

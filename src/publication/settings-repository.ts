@@ -32,6 +32,10 @@ export async function findDeveloper(db: Executor, id: number): Promise<Developer
   return db.selectFrom('developers').selectAll().where('id', '=', id).executeTakeFirst()
 }
 
+export async function selectDevelopers(db: Executor): Promise<DeveloperRow[]> {
+  return db.selectFrom('developers').selectAll().orderBy('id').execute()
+}
+
 export async function insertDeveloper(db: Executor, values: NewDeveloper): Promise<number> {
   const { id } = await db.insertInto('developers').values(values).returning('id').executeTakeFirstOrThrow()
   return id

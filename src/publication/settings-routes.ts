@@ -2,9 +2,11 @@
  * The data of the official file, editable over the API (manage_options; not licence-gated,
  * because the daily publication is a legal duty that continues in continuity mode):
  *   GET/PUT  {base_url}/publication/settings      public_base_url, developer_id, statuses, schedule
+ *   GET      {base_url}/developers                every developer entity
  *   POST     {base_url}/developers                a developer entity (columns 1–28)
  *   GET/PUT  {base_url}/developers/{id}
  *   GET/PUT  {base_url}/investments/{id}/location columns 29–35 and the prospectus URL (58)
+ *   GET/PUT  {base_url}/legacy-generate/settings  the deprecated `key` query parameter of legacy generate
  * PUT changes the fields sent (null clears one). Refusals are 422 with `issues` and write nothing.
  */
 import type { FastifyInstance } from 'fastify'
@@ -12,6 +14,7 @@ import { type TSchema, Type } from 'typebox'
 
 import { actorOf, requireCapability, requirePrincipal } from '../host/http/authenticate.js'
 import { errorResponses } from '../host/http/schemas.js'
+import { legacyKeyParamView, setLegacyKeyParam } from './legacy-key-setting.js'
 import type { PublicationSettings } from './publication-settings.js'
 import {
   createDeveloper,
@@ -19,6 +22,7 @@ import {
   type DeveloperInput,
   getDeveloper,
   getInvestmentLocation,
+  listDevelopers,
   LOCATION_FIELDS,
   type LocationInput,
   publicationSettingsView,
@@ -139,6 +143,21 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
     },
   )
 
+  app.get(
+    '/developers',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'listDevelopers',
+        tags: ['publication'],
+        summary: 'Every developer entity (official columns 1–28); each has its own dataset',
+        security,
+        response: { 200: Type.Object({ items: Type.Array(DeveloperSchema) }), ...errorResponses(401, 403) },
+      },
+    },
+    async () => ({ items: await listDevelopers(app.ctx) }),
+  )
+
   app.post(
     '/developers',
     {
@@ -230,6 +249,53 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
       const principal = await requirePrincipal(request)
       const { id } = request.params as { id: number }
       return updateInvestmentLocation(app.ctx, id, request.body as LocationInput, actorOf(principal))
+    },
+  )
+
+  const LegacyKeyParamSchema = Type.Object({
+    enabled: Type.Boolean({
+      description: 'Whether legacy generate accepts the webhook key in the key query parameter',
+    }),
+    source: Type.String({ description: 'setting (set over REST) or environment (DG_LEGACY_KEY_PARAM, default off)' }),
+    environment_default: Type.Boolean({ description: 'What DG_LEGACY_KEY_PARAM says' }),
+    deprecated_since: Type.String({ description: 'Deprecation header date (RFC 9745)' }),
+    sunset: Type.String({ description: 'Sunset header date (RFC 8594): no 2.x release removes it before' }),
+    removed_in: Type.String({ description: 'The release that removes the parameter' }),
+    warning: Type.String({ description: 'The Warning header of every answer to a request using it' }),
+  })
+
+  app.get(
+    '/legacy-generate/settings',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'getLegacyGenerateSettings',
+        tags: ['publication'],
+        summary: 'Whether legacy generate accepts the deprecated key query parameter (contract 4.8)',
+        security,
+        response: { 200: LegacyKeyParamSchema, ...errorResponses(401, 403) },
+      },
+    },
+    async () => legacyKeyParamView(app.ctx),
+  )
+
+  app.put(
+    '/legacy-generate/settings',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'updateLegacyGenerateSettings',
+        tags: ['publication'],
+        summary:
+          'Turn the deprecated key query parameter on (temporarily) or off; null goes back to DG_LEGACY_KEY_PARAM. Audited',
+        security,
+        body: Type.Object({ enabled: Type.Union([Type.Boolean(), Type.Null()]) }, { additionalProperties: false }),
+        response: { 200: LegacyKeyParamSchema, ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const principal = await requirePrincipal(request)
+      return setLegacyKeyParam(app.ctx, (request.body as { enabled: boolean | null }).enabled, actorOf(principal))
     },
   )
 }

@@ -28,6 +28,7 @@ import {
   insertDeveloper,
   type InvestmentLocationRow,
   type InvestmentLocationUpdate,
+  selectDevelopers,
   updateDeveloperRow,
   updateInvestmentLocationRow,
 } from './settings-repository.js'
@@ -293,6 +294,10 @@ export async function getDeveloper(ctx: HostContext, id: number): Promise<Develo
   const row = await findDeveloper(ctx.db, id)
   if (!row) throw notFound('developer_not_found', `There is no developer ${id}.`)
   return row
+}
+
+export async function listDevelopers(ctx: HostContext): Promise<DeveloperView[]> {
+  return selectDevelopers(ctx.db)
 }
 
 export async function createDeveloper(ctx: HostContext, input: DeveloperInput, actor: Actor): Promise<DeveloperView> {

@@ -10,6 +10,7 @@ import { PluginError } from '../host/errors.js'
 import { errorResponse, errorResponses } from '../host/http/schemas.js'
 import { IDEMPOTENCY_KEY_PATTERN, ImportResultSchema } from '../imports/schemas.js'
 import { CANONICAL_FIELDS } from '../offers/canonical-fields.js'
+import { countWebhookDelivery, flushWebhookActivity } from './webhook-activity.js'
 import { handlePropertyWebhook } from './webhook-service.js'
 
 export const WEBHOOK_BODY_LIMIT = 256 * 1024
@@ -94,9 +95,12 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
     if (type !== undefined && !/^application\/json\s*(;\s*charset=utf-8\s*)?$/i.test(type.trim())) {
       // a well-formed media type with a body over the limit gets the framework's 413, as any other
       if (Number(request.headers['content-length']) > WEBHOOK_BODY_LIMIT && isMediaType(type)) return
+      countWebhookDelivery(app.ctx, 'invalid_auth')
       throw new PluginError('invalid_auth', 401, { message: 'Content-Type must be application/json' })
     }
   })
+  // counts not yet saved are saved when the app stops
+  app.addHook('onClose', async () => flushWebhookActivity(app.ctx).catch(() => undefined))
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) =>
     done(null, body),
@@ -154,9 +158,11 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
           },
           'webhook delivery',
         )
+        countWebhookDelivery(app.ctx, outcome.body.replayed ? 'replayed' : 'accepted')
         if (outcome.body.replayed) reply.header('Idempotent-Replayed', 'true')
         return reply.code(outcome.statusCode).send(outcome.body)
       } catch (error) {
+        countWebhookDelivery(app.ctx, error instanceof PluginError ? error.error : 'error')
         if (error instanceof PluginError) {
           // contract 5.2.6: event id, status, error code, duration and body hash; never the secret,
           // the signature, headers or payload

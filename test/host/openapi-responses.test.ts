@@ -728,6 +728,29 @@ describeEachDatabase('OpenAPI document against real responses', (getEnv) => {
     expect((await call('delete', `${V2}/media/{id}`, one(999_999))).statusCode).toBe(404)
   })
 
+  it('publication history, dashboard, developer list and the legacy key switch', async () => {
+    const readerAuth = { headers: { authorization: reader } }
+    const list = await call('get', `${V2}/publications`, { headers: asAdmin(), query: { per_page: '3' } })
+    expect(list.statusCode).toBe(200)
+    expect((await call('get', `${V2}/publications`, { headers: asAdmin(), query: { status: 'x' } })).statusCode).toBe(
+      400,
+    )
+    expect((await call('get', `${V2}/publications`, readerAuth)).statusCode).toBe(403)
+    const first = (list.json() as { items: Array<{ id: number }> }).items[0]
+    expect(first).toBeDefined()
+    const one = { params: { id: first?.id ?? 1 }, headers: asAdmin() }
+    expect((await call('get', `${V2}/publications/{id}`, one)).statusCode).toBe(200)
+    expect((await call('get', `${V2}/publications/{id}`, { ...one, params: { id: 999999 } })).statusCode).toBe(404)
+    expect((await call('get', `${V2}/dashboard`, { headers: asAdmin() })).statusCode).toBe(200)
+    expect((await call('get', `${V2}/dashboard`, readerAuth)).statusCode).toBe(403)
+    expect((await call('get', `${V2}/developers`, { headers: asAdmin() })).statusCode).toBe(200)
+    const legacy = `${V2}/legacy-generate/settings`
+    expect((await call('get', legacy, { headers: asAdmin() })).statusCode).toBe(200)
+    expect((await call('put', legacy, { headers: asAdmin(), payload: { enabled: null } })).statusCode).toBe(200)
+    expect((await call('put', legacy, { headers: asAdmin(), payload: { enabled: 'on' } })).statusCode).toBe(400)
+    expect((await call('put', legacy, { ...readerAuth, payload: { enabled: true } })).statusCode).toBe(403)
+  })
+
   it('calls every operation of the contract (REST namespaces and published files); every operation has a unique operationId', () => {
     const operations: string[] = []
     const ids: string[] = []

@@ -1,0 +1,87 @@
+import type { Executor } from '../host/context.js'
+
+export async function countOffersByStatus(db: Executor): Promise<Array<{ status: string; count: number }>> {
+  const rows = await db
+    .selectFrom('offers')
+    .select((eb) => ['status', eb.fn.countAll().as('n')])
+    .groupBy('status')
+    .orderBy('status')
+    .execute()
+  return rows.map((row) => ({ status: row.status, count: Number(row.n) }))
+}
+
+const LOCATION_COLUMNS = [
+  'loc_voivodeship',
+  'loc_powiat',
+  'loc_gmina',
+  'loc_city',
+  'loc_street',
+  'loc_building_no',
+  'loc_postal_code',
+] as const
+
+/** Published investments whose official location (columns 29–35) or prospectus (58) is incomplete. */
+export async function selectIncompleteInvestments(
+  db: Executor,
+): Promise<Array<{ id: number; title: string; location_missing: boolean; prospectus_missing: boolean }>> {
+  const rows = await db
+    .selectFrom('investments')
+    .select(['id', 'title', 'prospectus_url', ...LOCATION_COLUMNS])
+    .where('host_status', '=', 'publish')
+    .where((eb) =>
+      eb.or([
+        ...LOCATION_COLUMNS.flatMap((column) => [eb(column, 'is', null), eb(column, '=', '')]),
+        eb('prospectus_url', 'is', null),
+        eb('prospectus_url', '=', ''),
+      ]),
+    )
+    .orderBy('id')
+    .execute()
+  return rows.map((row) => ({
+    id: Number(row.id),
+    title: row.title,
+    location_missing: LOCATION_COLUMNS.some((column) => !row[column]?.trim()),
+    prospectus_missing: !row.prospectus_url?.trim(),
+  }))
+}
+
+export async function countInvestments(db: Executor): Promise<{ total: number; published: number }> {
+  const rows = await db
+    .selectFrom('investments')
+    .select((eb) => ['host_status', eb.fn.countAll().as('n')])
+    .groupBy('host_status')
+    .execute()
+  let total = 0
+  let published = 0
+  for (const row of rows) {
+    total += Number(row.n)
+    if (row.host_status === 'publish') published += Number(row.n)
+  }
+  return { total, published }
+}
+
+export async function selectRecentImportJobs(db: Executor, limit: number) {
+  return db
+    .selectFrom('import_jobs')
+    .select([
+      'id',
+      'type',
+      'mode',
+      'status',
+      'operator_name',
+      'file_name',
+      'file_format',
+      'counters',
+      'result',
+      'created_at',
+      'finished_at',
+    ])
+    .orderBy('created_at', 'desc')
+    .limit(limit)
+    .execute()
+}
+
+/** The publications of one day, newest first. */
+export async function selectPublicationsOfDay(db: Executor, day: string) {
+  return db.selectFrom('publications').selectAll().where('publication_date', '=', day).orderBy('id', 'desc').execute()
+}
