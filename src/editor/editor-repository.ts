@@ -247,6 +247,19 @@ export async function selectInvestment(db: Executor, id: number): Promise<Invest
   return db.selectFrom('investments').selectAll().where('id', '=', id).executeTakeFirst()
 }
 
+/**
+ * The investment, locked until the transaction ends on PostgreSQL, so that two writes cannot both
+ * pass the version check (SQLite's transactions already take the single writer in turn).
+ */
+export async function selectInvestmentForUpdate(
+  db: Executor,
+  dialect: DialectName,
+  id: number,
+): Promise<InvestmentRow | undefined> {
+  const query = db.selectFrom('investments').selectAll().where('id', '=', id)
+  return (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst()
+}
+
 /** Offers per investment, by host status: `publish` and the total. */
 export async function countOffersByInvestment(
   db: Executor,

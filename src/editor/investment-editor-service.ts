@@ -5,8 +5,11 @@
  * history must keep its investment). Each write is validated first, then runs in one transaction
  * with its version check and its audit entry (`editor.investment.*`).
  */
+import type { Kysely } from 'kysely'
+
 import { type Actor, recordAudit } from '../host/audit/audit.js'
 import type { Executor, HostContext } from '../host/context.js'
+import { lockOffersForWrite } from '../host/db/dialect.js'
 import type { InvestmentRow, InvestmentsTable } from '../host/db/schema.js'
 import { HostError, PluginError } from '../host/errors.js'
 import { describeValue, describeValuePl, parseText, type ParseResult } from '../offers/parse-values.js'
@@ -26,6 +29,7 @@ import {
   insertInvestmentRow,
   investmentSourceIdTaken,
   selectInvestment,
+  selectInvestmentForUpdate,
   selectInvestmentPage,
   updateInvestmentRow,
 } from './editor-repository.js'
@@ -93,8 +97,8 @@ async function viewOf(db: Executor, row: InvestmentRow): Promise<InvestmentView>
   return investmentView(row, (await countOffersByInvestment(db, [row.id])).get(row.id))
 }
 
-async function readInvestment(db: Executor, id: number): Promise<InvestmentRow> {
-  const row = await selectInvestment(db, id)
+async function readInvestment(db: Executor, id: number, lock?: HostContext): Promise<InvestmentRow> {
+  const row = lock ? await selectInvestmentForUpdate(db, lock.caps.name, id) : await selectInvestment(db, id)
   if (!row) throw new HostError('investment_not_found', `There is no investment ${id}.`, 404)
   return row
 }
@@ -405,7 +409,7 @@ export async function updateInvestment(
   const expected = expectedVersion(ifMatch, version)
   if (expected === undefined) throw versionRequired('investment')
   return ctx.db.transaction().execute(async (trx) => {
-    const existing = await readInvestment(trx, id)
+    const existing = await readInvestment(trx, id, ctx)
     const current = versionOf('investment', existing)
     if (!versionMatches(expected, current)) throw editConflict('investment', await viewOf(trx, existing), current)
     const { set, errors } = await investmentChanges(ctx, trx, fields, existing)
@@ -441,7 +445,9 @@ export async function deleteInvestment(
   const expected = expectedVersion(ifMatch, undefined)
   if (expected === undefined) throw versionRequired('investment')
   await ctx.db.transaction().execute(async (trx) => {
-    const existing = await readInvestment(trx, id)
+    // an offer created in it meanwhile would otherwise lose its investment (offers lock, PostgreSQL)
+    await lockOffersForWrite(trx as unknown as Kysely<never>, ctx.caps.name)
+    const existing = await readInvestment(trx, id, ctx)
     const current = versionOf('investment', existing)
     if (!versionMatches(expected, current)) throw editConflict('investment', await viewOf(trx, existing), current)
     const offers = await countOffersOfInvestment(trx, id)

@@ -25,6 +25,7 @@ import {
   selectAttachmentsById,
   selectAttachmentsOfOwner,
   selectInvestment,
+  selectInvestmentForUpdate,
   selectMediaUsers,
   updateAttachment,
 } from './editor-repository.js'
@@ -81,13 +82,17 @@ export async function mediaView(ctx: HostContext, row: AttachmentRow) {
 
 export type MediaView = Awaited<ReturnType<typeof mediaView>>
 
-async function requireOwner(db: Executor, owner: MediaOwner): Promise<void> {
+/** 404 for an owner that does not exist; with `lock`, an investment stays until the transaction ends (PostgreSQL). */
+async function requireOwner(db: Executor, owner: MediaOwner, lock?: HostContext): Promise<void> {
   if (owner.offerId !== undefined) {
     const offer = await db.selectFrom('offers').select('id').where('id', '=', owner.offerId).executeTakeFirst()
     if (!offer) throw new HostError('offer_not_found', `There is no offer ${owner.offerId}.`, 404)
   }
-  if (owner.investmentId !== undefined && !(await selectInvestment(db, owner.investmentId)))
-    throw new HostError('investment_not_found', `There is no investment ${owner.investmentId}.`, 404)
+  if (owner.investmentId === undefined) return
+  const investment = lock
+    ? await selectInvestmentForUpdate(db, lock.caps.name, owner.investmentId)
+    : await selectInvestment(db, owner.investmentId)
+  if (!investment) throw new HostError('investment_not_found', `There is no investment ${owner.investmentId}.`, 404)
 }
 
 export async function listMedia(ctx: HostContext, owner: MediaOwner): Promise<MediaView[]> {
@@ -163,6 +168,8 @@ export async function uploadMedia(
   const stored = await storeMediaFiles(ctx.config.dataDir, prepared)
   try {
     const id = await ctx.db.transaction().execute(async (trx) => {
+      // the investment may have been deleted while the file was processed
+      await requireOwner(trx, owner, ctx)
       const nowIso = ctx.now().toISOString()
       const created = await insertAttachment(trx, {
         investment_id: owner.investmentId ?? null,

@@ -433,6 +433,8 @@ export function createPlanWriter(
       source_property_id: editor.sourcePropertyId,
       ...editorColumns(editor.fields),
     }
+    // as every channel keeps it: an archived offer is private
+    if (row.status === 'archived' && editor.fields.hostStatus === undefined) row.host_status = 'private'
     const id = await insertOffer(db, row)
     // the caller learns the new offer's id from its operation
     op.offerId = id

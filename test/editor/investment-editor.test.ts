@@ -169,6 +169,16 @@ describeEachDatabase('investment editor', (getEnv) => {
     expect(viaBody.statusCode, viaBody.body).toBe(200)
   })
 
+  it('operators saving the same version at once: one change is kept, every other gets 409', async () => {
+    const created = (await call('POST', '/investments', { title: 'Równoległa' })).json()
+    const save = (excerpt: string) =>
+      call('PATCH', `/investments/${created.id as number}`, { excerpt }, { 'if-match': created.version as string })
+    const answers = await Promise.all(['1', '2', '3', '4', '5', '6', '7', '8'].map((n) => save(`wersja ${n}`)))
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409, 409, 409, 409, 409, 409, 409])
+    const kept = answers.find((a) => a.statusCode === 200)?.json()
+    expect((await call('GET', `/investments/${created.id as number}`)).json().excerpt).toBe(kept.excerpt)
+  })
+
   it('refuses bad input with every field’s issue, in Polish or English, writing nothing', async () => {
     const before = await auditCount()
     const refused = await call('POST', '/investments', {

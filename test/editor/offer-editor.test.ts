@@ -294,6 +294,19 @@ describeEachDatabase('offer editor', (getEnv) => {
       expect(unnamed.json().error).toBe('precondition_required')
     })
 
+    it('operators saving the same version at once: one change is kept, every other gets 409', async () => {
+      const flat = await createFlat()
+      const save = (rooms: number) =>
+        call('PATCH', `/offers/${flat.id as number}`, { prop_rooms: rooms }, { 'if-match': flat.version as string })
+      const answers = await Promise.all([3, 4, 5, 6, 7, 8, 9, 10].map(save))
+      expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409, 409, 409, 409, 409, 409, 409])
+      const kept = answers.find((a) => a.statusCode === 200)?.json()
+      expect((await call('GET', `/offers/${flat.id as number}`)).json()).toMatchObject({
+        prop_rooms: kept.prop_rooms,
+        version: kept.version,
+      })
+    })
+
     it('an import, a webhook event and then the editor: the editor’s stale version is refused after the webhook’s write', async () => {
       const flat = await createFlat({ source_property_id: 'CRM-77' })
       const investment = (await call('GET', `/investments/${investmentId}`)).json()
