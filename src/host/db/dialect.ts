@@ -235,6 +235,10 @@ export function createPostgresDialect(options: PostgresOptions): {
   })
   // an idle client that loses its server must not crash the process; the next query reports it
   pool.on('error', () => undefined)
+  // nor one that is checked out (inside a transaction, between two queries): pg-pool listens for
+  // the errors of its idle clients only, and a client's 'error' event without a listener throws.
+  // The query under way, and every later one on that client, fails instead, and the pool drops it.
+  pool.on('connect', (client) => client.on('error', () => undefined))
   return { dialect: new PostgresDialect({ pool }), caps: { name: 'postgres', concurrentWriters: true }, pool }
 }
 
