@@ -1,6 +1,12 @@
+import { fileURLToPath } from 'node:url'
+
 import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
+  resolve: {
+    // the example website imports the package's client by its name; in this checkout it is the source
+    alias: { 'dg-offers/client': fileURLToPath(new URL('./src/catalog/client.ts', import.meta.url)) },
+  },
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
     environment: 'node',

@@ -1,7 +1,8 @@
 /*
  * Typed client for the catalog, for a website back end (server to server; never ship the
  * application password to a browser). It pages through collections, keeps ETags and answers from
- * its cache on 304, and waits `Retry-After` on 429. Dependency-free: it uses the global fetch.
+ * its cache on 304, and waits `Retry-After` on 429 (never less: a longer wait than it accepts is
+ * thrown with `retryAfterSeconds`). Dependency-free: it uses the global fetch.
  *
  *   import { CatalogClient } from 'dg-offers/client'
  *   const catalog = new CatalogClient({ baseUrl: 'https://dg.example.pl/wp-json/dg/v2', user: 'website', password: process.env.DG_APP_PASSWORD! })
@@ -141,6 +142,8 @@ export class CatalogApiError extends Error {
     readonly code: string,
     message: string,
     readonly body: unknown,
+    /** For a 429 (or 503) that carried `Retry-After`: how many seconds to wait before asking again. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message)
     this.name = 'CatalogApiError'
@@ -157,7 +160,10 @@ export interface CatalogClientOptions {
   cacheSize?: number
   /** How many times a 429 is waited out before giving up (default 3). */
   maxRateLimitRetries?: number
-  /** Longest wait accepted from Retry-After, in seconds (default 120). */
+  /**
+   * Longest wait accepted from Retry-After, in seconds (default 120). A 429 that asks for a
+   * longer wait is not retried early: it is thrown at once, with `retryAfterSeconds`.
+   */
   maxRetryAfterSeconds?: number
   fetch?: typeof fetch
   sleep?: (ms: number) => Promise<void>
@@ -170,6 +176,14 @@ interface CachedResponse {
 }
 
 type Query = Record<string, string | number | undefined>
+
+/** `Retry-After` as seconds: delta-seconds, or an HTTP date (RFC 9110 10.2.3); undefined when absent or unreadable. */
+function retryAfterSeconds(header: string | null): number | undefined {
+  if (header === null || header.trim() === '') return undefined
+  if (/^\d+$/.test(header.trim())) return Number(header.trim())
+  const at = Date.parse(header)
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - Date.now()) / 1000))
+}
 
 export class CatalogClient {
   readonly #base: string
@@ -256,10 +270,10 @@ export class CatalogClient {
       if (cached) headers['if-none-match'] = cached.etag
       const response = await this.#fetch(key, { headers })
       if (response.status === 304 && cached) return { ...cached, fromCache: true }
-      if (response.status === 429 && attempt < this.#maxRetries) {
-        const wait = Math.min(this.#maxRetryAfter, Math.max(1, Number(response.headers.get('retry-after')) || 1))
+      const retryAfter = retryAfterSeconds(response.headers.get('retry-after'))
+      if (response.status === 429 && attempt < this.#maxRetries && (retryAfter ?? 1) <= this.#maxRetryAfter) {
         await response.body?.cancel()
-        await this.#sleep(wait * 1000)
+        await this.#sleep(Math.max(1, retryAfter ?? 1) * 1000)
         continue
       }
       const text = await response.text()
@@ -276,6 +290,7 @@ export class CatalogClient {
           fields.code ?? fields.error ?? 'http_error',
           fields.message ?? fields.error ?? `HTTP ${response.status}`,
           body,
+          retryAfter,
         )
       }
       const entry: CachedResponse = {

@@ -5,6 +5,7 @@
  * and short lists of scalars are serialized.
  */
 import type { HostContext } from '../host/context.js'
+import { EXTENSION_OPTION_PREFIX, effectiveValue } from '../host/extensions/site-options.js'
 import { exposableValue, isDeniedKey, isScalar, type MetaValue } from '../host/meta/exposure-rules.js'
 import type { PostType } from '../host/meta/meta-registry.js'
 import { getOption } from '../host/options/options.js'
@@ -60,29 +61,7 @@ export async function exposeCustomMeta(
   return out
 }
 
-export const EXTENSION_OPTION_PREFIX = 'dg_ext_'
-
-function coerce(type: string, value: unknown): unknown {
-  if (value === null || value === undefined) return null
-  switch (type) {
-    case 'integer': {
-      const n = typeof value === 'number' ? value : Number(value)
-      return Number.isInteger(n) ? n : null
-    }
-    case 'number': {
-      const n = typeof value === 'number' ? value : Number(value)
-      return Number.isFinite(n) ? n : null
-    }
-    case 'boolean':
-      return value === true || value === 'true' || value === 1 || value === '1'
-    default:
-      return typeof value === 'string'
-        ? value
-        : typeof value === 'number' || typeof value === 'boolean'
-          ? String(value)
-          : null
-  }
-}
+export { EXTENSION_OPTION_PREFIX } from '../host/extensions/site-options.js'
 
 /** Site-defined options marked `expose_in_catalog`, with their sanitizer applied. */
 export async function exposedExtensionOptions(ctx: HostContext): Promise<Record<string, MetaValue>> {
@@ -91,10 +70,9 @@ export async function exposedExtensionOptions(ctx: HostContext): Promise<Record<
   for (const [name, field] of Object.entries(fields ?? {})) {
     if (!field?.expose_in_catalog || isDeniedKey(name)) continue
     const stored = await getOption<unknown>(ctx, `${EXTENSION_OPTION_PREFIX}${name}`)
-    const raw = stored === undefined ? field.default : stored
     let value: unknown
     try {
-      value = field.sanitizer ? field.sanitizer(raw) : coerce(field.type, raw)
+      value = effectiveValue(field, stored)
     } catch (error) {
       ctx.log.warn({ option: name, err: error }, 'extension option sanitizer failed; option left out')
       continue

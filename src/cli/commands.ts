@@ -16,6 +16,7 @@ import { getWebhookSecret, rotateWebhookSecret } from '../webhook/webhook-secret
 import { ALERTS_COMMANDS } from './alerts-command.js'
 import { BACKUP_COMMANDS } from './backup-command.js'
 import { runImportCommand } from './import-command.js'
+import { SITE_OPTION_COMMANDS } from './site-options-command.js'
 import { IMPORT_HELP } from './import-help.js'
 import { runWebhookSendCommand } from './webhook-send-command.js'
 import {
@@ -404,6 +405,7 @@ export const COMMANDS: Command[] = [
   },
   ...BACKUP_COMMANDS,
   ...ALERTS_COMMANDS,
+  ...SITE_OPTION_COMMANDS,
 ]
 
 function describeLicense(state: {

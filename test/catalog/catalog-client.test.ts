@@ -77,6 +77,23 @@ describeEachDatabase(
       expect(waits).toEqual([60_000])
     })
 
+    it('never asks again before Retry-After: a longer wait than it accepts is thrown at once', async () => {
+      const waits: number[] = []
+      const client = new CatalogClient({
+        baseUrl,
+        user: 'website',
+        password,
+        maxRetryAfterSeconds: 5,
+        sleep: async (ms) => void waits.push(ms),
+      })
+      env.clock.set('2026-11-20T13:00:00Z')
+      for (let i = 0; i < 3; i++) await client.investments({ page: 1, per_page: 1 + i })
+      const error = await client.investments({ per_page: 10 }).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(CatalogApiError)
+      expect(error).toMatchObject({ status: 429, retryAfterSeconds: 60 })
+      expect(waits).toEqual([])
+    })
+
     it('reports errors with their contract code', async () => {
       const client = new CatalogClient({ baseUrl, user: 'website', password })
       env.clock.advance(120_000)

@@ -23,7 +23,9 @@ import { loggerOptions } from '../../src/host/http/logging.js'
 import { MetaRegistry } from '../../src/host/meta/meta-registry.js'
 import { setOption } from '../../src/host/options/options.js'
 import { basicAuth, createTestUser, grantProLicense } from '../helpers/factories.js'
-import { TEST_DIALECTS } from '../helpers/databases.js'
+import { openDatabase } from '../../src/host/db/database.js'
+import { getOption } from '../../src/host/options/options.js'
+import { openTestDatabase, TEST_DIALECTS } from '../helpers/databases.js'
 import { startTestApp, type TestEnv } from '../helpers/test-app.js'
 import { FIXED_PUBLISHED_CODES, seedFixedCatalog } from '../helpers/fixed-catalog.js'
 
@@ -305,6 +307,84 @@ for (const dialect of TEST_DIALECTS) {
       expect(recovered.json().offer.checked).toBe(true)
       const again = await get(`/catalog/properties/${throwing}`, { 'if-none-match': String(recovered.headers.etag) })
       expect(again.statusCode).toBe(304)
+    })
+  })
+}
+
+for (const dialect of TEST_DIALECTS) {
+  describe(`dg site-options with the example extension [${dialect}]`, () => {
+    let database: Awaited<ReturnType<typeof openTestDatabase>>
+    const dg = async (...argv: string[]) => {
+      let stdout = ''
+      let stderr = ''
+      const code = await runCli([...argv, '--json'], {
+        config: loadConfig({
+          DG_ENV: 'test',
+          DG_LOG_LEVEL: 'silent',
+          DG_DATA_DIR: database.dataDir,
+          DG_EXTENSIONS: EXAMPLE,
+        }),
+        io: { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) },
+        openDatabase: () => openDatabase(database.connection),
+      })
+      return {
+        code,
+        json: stdout ? JSON.parse(stdout) : undefined,
+        error: stderr ? JSON.parse(stderr).error : undefined,
+      }
+    }
+    beforeAll(async () => {
+      database = await openTestDatabase(dialect)
+    })
+    afterAll(async () => {
+      await database.cleanup()
+    })
+
+    it('lists the options with their defaults, then sets them by their type and sanitizer', async () => {
+      const listed = await dg('site-options')
+      expect(listed.code).toBe(0)
+      expect(listed.json).toEqual([
+        expect.objectContaining({
+          name: 'promo_banner',
+          type: 'string',
+          value: '',
+          stored: false,
+          expose_in_catalog: true,
+        }),
+        expect.objectContaining({ name: 'show_price_per_m2', type: 'boolean', value: true, stored: false }),
+        expect.objectContaining({ name: 'crm_sync_hour', type: 'integer', value: 3, expose_in_catalog: false }),
+      ])
+
+      const banner = await dg('site-option', 'set', 'promo_banner', '  Rabat   5%  na lokale z ogródkiem ')
+      expect(banner).toMatchObject({
+        code: 0,
+        json: { name: 'promo_banner', value: 'Rabat 5% na lokale z ogródkiem', stored: true },
+      })
+      expect((await dg('site-option', 'set', 'show_price_per_m2', 'nie')).json).toMatchObject({ value: false })
+      expect((await dg('site-option', 'set', 'crm_sync_hour', '22')).json).toMatchObject({ value: 22 })
+
+      const wrongType = await dg('site-option', 'set', 'crm_sync_hour', 'o trzeciej')
+      expect(wrongType).toMatchObject({ code: 1, error: { code: 'invalid_site_option_value' } })
+      const unknown = await dg('site-option', 'set', 'headline', 'x')
+      expect(unknown).toMatchObject({ code: 1, error: { code: 'unknown_site_option' } })
+      expect(unknown.error.message).toContain('promo_banner, show_price_per_m2, crm_sync_hour')
+
+      const check = openDatabase(database.connection)
+      try {
+        const ctx = { db: check.db }
+        expect(await getOption(ctx, 'dg_ext_promo_banner')).toBe('Rabat 5% na lokale z ogródkiem')
+        expect(await getOption(ctx, 'dg_ext_crm_sync_hour')).toBe(22)
+        const audited = await check.db
+          .selectFrom('audit_log')
+          .select(['action', 'object_id', 'details'])
+          .where('action', '=', 'site_option.set')
+          .orderBy('id')
+          .execute()
+        expect(audited.map((a) => a.object_id)).toEqual(['promo_banner', 'show_price_per_m2', 'crm_sync_hour'])
+        expect(JSON.stringify(audited)).not.toContain('Rabat')
+      } finally {
+        await check.destroy()
+      }
     })
   })
 }
