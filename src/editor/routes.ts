@@ -268,7 +268,7 @@ export async function editorRoutes(app: FastifyInstance): Promise<void> {
         priceMax: q.price_max as number | undefined,
         search: q.search as string | undefined,
         modifiedAfter: typeof q.modified_after === 'string' ? new Date(q.modified_after).toISOString() : undefined,
-        orderBy: (q.orderby as OfferOrder | undefined) ?? 'modified',
+        orderBy: (q.orderby as OfferOrder | undefined) ?? 'id',
         order: String(q.order ?? 'DESC').toLowerCase() === 'asc' ? 'asc' : 'desc',
       })
       reply.header('X-WP-Total', String(result.total))

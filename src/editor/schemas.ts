@@ -222,7 +222,11 @@ export const OfferListQuery = Type.Object({
   search: Type.Optional(Type.String({ maxLength: 200, description: 'Part of the title, designation or source id' })),
   modified_after: Type.Optional(Type.String({ format: 'date-time' })),
   orderby: Type.Optional(
-    stringEnum(['modified', 'title', 'code', 'price', 'area', 'id'] as const, { default: 'modified' }),
+    stringEnum(['id', 'modified', 'title', 'code', 'price', 'area'] as const, {
+      default: 'id',
+      description:
+        'id (newest first with DESC, the default: the primary key, fast at any size), modified, title, code, price, area. With host_status the catalog’s indexes serve modified, title, price and area too',
+    }),
   ),
   order: Type.Optional(stringEnum(['ASC', 'DESC', 'asc', 'desc'] as const, { default: 'DESC' })),
   page: Type.Optional(page),
