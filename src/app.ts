@@ -30,6 +30,7 @@ import { healthRoutes } from './host/http/health.js'
 import { metricsRoutes } from './host/http/metrics-route.js'
 import { Lifecycle } from './host/lifecycle.js'
 import { usersRoutes } from './host/users/users-routes.js'
+import { siteOptionsRoutes } from './host/extensions/site-options-routes.js'
 import { releaseLocksHeldBy } from './host/locks.js'
 import { attachMetrics, countUnmatchedRequests, registerRequestMetrics, ServiceMetrics } from './host/metrics.js'
 import { licensingRoutes, StatusSchema } from './licensing/routes.js'
@@ -160,6 +161,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v2.register(sessionRoutes)
       await v2.register(usersRoutes)
       await v2.register(auditRoutes)
+      await v2.register(siteOptionsRoutes)
       await v2.register(licensingRoutes)
       await v2.register(catalogRoutes)
       await v2.register(importRoutes)

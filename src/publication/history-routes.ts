@@ -74,12 +74,16 @@ export async function publicationHistoryRoutes(app: FastifyInstance): Promise<vo
         summary: 'Publication history: every attempt, newest first, with files, checksums, warnings and issues',
         security,
         querystring: Type.Object({
-          page: Type.Integer({ minimum: 1, default: 1 }),
+          page: Type.Integer({ minimum: 1, maximum: 100000, default: 1 }),
           per_page: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
           status: Type.Optional(stringEnum(['published', 'failed'])),
           trigger: Type.Optional(stringEnum(['api', 'schedule', 'admin', 'legacy_generate', 'report_import', 'cli'])),
           developer_id: Type.Optional(
-            Type.Integer({ minimum: 1, description: 'Another developer entity’s dataset (default: all datasets)' }),
+            Type.Integer({
+              minimum: 1,
+              maximum: 2147483647,
+              description: 'Another developer entity’s dataset (default: all datasets)',
+            }),
           ),
           from: Type.Optional(DateString),
           to: Type.Optional(DateString),
@@ -127,7 +131,7 @@ export async function publicationHistoryRoutes(app: FastifyInstance): Promise<vo
         tags: ['publication'],
         summary: 'One publication attempt',
         security,
-        params: Type.Object({ id: Type.Integer({ minimum: 1 }) }),
+        params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }) }),
         response: { 200: Type.Ref('PublicationRecord'), ...errorResponses(400, 401, 403, 404) },
       },
     },

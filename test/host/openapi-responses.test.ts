@@ -749,6 +749,11 @@ describeEachDatabase('OpenAPI document against real responses', (getEnv) => {
     expect((await call('put', legacy, { headers: asAdmin(), payload: { enabled: null } })).statusCode).toBe(200)
     expect((await call('put', legacy, { headers: asAdmin(), payload: { enabled: 'on' } })).statusCode).toBe(400)
     expect((await call('put', legacy, { ...readerAuth, payload: { enabled: true } })).statusCode).toBe(403)
+    expect((await call('get', `${V2}/site-options`, { headers: asAdmin() })).statusCode).toBe(200)
+    const option = `${V2}/site-options/{name}`
+    const unknown = { params: { name: 'no_such_option' }, headers: asAdmin() }
+    expect((await call('put', option, { ...unknown, payload: { value: 'x' } })).statusCode).toBe(404)
+    expect((await call('put', option, { ...unknown, payload: { value: [1] } })).statusCode).toBe(400)
   })
 
   it('calls every operation of the contract (REST namespaces and published files); every operation has a unique operationId', () => {

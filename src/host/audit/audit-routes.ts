@@ -63,7 +63,7 @@ export async function auditRoutes(app: FastifyInstance): Promise<void> {
         summary: 'The audit log, newest first, paged and filtered',
         security,
         querystring: Type.Object({
-          page: Type.Integer({ minimum: 1, default: 1 }),
+          page: Type.Integer({ minimum: 1, maximum: 100000, default: 1 }),
           per_page: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
           actor: Type.Optional(
             Type.String({ maxLength: 254, description: 'Who acted: a login, or webhook, scheduler, cli, system' }),

@@ -82,7 +82,7 @@ const AppPasswordSchema = Type.Object({
   last_ip: Type.Union([Type.String(), Type.Null()], { description: 'Client address of that use' }),
 })
 
-const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) })
+const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }) })
 
 export async function usersRoutes(app: FastifyInstance): Promise<void> {
   app.addSchema(UserSchema)
@@ -264,7 +264,10 @@ export async function usersRoutes(app: FastifyInstance): Promise<void> {
         tags: ['users'],
         summary: 'Revoke one application password; it is refused (401) from the next request on',
         security,
-        params: Type.Object({ id: Type.Integer({ minimum: 1 }), uuid: Type.String({ maxLength: 64 }) }),
+        params: Type.Object({
+          id: Type.Integer({ minimum: 1, maximum: 2147483647 }),
+          uuid: Type.String({ maxLength: 64 }),
+        }),
         response: {
           200: Type.Object({ user: Type.String(), uuid: Type.String(), revoked: Type.Literal(true) }),
           ...errorResponses(400, 401, 403, 404),

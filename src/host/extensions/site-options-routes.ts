@@ -1,0 +1,120 @@
+/*
+ * Site options that extensions define (contract 2.8, `dg_extension_settings_fields`), administered
+ * over REST (manage_options; not licence-gated):
+ *   GET {base_url}/site-options          every defined option with its definition and value in force
+ *   PUT {base_url}/site-options/{name}   a new value, checked against the
+ *                                        option's type and passed through its sanitizer, audited
+ * A value that does not fit is 422 `invalid_site_option_value` with the option's issue, so a form
+ * shows it beside its field; an option no extension defines is 404.
+ */
+import type { FastifyInstance } from 'fastify'
+import { Type } from 'typebox'
+
+import { HostError, PluginError } from '../errors.js'
+import { actorOf, requireCapability, requirePrincipal } from '../http/authenticate.js'
+import { errorResponse, errorResponses } from '../http/schemas.js'
+import { listSiteOptions, setSiteOption, type SiteOptionValue } from './site-options.js'
+
+const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
+const guard = [requireCapability('manage_options')]
+const Scalar = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()])
+
+const SiteOptionSchema = Type.Object({
+  name: Type.String(),
+  type: Type.String({ description: 'string, integer, number or boolean' }),
+  label: Type.String(),
+  description: Type.String(),
+  default: Scalar,
+  value: Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()], {
+    description: 'The value in force (typed and sanitized), as /catalog would expose it',
+  }),
+  stored: Type.Boolean({ description: 'Whether a value is stored (otherwise the default applies)' }),
+  expose_in_catalog: Type.Boolean({ description: 'Whether /catalog lists it in extension_options' }),
+})
+
+const TYPE_WORDS: Record<string, [string, string]> = {
+  string: ['tekst', 'text'],
+  integer: ['liczba całkowita', 'an integer'],
+  number: ['liczba', 'a number'],
+  boolean: ['tak albo nie', 'yes or no'],
+}
+
+export async function siteOptionsRoutes(app: FastifyInstance): Promise<void> {
+  app.get(
+    '/site-options',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'listSiteOptions',
+        tags: ['settings'],
+        summary: 'Site options defined by extensions (dg_extension_settings_fields), with their values',
+        security,
+        response: { 200: Type.Object({ items: Type.Array(SiteOptionSchema) }), ...errorResponses(401, 403) },
+      },
+    },
+    async () => ({ items: await listSiteOptions(app.ctx) }),
+  )
+
+  app.put(
+    '/site-options/:name',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'updateSiteOption',
+        tags: ['settings'],
+        summary: 'Set a site option, checked against its type and passed through its sanitizer; audited',
+        security,
+        params: Type.Object({ name: Type.String({ maxLength: 200 }) }),
+        body: Type.Object(
+          {
+            value: Type.Union([Type.String({ maxLength: 10000 }), Type.Number(), Type.Boolean(), Type.Null()]),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: SiteOptionSchema,
+          ...errorResponses(400, 401, 403, 404),
+          422: errorResponse(
+            422,
+            Type.Object({
+              error: Type.Literal('invalid_site_option_value'),
+              message: Type.String(),
+              issues: Type.Array(
+                Type.Object({
+                  field: Type.String(),
+                  code: Type.String(),
+                  message: Type.Optional(Type.String()),
+                  message_pl: Type.String(),
+                  message_en: Type.String(),
+                }),
+              ),
+            }),
+          ),
+        },
+      },
+    },
+    async (request) => {
+      const principal = await requirePrincipal(request)
+      const { name } = request.params as { name: string }
+      const { value } = request.body as { value: SiteOptionValue }
+      try {
+        return await setSiteOption(app.ctx, name, value, actorOf(principal))
+      } catch (error) {
+        if (!(error instanceof HostError) || error.code !== 'invalid_site_option_value') throw error
+        const option = (await listSiteOptions(app.ctx)).find((o) => o.name === name)
+        const [pl, en] = TYPE_WORDS[option?.type ?? 'string'] ?? TYPE_WORDS.string!
+        throw new PluginError('invalid_site_option_value', 422, {
+          message: error.message,
+          issues: [
+            {
+              field: name,
+              code: 'invalid_value',
+              message_pl: `Opcja „${option?.label ?? name}” przyjmuje: ${pl}. Nic nie zapisano.`,
+              message_en: `The option “${option?.label ?? name}” takes ${en}. Nothing was saved.`,
+            },
+          ],
+        })
+      }
+    },
+  )
+}
