@@ -19,8 +19,8 @@ const clearable: ReadonlySet<string> = new Set(CLEARABLE_FIELDS)
 /** Text or a number, as the validator reads it (null removes the fields that may be removed). */
 const canonicalValue = (field: string) =>
   Type.Unsafe<string | number | null>({
-    type: clearable.has(field) ? ['string', 'number', 'null'] : ['string', 'number'],
-    description: CANONICAL_DESCRIPTIONS[field] ?? field,
+    type: ['string', 'number', 'null'],
+    description: `${CANONICAL_DESCRIPTIONS[field] ?? field}${clearable.has(field) ? '' : ' (cannot be removed: null is refused with not_clearable)'}`,
   })
 
 const CANONICAL_DESCRIPTIONS: Readonly<Record<string, string>> = {

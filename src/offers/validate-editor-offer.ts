@@ -473,7 +473,12 @@ export function validateComponent(
         'podaj rodzaj elementu (kind) albo grupę (group) z nazwą rodzaju (kind_label)',
       ),
     )
-  else if (options.create && values.kindLabel === undefined && !errors.some((e) => e.field === at('kind_label')))
+  else if (
+    options.create &&
+    values.group !== undefined &&
+    values.kindLabel === undefined &&
+    !errors.some((e) => e.field === at('kind_label'))
+  )
     errors.push(
       editorFieldError(
         row,

@@ -410,6 +410,110 @@ describeEachDatabase('offer editor', (getEnv) => {
       expect(await countRows('offers')).toBe(before.offers)
     })
 
+    it('each rule of the editor’s own fields and components: a stable code on the field sent', async () => {
+      const flat = await createFlat()
+      const cases: Array<[Json, string, string]> = [
+        [{ prop_type: 'lokal użytkowy' }, 'prop_type', 'invalid_enum'],
+        [{ prop_type: 'mieszkanie', offer_kind: 'standalone_part' }, 'offer_kind', 'inconsistent_offer_kind'],
+        [{ offer_kind: 'part' }, 'offer_kind', 'invalid_enum'],
+        [{ prop_rooms: -1 }, 'prop_rooms', 'negative_not_allowed'],
+        [{ prop_floor: 500 }, 'prop_floor', 'out_of_range'],
+        [{ price_total: 123.45 }, 'price_total', 'invalid_decimal'],
+        [{ price_total_from: '2026-02-30' }, 'price_total_from', 'invalid_date'],
+        [{ prop_no: null }, 'prop_no', 'not_clearable'],
+        [{ title: '' }, 'title', 'required'],
+        [{ title: 'x'.repeat(256) }, 'title', 'too_long'],
+        [{ building: 'x'.repeat(101) }, 'building', 'too_long'],
+        [{ host_status: 'hidden' }, 'host_status', 'invalid_enum'],
+        [{ custom_meta: { nieznane: 1 } }, 'custom_meta.nieznane', 'invalid_meta'],
+        [{ reason: 'x'.repeat(501) }, 'reason', 'too_long'],
+        [{ gallery: [1, 1] }, 'gallery', 'invalid_type'],
+        [{ thumbnail_id: 999999 }, 'thumbnail_id', 'not_own_image'],
+      ]
+      for (const [body, field, code] of cases) {
+        const refused = await call('PATCH', `/offers/${flat.id as number}`, body, {
+          'if-match': flat.version as string,
+        })
+        expect([refused.statusCode, refused.json().issues], JSON.stringify(body)).toEqual([
+          422,
+          [expect.objectContaining({ field, code })],
+        ])
+      }
+      // a value of the wrong JSON type is a malformed request, refused by the route's schema
+      for (const [body, field] of [
+        [{ correction: 'yes' }, 'correction'],
+        [{ title: 5 }, 'title'],
+        [{ gallery: 'x' }, 'gallery'],
+        [{ proj_city: 'Poznań' }, 'proj_city'],
+      ] as Array<[Json, string]>) {
+        const refused = await call('PATCH', `/offers/${flat.id as number}`, body, {
+          'if-match': flat.version as string,
+        })
+        expect([refused.statusCode, refused.json().code, Object.keys(refused.json().data.params)]).toEqual([
+          400,
+          'rest_invalid_param',
+          [field],
+        ])
+      }
+      const components: Array<[Json, string, string]> = [
+        [{ kind: 'balkon' }, 'kind', 'invalid_enum'],
+        [{ group: 'part' }, 'kind_label', 'required'],
+        [{ designation: 'X' }, 'kind', 'required'],
+        [{ kind: 'garage', group: 'appurtenant_room' }, 'group', 'inconsistent_group'],
+        [{ kind: 'garage', price: 'abc' }, 'price', 'invalid_decimal'],
+        [{ kind: 'garage', price: '1000.00', price_from: '30.02.2026' }, 'price_from', 'invalid_date'],
+        [{ kind: 'garage', position: -3 }, 'position', 'negative_not_allowed'],
+      ]
+      for (const [body, field, code] of components) {
+        const refused = await call('POST', `/offers/${flat.id as number}/components`, body, {
+          'if-match': flat.version as string,
+        })
+        expect([refused.statusCode, refused.json().issues], JSON.stringify(body)).toEqual([
+          422,
+          [expect.objectContaining({ field, code })],
+        ])
+      }
+      const missing = await call(
+        'PATCH',
+        `/offers/${flat.id as number}/components/999999`,
+        { price: '1.00' },
+        {
+          'if-match': flat.version as string,
+        },
+      )
+      expect(missing.json().issues).toEqual([expect.objectContaining({ code: 'component_not_found' })])
+      // nothing of it was written
+      expect((await call('GET', `/offers/${flat.id as number}`)).json()).toEqual(flat)
+    })
+
+    it('the editor takes a standalone part by its Polish name; the webhook refuses the same word', async () => {
+      const garage = await call('POST', '/offers', {
+        investment_id: investmentId,
+        prop_no: 'G-7',
+        prop_type: 'Garaż',
+        price_total: '60000.00',
+        price_total_from: '2026-11-01',
+      })
+      expect(garage.statusCode, garage.body).toBe(201)
+      expect(garage.json()).toMatchObject({ offer_kind: 'standalone_part', prop_type: 'garage', title: 'Garaż G-7' })
+      const event = JSON.stringify({ source_investment_id: 'INV-X', source_property_id: 'G-7', prop_type: 'Garaż' })
+      const refused = await env.app.inject({
+        method: 'POST',
+        url: `${API}/webhooks/properties`,
+        payload: event,
+        headers: deliveryHeaders({
+          body: event,
+          key: 'editor-garage-1',
+          secret: webhookSecret,
+          timestamp: Math.floor(env.clock.now().getTime() / 1000),
+        }),
+      })
+      expect(refused.statusCode).toBe(422)
+      expect(refused.json().issues).toEqual([
+        expect.objectContaining({ field: 'prop_type', code: 'prop_type_not_allowed' }),
+      ])
+    })
+
     it('withdraws a price sent as null, with the date sent beside it', async () => {
       const flat = await createFlat()
       const withdrawn = await call(
