@@ -53,3 +53,19 @@ export function metaChecker(ctx: Pick<HostContext, 'meta'>, postType: PostType):
     }
   }
 }
+
+/** The custom fields the editor may write, per kind of entry, for forms (denied keys left out). */
+export function editableCustomFields(ctx: Pick<HostContext, 'meta'>) {
+  const of = (postType: PostType) =>
+    ctx.meta
+      .list(postType)
+      .filter((meta) => !isDeniedKey(meta.key))
+      .map((meta) => ({
+        key: meta.key,
+        type: meta.type,
+        label: meta.label,
+        description: meta.description,
+        show_in_rest: meta.showInRest,
+      }))
+  return { dg_property: of('dg_property'), dg_investment: of('dg_investment') }
+}

@@ -11,6 +11,8 @@
  *   GET               {base_url}/offers/{id}/price-history
  *   POST              {base_url}/offers/{id}/components
  *   PATCH/DELETE      {base_url}/offers/{id}/components/{component_id}
+ *   GET               {base_url}/custom-fields          what custom_meta may hold
+ * and the media endpoints (media-routes.ts).
  * Reads answer the version in `ETag` (and `version`); writes need it in `If-Match` (or `version`).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -36,6 +38,7 @@ import {
   updateOffer,
 } from './offer-editor-service.js'
 import type { OfferOrder } from './editor-repository.js'
+import { editableCustomFields } from './custom-fields.js'
 import { mediaRoutes } from './media-routes.js'
 import {
   ComponentDeleteQuery,
@@ -87,6 +90,21 @@ const body = (request: FastifyRequest) => (request.body ?? {}) as Record<string,
 export async function editorRoutes(app: FastifyInstance): Promise<void> {
   const actor = async (request: FastifyRequest) => actorOf(await requirePrincipal(request))
   await mediaRoutes(app)
+
+  app.get(
+    '/custom-fields',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'editorListCustomFields',
+        tags: ['editor'],
+        summary: 'The custom fields offers and investments may carry in custom_meta, with their types and labels',
+        security,
+        response: { 200: Type.Ref('EditorCustomFields'), ...errorResponses(401, 403) },
+      },
+    },
+    async () => editableCustomFields(app.ctx),
+  )
 
   // -------------------------------------------------------------------------------------------
   // investments

@@ -473,7 +473,24 @@ export const EditorMedia = Type.Object(
   { $id: 'EditorMedia', description: 'An image or a PDF document of an offer or an investment' },
 )
 
+const customField = Type.Object({
+  key: Type.String(),
+  type: Type.String({ description: 'string, integer, number or boolean: what a value must be' }),
+  label: Type.String(),
+  description: Type.String(),
+  show_in_rest: Type.Boolean({ description: 'true: the catalog shows it in custom_meta' }),
+})
+
+export const EditorCustomFields = Type.Object(
+  { dg_property: Type.Array(customField), dg_investment: Type.Array(customField) },
+  {
+    $id: 'EditorCustomFields',
+    description: 'The custom fields registered by extensions, which custom_meta of offers and investments may set',
+  },
+)
+
 export const EDITOR_SCHEMAS: TSchema[] = [
+  EditorCustomFields,
   EditorMedia,
   EditorComponent,
   EditorOffer,

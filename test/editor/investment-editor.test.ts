@@ -232,6 +232,19 @@ describeEachDatabase('investment editor', (getEnv) => {
     expect((await call('GET', `/investments/${empty.id as number}`)).statusCode).toBe(404)
   })
 
+  it('lists the custom fields forms may offer, with their types and labels', async () => {
+    const listed = await call('GET', '/custom-fields')
+    expect(listed.statusCode).toBe(200)
+    expect(listed.json().dg_investment).toContainEqual({
+      key: 'liczba_pieter',
+      type: 'integer',
+      label: 'Piętra',
+      description: '',
+      show_in_rest: true,
+    })
+    expect(listed.json().dg_property.map((f: Json) => f.key)).toContain('ekspozycja')
+  })
+
   it('writes an offer’s registered custom fields, merged and removed by null, shown by the catalog', async () => {
     const offer = ((await call('GET', '/offers?host_status=publish&per_page=1')).json() as Json[])[0] as Json
     const set = await call(

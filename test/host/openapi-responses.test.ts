@@ -459,6 +459,8 @@ describeEachDatabase('OpenAPI document against real responses', (getEnv) => {
   })
 
   it('the catalog editor: investments, offers, components, price history, versions and refusals', async () => {
+    expect((await call('get', `${V2}/custom-fields`, { headers: asAdmin() })).statusCode).toBe(200)
+    expect((await call('get', `${V2}/custom-fields`, { headers: { authorization: reader } })).statusCode).toBe(403)
     const created = await call('post', `${V2}/investments`, {
       headers: asAdmin(),
       payload: { title: 'Inwestycja OpenAPI', location: { city: 'Poznań', postal_code: '61-001' } },
