@@ -50,6 +50,28 @@ export function conflictRowsOf(body, currentOf, labelOf = fieldLabel) {
   return rows
 }
 
+/**
+ * Fields the operator did not touch but someone else changed meanwhile: the form showed their old
+ * values, so they are named too (saving again keeps the new ones).
+ */
+function changedMeanwhile(before, current, watch, body) {
+  if (!before) return []
+  const sent = new Set(Object.keys(body))
+  const rows = []
+  for (const field of watch) {
+    if (sent.has(field) || sent.has(field.split('.')[0])) continue
+    const was = displayValue(field, readField(before, field) ?? undefined)
+    const now = displayValue(field, readField(current, field) ?? undefined)
+    if (was === now) continue
+    rows.push({
+      label: fieldLabel(field),
+      mine: tr(`bez zmian (było: ${was})`, `not changed by you (was: ${was})`),
+      current: now,
+    })
+  }
+  return rows
+}
+
 /** Reads a field of an entity, "location.city" and "custom_meta.key" included. */
 export function readField(entity, field) {
   if (!entity) return undefined
@@ -84,7 +106,9 @@ export function issueLines(issues) {
  *   message: HTMLElement, button?: HTMLButtonElement, onSaved: (entity: any) => unknown,
  *   onCurrent: (entity: any) => unknown, currentOf?: (current: any) => (field: string) => unknown,
  *   rowsOf?: (body: object, current: any) => {label: string, mine: string, current: string}[],
+ *   before?: any, watch?: string[],
  * }} options
+ * `before` is the entity as the form showed it and `watch` the fields to compare with the stored ones.
  */
 export async function sendVersioned(options) {
   const { api, method, path, body, version, form, message, button, onSaved, onCurrent } = options
@@ -105,6 +129,7 @@ export async function sendVersioned(options) {
       const rows = options.rowsOf
         ? options.rowsOf(body ?? {}, current)
         : conflictRowsOf(body ?? {}, (field) => readField(current, field))
+      rows.push(...changedMeanwhile(options.before, current, options.watch ?? [], body ?? {}))
       replaceChildren(
         message,
         conflictBox({

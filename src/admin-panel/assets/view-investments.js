@@ -15,6 +15,7 @@ import {
   VOIVODESHIPS,
 } from './editor-labels.js'
 import { customMetaEditor, issueLines, sendVersioned } from './editor-forms.js'
+import { mediaCard } from './editor-media.js'
 import { tr } from './i18n.js'
 import {
   alertBox,
@@ -30,6 +31,18 @@ import {
 
 const SECTION = 'inwestycje'
 const LOCATION_FIELDS = ['voivodeship', 'powiat', 'gmina', 'city', 'street', 'building_no', 'postal_code']
+/** Fields a stale edit compares between the investment as shown and as stored now. */
+const WATCHED = [
+  'title',
+  'slug',
+  'excerpt',
+  'host_status',
+  'visibility',
+  'developer_id',
+  'source_id',
+  'prospectus_url',
+  ...LOCATION_FIELDS.map((name) => `location.${name}`),
+]
 
 export async function renderInvestments(page, context) {
   const { segments } = hashRoute()
@@ -154,21 +167,26 @@ async function renderInvestmentList(page, { api, signal }) {
 async function renderInvestmentForm(page, { api, signal, investment: initial }) {
   let investment = initial
   const body = h('div', { class: 'stack' })
+  // the developer entities for the select (a deployment has one or a few)
+  const developers = (await api.get('/developers', { signal })).body.items
   page.append(body)
+
+  // one media card for the page (a new investment has none until it is created)
+  const media = investment
+    ? mediaCard({
+        api,
+        signal,
+        owner: 'investments',
+        entity: investment,
+        onSaved: (saved) => draw(saved),
+        onCurrent: (current) => draw(current),
+      })
+    : null
 
   function draw(current) {
     investment = current
     replaceChildren(body, formFor())
-  }
-
-  async function developerName(id) {
-    if (!id) return ''
-    try {
-      const { body: developer } = await api.get(`/developers/${id}`, { signal })
-      return developer.name
-    } catch {
-      return null
-    }
+    media?.update(investment)
   }
 
   function formFor() {
@@ -182,7 +200,7 @@ async function renderInvestmentForm(page, { api, signal, investment: initial }) 
       excerpt: h('textarea', { id: 'investment-excerpt', name: 'excerpt', rows: 2, maxlength: 2000 }, value('excerpt')),
       content: h('textarea', { id: 'investment-content', name: 'content', rows: 6 }, value('content')),
       prospectus_url: text('prospectus_url', { type: 'url', placeholder: 'https://…' }),
-      developer_id: text('developer_id', { inputmode: 'numeric', value: investment?.developer_id ?? '' }),
+      developer_id: developerSelect(developers, investment?.developer_id ?? null),
     }
     const selects = {
       host_status: h(
@@ -218,25 +236,6 @@ async function renderInvestmentForm(page, { api, signal, investment: initial }) 
             })
       if (name === 'voivodeship') locationInputs[name].value = stored
     }
-    const developerNote = h('span', { id: 'developer-name', 'aria-live': 'polite' })
-    const showDeveloper = async () => {
-      const id = Number(inputs.developer_id.value.trim())
-      if (!inputs.developer_id.value.trim())
-        return replaceChildren(
-          developerNote,
-          tr(
-            'Brak: plik urzędowy użyje dewelopera z ustawień publikacji.',
-            'None: the official file uses the developer of the publication settings.',
-          ),
-        )
-      const name = Number.isSafeInteger(id) && id > 0 ? await developerName(id) : null
-      replaceChildren(
-        developerNote,
-        name ? name : tr('Nie ma dewelopera o tym numerze.', 'There is no developer with this number.'),
-      )
-    }
-    inputs.developer_id.addEventListener('change', () => void showDeveloper())
-    void showDeveloper()
     const meta = customMetaEditor(investment?.custom_meta ?? {}, 'investment')
     const message = h('div', { class: 'form-message', 'aria-live': 'assertive' })
     const button = h(
@@ -282,7 +281,12 @@ async function renderInvestmentForm(page, { api, signal, investment: initial }) 
           'div',
           { class: 'form-row' },
           field('prospectus_url', inputs.prospectus_url, { className: 'field-wide' }),
-          field('developer_id', inputs.developer_id, { hint: developerNote }),
+          field('developer_id', inputs.developer_id, {
+            hint: tr(
+              'Podmiot, w którego pliku urzędowym są oferty tej inwestycji. Dewelopera dodaje się w ustawieniach publikacji.',
+              'The entity whose official file lists this investment’s offers. Developers are added in the publication settings.',
+            ),
+          }),
           field('source_id', inputs.source_id, {
             hint: tr('Kolumna „Inwestycja” w imporcie cennika.', 'The "investment" column of price-list imports.'),
           }),
@@ -342,6 +346,8 @@ async function renderInvestmentForm(page, { api, signal, investment: initial }) 
         path: `/investments/${investment.id}`,
         body: sent,
         version: investment.version,
+        before: investment,
+        watch: WATCHED,
         form,
         message,
         button,
@@ -360,7 +366,7 @@ async function renderInvestmentForm(page, { api, signal, investment: initial }) 
         'div',
         { class: 'stack-tight' },
         h('a', { href: `#/${SECTION}`, class: 'back-link' }, tr('← Wszystkie inwestycje', '← All investments')),
-        h('h1', { id: 'investment-title' }, investment ? investment.title : tr('Nowa inwestycja', 'New investment')),
+        h('h1', { id: 'investment-heading' }, investment ? investment.title : tr('Nowa inwestycja', 'New investment')),
       ),
       investment
         ? h(
@@ -382,7 +388,7 @@ async function renderInvestmentForm(page, { api, signal, investment: initial }) 
           )
         : null,
     )
-    return [header, form, investment ? aboutCard() : null]
+    return [header, form, investment ? media.element : null, investment ? aboutCard() : null]
   }
 
   function aboutCard() {
@@ -411,6 +417,8 @@ async function renderInvestmentForm(page, { api, signal, investment: initial }) 
         method: 'DELETE',
         path: `/investments/${investment.id}`,
         version: investment.version,
+        before: investment,
+        watch: WATCHED,
         form: body,
         message,
         button: remove,
@@ -463,4 +471,21 @@ async function renderInvestmentForm(page, { api, signal, investment: initial }) 
   }
 
   draw(investment)
+}
+
+function developerSelect(developers, selected) {
+  const select = h(
+    'select',
+    { id: 'investment-developer_id', name: 'developer_id' },
+    h('option', { value: '' }, tr('— domyślny z ustawień publikacji —', '— the default of the publication settings —')),
+    developers.map((developer) =>
+      h(
+        'option',
+        { value: String(developer.id) },
+        developer.nip ? `${developer.name} (NIP ${developer.nip})` : developer.name,
+      ),
+    ),
+  )
+  select.value = selected === null ? '' : String(selected)
+  return select
 }

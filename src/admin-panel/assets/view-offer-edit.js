@@ -32,10 +32,25 @@ import {
   recordTypeLabel,
 } from './editor-labels.js'
 import { conflictRowsOf, customMetaEditor, readField, sendVersioned } from './editor-forms.js'
+import { mediaCard } from './editor-media.js'
 import { tr } from './i18n.js'
 import { alertBox, card, confirmDialog, errorBox, formField, toast } from './ui.js'
 
 const PRICES = ['price_total', 'price_m2', 'price_combined']
+/** Fields a stale edit compares between the offer as shown and as stored now. */
+const WATCHED = [
+  'prop_no',
+  'title',
+  'prop_type',
+  'property_status',
+  'host_status',
+  'prop_area',
+  'prop_rooms',
+  'prop_floor',
+  'building',
+  'variant',
+  ...PRICES,
+]
 
 export async function renderOfferEditor(page, { api, signal, id }) {
   if (!Number.isSafeInteger(id) || id < 1) {
@@ -50,7 +65,17 @@ export async function renderOfferEditor(page, { api, signal, id }) {
   const dataSlot = h('div')
   const priceSlot = h('div')
   const historySlot = h('div')
-  const componentSlot = h('div')
+  const componentSlot = h('div', { id: 'components-card' })
+  // one media card for the page: uploads in progress and their refusals stay while the page is drawn again
+  const media = mediaCard({
+    api,
+    signal,
+    owner: 'offers',
+    entity: offer,
+    onSaved: (saved) => draw(saved),
+    onCurrent: (current) => draw(current),
+  })
+  const mediaSlot = h('div', { id: 'media-card' }, media.element)
   const lifecycleSlot = h('div')
   const detailsSlot = h('div')
   page.append(
@@ -59,6 +84,7 @@ export async function renderOfferEditor(page, { api, signal, id }) {
     h('div', { class: 'grid editor-grid' }, dataSlot, priceSlot),
     componentSlot,
     historySlot,
+    mediaSlot,
     h('div', { class: 'grid' }, lifecycleSlot, detailsSlot),
   )
 
@@ -71,6 +97,7 @@ export async function renderOfferEditor(page, { api, signal, id }) {
     replaceChildren(dataSlot, dataCard())
     replaceChildren(priceSlot, priceCard())
     replaceChildren(componentSlot, componentsCard())
+    media.update(offer)
     replaceChildren(lifecycleSlot, lifecycleCard())
     replaceChildren(detailsSlot, detailsCard(offer))
     void drawHistory()
@@ -123,6 +150,8 @@ export async function renderOfferEditor(page, { api, signal, id }) {
         path,
         body: { prop_type: type.value },
         version: offer.version,
+        before: offer,
+        watch: WATCHED,
         form,
         message,
         button,
@@ -248,6 +277,8 @@ export async function renderOfferEditor(page, { api, signal, id }) {
         path,
         body,
         version: offer.version,
+        before: offer,
+        watch: WATCHED,
         form,
         message,
         button,
@@ -299,12 +330,29 @@ export async function renderOfferEditor(page, { api, signal, id }) {
       const area = Number(offer.prop_area)
       if (cents === null || !area) return replaceChildren(perM2)
       const m2 = (Math.round(cents / area) / 100).toFixed(2)
+      const typed = moneyToCents(inputs.price_m2.value)
       replaceChildren(
         perM2,
         tr(`Cena całkowita ÷ powierzchnia = ${formatMoney(m2)}/m²`, `Total ÷ area = ${formatMoney(m2)}/m²`),
+        typed === moneyToCents(m2)
+          ? null
+          : h(
+              'button',
+              {
+                type: 'button',
+                class: 'button button-quiet button-small',
+                id: 'use-price-per-m2',
+                onclick: () => {
+                  inputs.price_m2.value = moneyInputText(m2)
+                  explain()
+                },
+              },
+              tr('Wpisz jako cenę za m²', 'Use as the price per m²'),
+            ),
       )
     }
     inputs.price_total.addEventListener('input', explain)
+    inputs.price_m2.addEventListener('input', explain)
     explain()
 
     const current = (name) =>
@@ -435,6 +483,8 @@ export async function renderOfferEditor(page, { api, signal, id }) {
         path,
         body,
         version: offer.version,
+        before: offer,
+        watch: WATCHED,
         form,
         message,
         button,
@@ -779,6 +829,8 @@ export async function renderOfferEditor(page, { api, signal, id }) {
         path: component ? `${path}/components/${component.id}` : `${path}/components`,
         body,
         version: offer.version,
+        before: offer,
+        watch: WATCHED,
         form,
         message,
         button,
@@ -903,6 +955,8 @@ export async function renderOfferEditor(page, { api, signal, id }) {
           path: `${path}/restore`,
           body: { property_status: status.value },
           version: offer.version,
+          before: offer,
+          watch: WATCHED,
           form,
           message,
           button,
@@ -952,6 +1006,8 @@ export async function renderOfferEditor(page, { api, signal, id }) {
         path: `${path}/archive`,
         body: reason.value.trim() ? { reason: reason.value.trim() } : {},
         version: offer.version,
+        before: offer,
+        watch: WATCHED,
         form,
         message,
         button,
@@ -971,7 +1027,7 @@ function pageHeader(offer) {
       'div',
       { class: 'stack-tight' },
       h('a', { href: '#/oferty', class: 'back-link' }, tr('← Wszystkie oferty', '← All offers')),
-      h('h1', { id: 'offer-title' }, offer.title),
+      h('h1', { id: 'offer-heading' }, offer.title),
       h(
         'p',
         { class: 'muted header-facts' },

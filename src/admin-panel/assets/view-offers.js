@@ -123,8 +123,27 @@ async function renderOfferList(page, { api, signal }) {
     ),
     h(
       'div',
-      { class: 'form-row' },
-      formField({ label: tr('Tylko oferty bez rodzaju', 'Only offers without a type'), input: withoutType }),
+      { class: 'filter-options' },
+      formField({
+        label: tr('Tylko oferty bez rodzaju', 'Only offers without a type'),
+        input: withoutType,
+        className: 'field-auto',
+      }),
+      h(
+        'button',
+        {
+          type: 'button',
+          class: 'button button-quiet',
+          id: 'clear-filters',
+          onclick: () => {
+            for (const element of filters.querySelectorAll('input, select'))
+              if (element.type === 'checkbox') element.checked = false
+              else element.value = ''
+            refresh()
+          },
+        },
+        tr('Wyczyść filtry', 'Clear filters'),
+      ),
     ),
     h(
       'details',
@@ -140,25 +159,6 @@ async function renderOfferList(page, { api, signal }) {
         formField({ label: tr('Powierzchnia do (m²)', 'Area up to (m²)'), input: areaMax, className: 'field-narrow' }),
         formField({ label: tr('Cena od (zł)', 'Price from (zł)'), input: priceMin, className: 'field-narrow' }),
         formField({ label: tr('Cena do (zł)', 'Price up to (zł)'), input: priceMax, className: 'field-narrow' }),
-      ),
-    ),
-    h(
-      'div',
-      { class: 'actions' },
-      h(
-        'button',
-        {
-          type: 'button',
-          class: 'button button-quiet',
-          id: 'clear-filters',
-          onclick: () => {
-            for (const element of filters.querySelectorAll('input, select'))
-              if (element.type === 'checkbox') element.checked = false
-              else element.value = ''
-            refresh()
-          },
-        },
-        tr('Wyczyść filtry', 'Clear filters'),
       ),
     ),
   )
@@ -208,7 +208,8 @@ async function renderOfferList(page, { api, signal }) {
     state: {
       page: Number(params.get('page')) || 1,
       perPage: Number(params.get('per_page')) || 20,
-      orderby: params.get('orderby') || 'modified',
+      // newest first by id: the server's default, fast at any size
+      orderby: params.get('orderby') || 'id',
       order: params.get('order') || 'desc',
     },
     columns: [
@@ -270,7 +271,7 @@ async function renderOfferList(page, { api, signal }) {
       const query = new URLSearchParams(filterState)
       if (state.page > 1) query.set('page', String(state.page))
       if (state.perPage !== 20) query.set('per_page', String(state.perPage))
-      if (state.orderby !== 'modified') query.set('orderby', state.orderby)
+      if (state.orderby !== 'id') query.set('orderby', state.orderby)
       if (state.order !== 'desc') query.set('order', state.order)
       replaceHashQuery(SECTION, query)
     },
