@@ -28,11 +28,13 @@ import {
   type InvestmentFilters,
   insertInvestmentRow,
   investmentSourceIdTaken,
+  selectAttachmentsOfOwner,
   selectInvestment,
   selectInvestmentForUpdate,
   selectInvestmentPage,
   updateInvestmentRow,
 } from './editor-repository.js'
+import { removeMediaFiles } from './media-files.js'
 import { checkOwnImages } from './media-service.js'
 import { validationFailed } from './refusals.js'
 import { editConflict, expectedVersion, versionMatches, versionOf, versionRequired } from './versions.js'
@@ -444,7 +446,7 @@ export async function deleteInvestment(
 ): Promise<void> {
   const expected = expectedVersion(ifMatch, undefined)
   if (expected === undefined) throw versionRequired('investment')
-  await ctx.db.transaction().execute(async (trx) => {
+  const files = await ctx.db.transaction().execute(async (trx) => {
     // an offer created in it meanwhile would otherwise lose its investment (offers lock, PostgreSQL)
     await lockOffersForWrite(trx as unknown as Kysely<never>, ctx.caps.name)
     const existing = await readInvestment(trx, id, ctx)
@@ -461,6 +463,7 @@ export async function deleteInvestment(
         offers,
       })
     }
+    const media = await selectAttachmentsOfOwner(trx, { investmentId: id })
     await deleteInvestmentRow(trx, id)
     await recordAudit(
       ctx,
@@ -470,9 +473,12 @@ export async function deleteInvestment(
         objectType: 'investment',
         objectId: id,
         outcome: 'success',
-        details: { channel: 'editor', title: existing.title },
+        details: { channel: 'editor', title: existing.title, media: media.length },
       },
       trx,
     )
+    return media.map((row) => row.url.slice(row.url.lastIndexOf('/') + 1))
   })
+  // its uploads go with it, once the deletion is committed
+  for (const file of files) await removeMediaFiles(ctx.config.dataDir, file)
 }

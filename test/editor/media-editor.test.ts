@@ -185,6 +185,18 @@ describeEachDatabase(
       expect(renamed.json().title).toBe('Prospekt 2026')
     })
 
+    it('an empty investment deleted takes its uploads with it', async () => {
+      const created = (await call('POST', '/investments', { title: 'Na chwilę' })).json()
+      const pdf = (await upload(`investments/${created.id as number}`, 'p.pdf', PDF, 'application/pdf')).json()
+      expect((await served(pdf.url as string)).statusCode).toBe(200)
+      const deleted = await call('DELETE', `/investments/${created.id as number}`, undefined, {
+        'if-match': (await call('GET', `/investments/${created.id as number}`)).json().version,
+      })
+      expect(deleted.statusCode).toBe(204)
+      expect((await served(pdf.url as string)).statusCode).toBe(404)
+      expect((await call('GET', `/media/${pdf.id as number}`)).statusCode).toBe(404)
+    })
+
     it('refuses what is not an accepted file by its content, whatever its name and type say; nothing is stored', async () => {
       const before = {
         files: await mediaFiles(),
