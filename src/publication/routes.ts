@@ -102,6 +102,8 @@ export async function publicFileRoutes(app: FastifyInstance): Promise<void> {
         operationId: 'getPublicFile',
         tags: ['publication'],
         summary: 'Published files for the dane.gov.pl harvester: dataset.xml, dataset.md5 and the daily CSVs',
+        // served from the files alone, so the harvester gets them while the database is away
+        database: false,
         params: Type.Object({ file: Type.String({ maxLength: PUBLIC_NAME_MAX }) }),
         response: {
           200: {

@@ -381,3 +381,46 @@ export function areaNumericSql(dialect: DialectName): string {
 export async function lockOffersForWrite(db: Kysely<never>, dialect: DialectName): Promise<void> {
   if (dialect === 'postgres') await sql`LOCK TABLE offers IN SHARE ROW EXCLUSIVE MODE`.execute(db)
 }
+
+/** Socket failures of the PostgreSQL connection (refused, reset, unreachable, name not resolved). */
+const NETWORK_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+])
+/**
+ * PostgreSQL SQLSTATEs of a server that cannot serve the connection: terminated by an
+ * administrator or a shutdown (57P01–57P03), too many connections (53300), the database gone
+ * (3D000), and the connection exceptions of class 08.
+ */
+const POSTGRES_UNAVAILABLE = /^(08...|57P0[1-3]|53300|3D000)$/
+/** node-postgres's own messages when its connection ended or never came (they carry no code). */
+const POSTGRES_CONNECTION_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Client was closed)/
+/** SQLite: the file is locked by another writer past the busy timeout, unreadable, or the disk is full. */
+const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN)/
+
+/**
+ * Whether an error means the database could not be reached or could not confirm the operation
+ * (rather than that the query itself was wrong): answered 503, contract 7 ("state cannot be
+ * safely confirmed"), never 500. PostgreSQL's `database "…" is not currently accepting
+ * connections` (55000) counts too: it is how a database closed for maintenance refuses.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false
+  const { code, message } = error as { code?: unknown; message?: unknown }
+  const text = typeof message === 'string' ? message : ''
+  if (typeof code === 'string') {
+    if (NETWORK_ERROR_CODES.has(code) || POSTGRES_UNAVAILABLE.test(code) || SQLITE_UNAVAILABLE.test(code)) return true
+    if (code === '55000' && text.includes('not currently accepting connections')) return true
+  }
+  if (POSTGRES_CONNECTION_MESSAGES.test(text)) return true
+  // AggregateError (a host name with several addresses, each refused)
+  const errors = (error as { errors?: unknown }).errors
+  return Array.isArray(errors) && errors.length > 0 && errors.every(isDatabaseUnavailable)
+}

@@ -1,11 +1,13 @@
 /*
  * The one place where errors become HTTP responses. Domain code throws HostError or PluginError;
  * framework errors (schema validation, unparseable bodies, unknown routes) are mapped to the
- * host style. Anything unexpected is logged with its stack and answered with a generic 500 that
- * reveals nothing.
+ * host style. A database that cannot be reached (or cannot confirm the work) is 503
+ * `database_unavailable` with Retry-After (contract 7), on every route. Anything unexpected is
+ * logged with its stack and answered with a generic 500 that reveals nothing.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 
+import { isDatabaseUnavailable } from '../db/dialect.js'
 import { HostError, PluginError } from '../errors.js'
 import { localizeMessages, requestLanguage } from './localize-messages.js'
 
@@ -104,8 +106,20 @@ const FRAMEWORK_ERRORS: Record<string, [code: string, status: number, message: s
   FST_ERR_ASYNC_CONSTRAINT: ['rest_invalid_request', 400, 'The request could not be routed.'],
 }
 
+/** The database could not be reached or could not confirm the work (contract 7): retry later. */
+function databaseUnavailable(): HostError {
+  return new HostError(
+    'database_unavailable',
+    'The database cannot be reached right now; nothing was confirmed. Retry shortly.',
+    503,
+    {},
+    { 'Retry-After': 5 },
+  )
+}
+
 export function toHttpError(error: unknown): HostError | PluginError | null {
   if (error instanceof HostError || error instanceof PluginError) return error
+  if (isDatabaseUnavailable(error)) return databaseUnavailable()
   const fastifyError = error as FastifyError & { validation?: AjvIssue[]; validationContext?: string }
   if (Array.isArray(fastifyError.validation)) {
     return validationError(fastifyError as FastifyError & { validation: AjvIssue[] })
@@ -147,6 +161,11 @@ export function answerFrameworkError(error: FastifyError, request: FastifyReques
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler(function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
     const mapped = toHttpError(error)
+    if (mapped instanceof HostError && mapped.code === 'database_unavailable') {
+      // the cause (the driver's message, never a connection string) for the operator
+      request.log.warn({ err: error, code: mapped.code, status: mapped.status }, 'database unavailable')
+      return sendError(reply, mapped)
+    }
     if (mapped) {
       request.log.info(
         { code: mapped instanceof HostError ? mapped.code : mapped.error, status: mapped.status },

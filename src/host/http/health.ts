@@ -72,6 +72,7 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
         operationId: 'getHealth',
         tags: ['operations'],
         summary: 'Liveness: the process answers (no database call)',
+        database: false,
         response: { 200: Type.Object({ status: Type.Literal('ok') }) },
       },
     },

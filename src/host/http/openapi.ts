@@ -10,6 +10,8 @@
  *   untouched.
  * - `servers`: the address the document was fetched from, so that a client generated from it
  *   calls the same service.
+ * - the refusals every route shares: 400/413/415 of a body Fastify reads, and 503
+ *   database_unavailable on every route but those marked `database: false`.
  */
 import swagger, { type SwaggerTransform, type SwaggerTransformObject } from '@fastify/swagger'
 import type { FastifyInstance } from 'fastify'
@@ -35,6 +37,8 @@ declare module 'fastify' {
   interface FastifySchema {
     /** Request parts described in the OpenAPI document only; Fastify does not validate them. */
     documented?: DocumentedRequest
+    /** False on a route that never touches the database (so it never answers 503 database_unavailable). */
+    database?: false
   }
 }
 
@@ -58,13 +62,23 @@ function withBodyRefusals(route: { method: string | string[] }, response: unknow
   return { ...statuses, ...refusals }
 }
 
+/*
+ * A route that reads or writes the database answers 503 database_unavailable when it cannot be
+ * reached (src/host/http/error-handler.ts), whatever the route's own code does.
+ */
+function withDatabaseRefusal(database: false | undefined, response: unknown): unknown {
+  if (database === false || response === null || typeof response !== 'object') return response
+  const statuses = response as Record<string, unknown>
+  return { ...statuses, 503: statuses[503] ?? errorResponse(503) }
+}
+
 const documentRequest: SwaggerTransform = ({ schema, url, route }) => {
   if (!schema) return { schema, url }
-  const { documented, ...rest } = schema
+  const { documented, database, ...rest } = schema
   return {
     schema: {
       ...rest,
-      ...(rest.response ? { response: withBodyRefusals(route, rest.response) } : {}),
+      ...(rest.response ? { response: withDatabaseRefusal(database, withBodyRefusals(route, rest.response)) } : {}),
       ...(documented?.headers ? { headers: documented.headers } : {}),
       ...(documented?.body ? { body: documented.body } : {}),
     },
