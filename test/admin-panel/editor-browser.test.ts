@@ -103,6 +103,18 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in 
     const demo = await setUpDemo(env.ctx)
     adminPassword = demo.admin.password
     reader = await createTestUser(env.ctx, 'dg_catalog_reader')
+    // custom fields as an extension of the deployment registers them (the demo's exposure among them)
+    env.ctx.meta.register('dg_property', 'exposure', {
+      type: 'string',
+      showInRest: true,
+      label: 'Ekspozycja',
+      description: 'Strony świata, na które wychodzą okna',
+    })
+    env.ctx.meta.register('dg_investment', 'liczba_pieter', {
+      type: 'integer',
+      showInRest: true,
+      label: 'Liczba pięter',
+    })
     // an offer the webhook sent without a type: to be qualified in the panel
     const event = JSON.stringify({
       source_investment_id: 'demo-zielone-tarasy',
@@ -358,7 +370,8 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in 
     const refused = page.locator('#upload-list li.upload-failed')
     expect(await refused.getAttribute('data-file')).toBe('zdjecie.jpg')
     expect(await refused.textContent()).toContain('nie jest obrazem JPEG, PNG lub WebP')
-    // the previews load from the service under the panel's CSP
+    // the previews load from the service under the panel's CSP (lazily: once in view)
+    await items.nth(0).scrollIntoViewIfNeeded()
     await expect
       .poll(() =>
         items
@@ -423,15 +436,21 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in 
     expect(await page.inputValue('#offer-variant')).toBe('z tarasem')
   })
 
-  it('renders a hostile title as text', async () => {
+  it('renders a hostile title as text; saves a registered custom field', async () => {
     const flat = await offerByCode('A/0.01')
     await openOffer(flat.id)
     const payload = '<img src=x onerror="window.__xss=1">Mieszkanie'
     await page.fill('#offer-title', payload)
+    // a registered custom field, by its label
+    expect(await page.textContent('#offer-form .field[data-field~="custom_meta.exposure"] label')).toContain(
+      'Ekspozycja',
+    )
+    await page.fill('#offer-meta-exposure', 'S-W')
     await page.click('#save-offer')
     await toastSays('Zapisano dane oferty')
     expect(await page.textContent('#offer-heading')).toBe(payload)
     expect(await page.locator('#offer-heading img').count()).toBe(0)
+    expect(JSON.parse((await offerByCode('A/0.01')).custom_meta)).toMatchObject({ exposure: 'S-W' })
     await page.click('#nav a[data-route=oferty]')
     await page.locator('#offers-table tbody tr').first().waitFor()
     expect(await page.locator('#offers-table img').count()).toBe(0)
@@ -456,19 +475,24 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in 
     expect((await offerByCode('B/1.01')).status).toBe('available')
   })
 
-  it('edits an investment’s location with the official file’s fields, refusing a wrong postal code at its field', async () => {
+  it('edits an investment’s location and custom field, refusing a wrong postal code and a wrong number at their fields', async () => {
     await page.click('#nav a[data-route=inwestycje]')
     await page.locator('#investments-table tbody tr').first().waitFor()
     await shot('12-investments')
     await page.click('#investments-table a.investment-link:text("Zielone Tarasy")')
     await page.locator('#investment-form').waitFor()
     await page.fill('#investment-postal_code', '0-123')
+    await page.fill('#investment-meta-liczba_pieter', 'sześć')
     await page.click('#save-investment')
+    const floors = page.locator('#investment-form .field[data-field~="custom_meta.liczba_pieter"]')
+    await expect.poll(() => floors.getAttribute('class')).toContain('has-error')
+    expect(await floors.locator('.field-error').textContent()).toContain('liczbę całkowitą')
     const postal = page.locator('#investment-form .field[data-field~="location.postal_code"]')
     await expect.poll(() => postal.getAttribute('class')).toContain('has-error')
     expect(await postal.locator('.field-error').textContent()).toMatch(/kod pocztowy/i)
     await shot('13-investment-refused')
     await page.fill('#investment-postal_code', '02-495')
+    await page.fill('#investment-meta-liczba_pieter', '6')
     await page.fill('#investment-street', 'ul. Zielona 7')
     await page.click('#save-investment')
     await toastSays('Zapisano inwestycję')
@@ -478,6 +502,15 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in 
       .where('source_id', '=', 'demo-zielone-tarasy')
       .executeTakeFirstOrThrow()
     expect(stored).toEqual({ loc_postal_code: '02-495', loc_street: 'ul. Zielona 7' })
+    const id = (
+      await env.ctx.db
+        .selectFrom('investments')
+        .select('id')
+        .where('source_id', '=', 'demo-zielone-tarasy')
+        .executeTakeFirstOrThrow()
+    ).id
+    const catalog = await api('GET', `/catalog/investments/${id}`)
+    expect(catalog.json().custom_meta).toMatchObject({ liczba_pieter: 6 })
   })
 
   it('switches to English: labels, amounts and the server’s field messages', async () => {

@@ -4,7 +4,7 @@
 import { formatMoney, h, replaceChildren } from './dom.js'
 import { fieldLabel, hostStatusLabel, offerStatusLabel, propertyTypeLabel, visibilityLabel } from './editor-labels.js'
 import { tr } from './i18n.js'
-import { conflictBox, errorBox, showFieldErrors, withBusy } from './ui.js'
+import { conflictBox, errorBox, formField, showFieldErrors, withBusy } from './ui.js'
 
 const MONEY_FIELDS = new Set(['price_total', 'price_m2', 'price_combined', 'price'])
 
@@ -147,144 +147,104 @@ export async function sendVersioned(options) {
   }
 }
 
-let metaRowCount = 0
-
-const META_TYPES = {
-  string: ['tekst', 'text'],
-  number: ['liczba', 'number'],
-  boolean: ['tak / nie', 'yes / no'],
-}
-
-function metaTypeOf(value) {
-  if (typeof value === 'boolean') return 'boolean'
-  if (typeof value === 'number') return 'number'
-  return 'string'
-}
-
 /**
- * The registered custom fields of an offer or an investment (contract 2.8): the stored ones to
- * change or remove, new ones to add. Which keys exist and their types is the server's to say: an
- * unknown key comes back as an issue at its row, naming the registered ones.
+ * The custom fields of an offer or an investment (contract 2.8), one input per field an extension
+ * registered (GET {base}/custom-fields: key, type, label, description), by its type; a stored key
+ * no longer registered is shown to be removed. An emptied field is removed (null).
  * @param {Record<string, unknown>} stored
+ * @param {{key: string, type: string, label: string, description: string}[]} definitions
  */
-export function customMetaEditor(stored, idPrefix) {
+export function customMetaEditor(stored, definitions, idPrefix) {
   const rows = []
-  const body = h('div', { class: 'meta-rows' })
-  const container = h(
-    'div',
-    { class: 'field meta-editor', dataset: { field: 'custom_meta' }, id: `${idPrefix}-custom-meta` },
-    body,
-    h('p', { class: 'field-error', id: `${idPrefix}-custom-meta-error`, hidden: true }),
-  )
+  const container = h('div', { class: 'field meta-editor', dataset: { field: 'custom_meta' } })
+  const registered = new Set(definitions.map((d) => d.key))
+  const has = (key) => Object.hasOwn(stored ?? {}, key)
 
-  function addRow(key, value, isStored) {
-    const keyInput = h('input', {
-      class: 'meta-key',
-      value: key,
-      readonly: isStored,
-      maxlength: 100,
-      'aria-label': tr('Nazwa pola', 'Field name'),
-      placeholder: tr('nazwa pola', 'field name'),
-    })
-    const type = h(
-      'select',
-      { class: 'meta-type', 'aria-label': tr('Rodzaj wartości', 'Kind of value') },
-      Object.entries(META_TYPES).map(([code, pair]) => h('option', { value: code }, tr(pair[0], pair[1]))),
-    )
-    type.value = metaTypeOf(value)
-    const textValue = h('input', {
-      class: 'meta-value',
-      value: typeof value === 'boolean' || value === undefined || value === null ? '' : String(value),
-      'aria-label': tr('Wartość', 'Value'),
-    })
-    const boolValue = h(
-      'select',
-      { class: 'meta-value-bool', 'aria-label': tr('Wartość', 'Value') },
-      h('option', { value: 'true' }, tr('tak', 'yes')),
-      h('option', { value: 'false' }, tr('nie', 'no')),
-    )
-    boolValue.value = value === false ? 'false' : 'true'
-    const showValue = () => {
-      textValue.hidden = type.value === 'boolean'
-      boolValue.hidden = type.value !== 'boolean'
+  for (const definition of definitions) {
+    const { key, type } = definition
+    const value = has(key) ? stored[key] : undefined
+    const id = `${idPrefix}-meta-${key.replace(/[^a-zA-Z0-9_-]/g, '_')}`
+    let input
+    if (type === 'boolean') {
+      input = h(
+        'select',
+        { id },
+        h('option', { value: '' }, tr('— nie podano —', '— not given —')),
+        h('option', { value: 'true' }, tr('tak', 'yes')),
+        h('option', { value: 'false' }, tr('nie', 'no')),
+      )
+      input.value = value === true ? 'true' : value === false ? 'false' : ''
+    } else
+      input = h('input', {
+        id,
+        autocomplete: 'off',
+        inputmode: type === 'string' ? null : type === 'integer' ? 'numeric' : 'decimal',
+        value:
+          value === undefined || value === null
+            ? ''
+            : typeof value === 'object'
+              ? JSON.stringify(value)
+              : String(value),
+      })
+    const read = () => {
+      if (type === 'boolean') return input.value === '' ? null : input.value === 'true'
+      const text = input.value.trim()
+      if (text === '') return null
+      if (type === 'string') return input.value
+      const number = Number(text.replace(/\s/g, '').replace(',', '.'))
+      // an unreadable number goes as typed: the server says what is wrong with it
+      return Number.isFinite(number) ? number : text
     }
-    type.addEventListener('change', showValue)
-    showValue()
-    const row = {
-      stored: isStored,
-      removed: false,
-      original: value,
-      keyInput,
-      value() {
-        if (type.value === 'boolean') return boolValue.value === 'true'
-        const text = textValue.value.trim()
-        if (type.value === 'number') {
-          const number = Number(text.replace(/\s/g, '').replace(',', '.'))
-          // an unreadable number goes as typed: the server says what is wrong with it
-          return text !== '' && Number.isFinite(number) ? number : text
-        }
-        return textValue.value
-      },
-    }
-    const remove = h('button', { type: 'button', class: 'button button-quiet meta-remove' }, tr('Usuń', 'Remove'))
-    const field = h(
-      'div',
-      { class: 'field meta-row', dataset: { field: isStored ? `custom_meta.${key}` : '' } },
-      h('div', { class: 'meta-inputs' }, keyInput, type, textValue, boolValue, remove),
-      h('p', { class: 'field-error', id: `${idPrefix}-meta-${++metaRowCount}-error`, hidden: true }),
+    rows.push({ key, changed: () => (read() ?? undefined) !== (value ?? undefined), value: read })
+    container.append(
+      formField({
+        label: definition.label || key,
+        input,
+        names: `custom_meta.${key}`,
+        hint: definition.description || null,
+        className: 'meta-row',
+      }),
     )
-    remove.addEventListener('click', () => {
-      if (!isStored) {
-        field.remove()
-        rows.splice(rows.indexOf(row), 1)
-        return
-      }
-      row.removed = !row.removed
-      field.classList.toggle('meta-removed', row.removed)
-      remove.textContent = row.removed ? tr('Przywróć', 'Keep') : tr('Usuń', 'Remove')
-    })
-    keyInput.addEventListener('input', () => {
-      field.dataset.field = `custom_meta.${keyInput.value.trim()}`
-    })
-    row.field = field
-    rows.push(row)
-    body.querySelector('.meta-empty')?.remove()
-    body.append(field)
   }
 
-  for (const [key, value] of Object.entries(stored ?? {})) addRow(key, value, true)
-  const add = h(
-    'button',
-    { type: 'button', class: 'button button-quiet', id: `${idPrefix}-add-meta`, onclick: () => addRow('', '', false) },
-    tr('+ Dodaj pole dodatkowe', '+ Add a custom field'),
-  )
-  container.insertBefore(add, container.querySelector(':scope > .field-error'))
+  // keys stored but registered no more (an extension removed): they can only be removed
+  for (const key of Object.keys(stored ?? {}).filter((k) => !registered.has(k))) {
+    const remove = h('input', {
+      type: 'checkbox',
+      id: `${idPrefix}-meta-remove-${key.replace(/[^a-zA-Z0-9_-]/g, '_')}`,
+    })
+    rows.push({ key, changed: () => remove.checked, value: () => null })
+    container.append(
+      formField({
+        label: tr(
+          `Usuń pole „${key}” (${displayValue(key, stored[key])}): żadne rozszerzenie tego wdrożenia go nie rejestruje`,
+          `Remove the field "${key}" (${displayValue(key, stored[key])}): no extension of this deployment registers it`,
+        ),
+        input: remove,
+        names: `custom_meta.${key}`,
+        className: 'meta-row',
+      }),
+    )
+  }
+
   if (rows.length === 0)
-    body.append(
+    container.append(
       h(
         'p',
         { class: 'hint meta-empty' },
         tr(
-          'Brak pól dodatkowych. Dostępne pola rejestruje rozszerzenie wdrożenia.',
-          'No custom fields. The fields available are registered by an extension of the deployment.',
+          'Brak pól dodatkowych: to wdrożenie nie rejestruje żadnych (rozszerzenia w DG_EXTENSIONS).',
+          'No custom fields: this deployment registers none (extensions in DG_EXTENSIONS).',
         ),
       ),
     )
 
   return {
     element: container,
-    /** The fields changed, added or removed (null), or undefined when none. */
+    /** The fields changed (null: removed), or undefined when none. */
     changes() {
       const out = {}
-      for (const row of rows) {
-        const key = row.keyInput.value.trim()
-        if (!key) continue
-        if (row.removed) out[key] = null
-        else {
-          const value = row.value()
-          if (!row.stored || value !== row.original) out[key] = value
-        }
-      }
+      for (const row of rows) if (row.changed()) out[row.key] = row.value()
       return Object.keys(out).length > 0 ? out : undefined
     },
   }

@@ -169,6 +169,7 @@ async function renderInvestmentForm(page, { api, signal, investment: initial }) 
   const body = h('div', { class: 'stack' })
   // the developer entities for the select (a deployment has one or a few)
   const developers = (await api.get('/developers', { signal })).body.items
+  const customFields = (await api.get('/custom-fields', { signal })).body.dg_investment
   page.append(body)
 
   // one media card for the page (a new investment has none until it is created)
@@ -236,7 +237,7 @@ async function renderInvestmentForm(page, { api, signal, investment: initial }) 
             })
       if (name === 'voivodeship') locationInputs[name].value = stored
     }
-    const meta = customMetaEditor(investment?.custom_meta ?? {}, 'investment')
+    const meta = customMetaEditor(investment?.custom_meta ?? {}, customFields, 'investment')
     const message = h('div', { class: 'form-message', 'aria-live': 'assertive' })
     const button = h(
       'button',
@@ -249,7 +250,15 @@ async function renderInvestmentForm(page, { api, signal, investment: initial }) 
       { id: 'investment-form', novalidate: true, class: 'stack' },
       card(
         tr('Inwestycja', 'Investment'),
-        h('div', { class: 'form-row' }, field('title', inputs.title, { required: true, className: 'field-wide' })),
+        h(
+          'div',
+          { class: 'form-row' },
+          field('title', inputs.title, {
+            label: tr('Nazwa inwestycji', 'Name of the investment'),
+            required: true,
+            className: 'field-wide',
+          }),
+        ),
         h(
           'div',
           { class: 'form-row' },

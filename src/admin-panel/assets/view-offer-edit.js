@@ -58,6 +58,7 @@ export async function renderOfferEditor(page, { api, signal, id }) {
     return
   }
   let offer = (await api.get(`/offers/${id}`, { signal })).body
+  const customFields = (await api.get('/custom-fields', { signal })).body.dg_property
   const path = `/offers/${id}`
 
   const header = h('div', { class: 'page-header' })
@@ -207,7 +208,7 @@ export async function renderOfferEditor(page, { api, signal, id }) {
         optionsOf(HOST_STATUSES, { selected: offer.host_status }),
       ),
     }
-    const meta = customMetaEditor(offer.custom_meta, 'offer')
+    const meta = customMetaEditor(offer.custom_meta, customFields, 'offer')
     const message = h('div', { class: 'form-message', 'aria-live': 'assertive' })
     const button = h(
       'button',
