@@ -1,0 +1,103 @@
+/*
+ * The service as it runs in production, in a child process: `src/main.ts` (what `dg serve` runs:
+ * the app, its schedules and its signal handling), from the sources through tsx, configured by the
+ * environment only. Its log lines (JSON, stdout and stderr) are appended to a file, so that a
+ * script can read them afterwards (for secrets that must never be there). Port 0: the address is
+ * read from the "service listening" line.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import fs from 'node:fs'
+
+export interface ServiceProcess {
+  label: string
+  child: ChildProcess
+  pid: number
+  /** `http://127.0.0.1:<port>` */
+  origin: string
+  logFile: string
+  exited: Promise<number | null>
+}
+
+export async function startService(
+  label: string,
+  env: NodeJS.ProcessEnv,
+  logFile: string,
+  startTimeoutMs = 120_000,
+): Promise<ServiceProcess> {
+  const log = fs.createWriteStream(logFile, { flags: 'a' })
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { ...env, PORT: '0', HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  let seen = ''
+  const origin = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`${label} did not start within ${startTimeoutMs} ms`)),
+      startTimeoutMs,
+    )
+    const onData = (chunk: Buffer) => {
+      log.write(chunk)
+      if (seen.length < 1_000_000) {
+        seen += chunk.toString('utf8')
+        const match = /"url":"(http:\/\/[^/"]+)\//.exec(seen)
+        if (match?.[1]) {
+          clearTimeout(timer)
+          seen = ''
+          resolve(match[1])
+        }
+      }
+    }
+    child.stdout?.on('data', onData)
+    child.stderr?.on('data', onData)
+    void exited.then((code) => {
+      clearTimeout(timer)
+      reject(new Error(`${label} exited with ${code} before listening; see ${logFile}`))
+    })
+  })
+  void exited.then(() => log.end())
+  return { label, child, pid: child.pid ?? 0, origin, logFile, exited }
+}
+
+/** SIGTERM (graceful shutdown), then SIGKILL after `graceMs`. Returns the exit code (null when killed). */
+export async function stopService(service: ServiceProcess, graceMs = 45_000): Promise<number | null> {
+  if (service.child.exitCode !== null || service.child.signalCode !== null) return service.child.exitCode
+  service.child.kill('SIGTERM')
+  const timer = setTimeout(() => service.child.kill('SIGKILL'), graceMs)
+  const code = await service.exited
+  clearTimeout(timer)
+  return code
+}
+
+export function killService(service: ServiceProcess): Promise<number | null> {
+  service.child.kill('SIGKILL')
+  return service.exited
+}
+
+/** Resident set size of a process in MiB, from /proc (NaN when it is gone). */
+export function rssMib(pid: number): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
+    const match = /^VmRSS:\s+(\d+) kB/m.exec(status)
+    return match ? Number(match[1]) / 1024 : NaN
+  } catch {
+    return NaN
+  }
+}
+
+/** Open descriptors of a process whose target starts with `prefix` (the SQLite files: db, -wal, -shm). */
+export function openFilesUnder(pid: number, prefix: string): number {
+  let count = 0
+  try {
+    for (const fd of fs.readdirSync(`/proc/${pid}/fd`)) {
+      try {
+        if (fs.readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith(prefix)) count++
+      } catch {
+        // closed meanwhile
+      }
+    }
+  } catch {
+    return NaN
+  }
+  return count
+}

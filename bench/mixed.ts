@@ -1,0 +1,137 @@
+/*
+ * `npm run bench:mixed` (issue 18, "Load" and "No stall"): BENCH_SECONDS (default 60) of mixed
+ * work against the service run as in production (src/main.ts in child processes), in turn on
+ * PostgreSQL with one instance, on PostgreSQL with two instances sharing the database and the data
+ * folder, and on the SQLite default with one instance (BENCH_SCENARIOS, default
+ * `postgres-1,postgres-2,sqlite-1`). PostgreSQL runs in its own database, `dg_bench` (see
+ * bench/lib/bench-database.ts), created afresh for each scenario and dropped afterwards.
+ *
+ * The workload (bench/lib/mixed-workload.ts): 20 catalog readers (BENCH_READERS), each with its own
+ * application password, pausing BENCH_READER_PAUSE_MS (50) between requests: varied filtered
+ * lists, offer details, price histories, and lists again with If-None-Match; a signed webhook
+ * stream of BENCH_WEBHOOK_RATE (50) price changes a second from 4 senders; GET /healthz on every
+ * instance every 20 ms; and, after BENCH_IDLE_SECONDS (15) of that, one large import (BENCH_ROWS,
+ * 100,000 new offers in a CSV: multipart preview on the first instance, execution on the next) and,
+ * once it committed, a publication of today. The catalog holds BENCH_OFFERS (20,000) offers first.
+ *
+ * Printed per scenario: per endpoint the requests, throughput, p50/p99/max and every status
+ * (successes, 429 apart, documented refusals, and anything the endpoint's OpenAPI description does
+ * not list, a 500 or a dropped connection, which is an error); the import's and the publication's
+ * durations; the no-stall figures: catalog p99 while idle, during the execution and during the
+ * publication, their ratio to idle (goal ≤ 3×) and the slowest catalog request of each phase (goal
+ * ≤ 250 ms), the /healthz probe, and the harness's own event-loop lag (a stall there would
+ * be the harness's, not the service's); and a search of the service logs for secrets.
+ * The catalog rate limit is raised to BENCH_RATE_LIMIT (1,000,000 a minute) so that the readers
+ * measure the service rather than the limit; 429 answers, should any come, are counted apart.
+ */
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { performance } from 'node:perf_hooks'
+
+import { describeScan, scanLogsForSecrets } from './lib/log-secrets.js'
+import { offerFile } from './lib/offer-file.js'
+import { cleanUp, parseScenarios, runScenario, type ScenarioRun } from './lib/scenario.js'
+import { ms, table, verdict } from './lib/stats.js'
+import { endpointTable, noStallReport, phaseFigures, undocumentedCount } from './lib/workload-report.js'
+
+const env = process.env
+const SECONDS = Number(env.BENCH_SECONDS ?? 60)
+const ROWS = Number(env.BENCH_ROWS ?? 100_000)
+const READERS = Number(env.BENCH_READERS ?? 20)
+const SCENARIOS = parseScenarios(env.BENCH_SCENARIOS ?? 'postgres-1,postgres-2,sqlite-1')
+
+const out = (text = '') => process.stdout.write(`${text}\n`)
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dg-bench-mixed-'))
+const csvPath = path.join(tmp, 'oferty.csv')
+const file = offerFile({ rows: ROWS })
+const generated = performance.now()
+await file.generateFiles(csvPath)
+out(
+  `Mixed benchmark: ${SECONDS} s per scenario, ${READERS} catalog readers, webhook stream ${env.BENCH_WEBHOOK_RATE ?? 50}/s, ` +
+    `import of ${ROWS} rows (${(fs.statSync(csvPath).size / 1048576).toFixed(1)} MB CSV, generated in ` +
+    `${((performance.now() - generated) / 1000).toFixed(1)} s) and a publication; ${os.cpus().length} CPUs, ` +
+    `Node ${process.version}, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+)
+
+const summary: string[][] = [
+  ['scenario', 'import', 'publication', 'idle p99', 'exec p99', 'pub p99', 'slowest', 'no stall', 'documented only'],
+]
+let failed = false
+try {
+  for (const scenario of SCENARIOS) {
+    out(`\n=== ${scenario.name} ===`)
+    const run: ScenarioRun = await runScenario(
+      scenario,
+      {
+        readers: READERS,
+        offers: Number(env.BENCH_OFFERS ?? 20_000),
+        offersPerInvestment: 100,
+        catalogRateLimit: Number(env.BENCH_RATE_LIMIT ?? 1_000_000),
+      },
+      {
+        seconds: SECONDS,
+        readers: READERS,
+        readerPauseMs: Number(env.BENCH_READER_PAUSE_MS ?? 50),
+        webhookRate: Number(env.BENCH_WEBHOOK_RATE ?? 50),
+        webhookSenders: 4,
+        probeIntervalMs: 20,
+        idleSeconds: Number(env.BENCH_IDLE_SECONDS ?? Math.min(15, SECONDS / 4)),
+        files: [{ csvPath, mapping: file.mapping, rows: ROWS }],
+        cyclePauseSeconds: 0,
+      },
+    )
+    const { result } = run
+    out(`\n${endpointTable(result, run.documented)}`)
+    const cycle = result.cycles[0]
+    const importDone = cycle?.executeStatus === 200 && run.importedOffers === ROWS
+    const publicationDone = cycle?.publicationStatus === 200
+    out(
+      `\nImport: preview ${cycle?.previewSeconds.toFixed(1)} s (${cycle?.previewStatus}), execution ` +
+        `${cycle?.executeSeconds.toFixed(1)} s (${cycle?.executeStatus}), result ${JSON.stringify(cycle?.result ?? {})}; ` +
+        `${run.importedOffers} imported offers in the database (${run.totalOffers} in all): ${importDone ? 'complete' : 'NOT COMPLETE'}`,
+    )
+    out(
+      `Publication: ${cycle?.publicationSeconds.toFixed(1)} s (${cycle?.publicationStatus}), ${cycle?.publishedRows ?? '-'} rows: ` +
+        `${publicationDone ? 'complete' : 'NOT COMPLETE'}${cycle?.error ? `; ${cycle.error}` : ''}`,
+    )
+    out(
+      `Webhook events: ${result.events.accepted} accepted, ${result.events.gaveUp} not accepted after retries, ` +
+        `${result.events.sent} attempts. Run took ${((result.endedAt - result.startedAt) / 1000).toFixed(1)} s; ` +
+        `instances stopped with exit code(s) ${run.exitCodes.join(', ')} (SIGTERM, graceful shutdown)`,
+    )
+    out(`\nNo stall (catalog requests overlapping each phase; /healthz probe; harness lag):`)
+    const stall = noStallReport(result)
+    out(stall.text)
+    const undocumented = undocumentedCount(result, run.documented)
+    out(`Only documented responses: ${undocumented === 0 ? 'PASS' : `MISS (${undocumented} undocumented)`}`)
+    const scan = await scanLogsForSecrets(run.logFiles, run.deployment.credentials, result.signatures)
+    out(describeScan(scan))
+    if (scan.findings.size > 0 || undocumented > 0 || !importDone || !publicationDone) failed = true
+    const figures = phaseFigures(result)
+    const phase = (name: string) => ms(figures.find((f) => f.phase === name)?.catalog.p99 ?? NaN)
+    const slowest = Math.max(...figures.map((f) => f.catalog.max))
+    summary.push([
+      scenario.name,
+      importDone ? `${cycle?.executeSeconds.toFixed(1)} s` : 'FAILED',
+      publicationDone ? `${cycle?.publicationSeconds.toFixed(1)} s` : 'FAILED',
+      phase('idle'),
+      phase('import execution'),
+      phase('publication'),
+      ms(slowest),
+      verdict(stall.passed),
+      verdict(undocumented === 0),
+    ])
+    const kept = await cleanUp(run.deployment)
+    if (kept) out(kept)
+  }
+} finally {
+  fs.rmSync(tmp, { recursive: true, force: true })
+}
+
+out(`\nSummary (p99 of catalog requests per phase, ms; goals: ≤ 3× idle and ≤ 250 ms slowest):\n${table(summary)}`)
+if (failed) process.exitCode = 1
