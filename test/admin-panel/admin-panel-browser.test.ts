@@ -42,6 +42,8 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('admin panel in Chr
   let day: string
   const problems: string[] = []
 
+  /** The publication day as the panel writes it: 25.11.2026. */
+  const polishDay = () => day.split('-').reverse().join('.')
   const shot = async (name: string) => {
     if (!SCREENSHOTS) return
     fs.mkdirSync(SCREENSHOTS, { recursive: true })
@@ -92,10 +94,9 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('admin panel in Chr
     expect(await page.textContent('#account-name')).toContain('Demo administrator')
     const status = await page.textContent('.page')
     expect(status).toContain('aktywna')
-    expect(status).toContain('produkcyjny')
+    expect(status).toContain('pełny')
     expect(status).toContain('Jeszcze nic nie opublikowano')
-    expect(status).toContain('codziennie o 00:30')
-    expect(await page.textContent('#next-run')).toMatch(/^\d{4}-\d{2}-\d{2} 00:30$/)
+    expect(await page.textContent('#next-run')).toMatch(/^\d{2}\.\d{2}\.\d{4}, 00:30$/)
     expect(status).toContain('nie ustawiony')
     await shot('02-status-empty')
   })
@@ -106,26 +107,28 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('admin panel in Chr
     await page.click('#run-preflight')
     await page.locator('#preflight-report').waitFor()
     const report = await page.textContent('#preflight-report')
-    expect(report).toContain(`Publikacja za ${day} zostałaby odrzucona`)
+    expect(report).toContain(`Publikacja za ${polishDay()} zostałaby odrzucona`)
     expect(await page.locator('#preflight-report li[data-code=public_base_url_missing]').count()).toBe(1)
     await shot('03-preflight')
 
     await page.click('#run-publication')
     await page.locator('#confirm-dialog').waitFor()
-    expect(await page.textContent('#confirm-title')).toContain(day)
+    expect(await page.textContent('#confirm-title')).toContain(polishDay())
     await page.click('#confirm-ok')
     await page.locator('#publication-error').waitFor()
     const refused = page.locator('#publication-error')
     expect(await refused.textContent()).toContain('Publikacja nie została wykonana')
+    // the message in the panel's language, the stable code beside it for support
     const issue = refused.locator('li[data-code=public_base_url_missing]')
-    expect(await issue.locator('.issue-pl').textContent()).toMatch(/\S/)
-    expect(await issue.locator('.issue-en').textContent()).toMatch(/\S/)
+    expect(await issue.locator('.issue-text').textContent()).toContain('Ustaw publiczny adres https')
+    expect(await issue.locator('.issue-code').textContent()).toBe('public_base_url_missing')
     await shot('04-publication-refused')
 
     await page.click('#nav a[data-route=status]')
     const failure = page.locator('#publication-failure')
     await failure.waitFor()
-    expect(await failure.textContent()).toContain(`Ostatnia publikacja nie powiodła się (${day})`)
+    expect(await page.getAttribute('#today', 'data-status')).toBe('failed')
+    expect(await page.textContent('#today')).toContain('Dzisiejsza publikacja nie powiodła się')
     expect(await failure.locator('li[data-code=public_base_url_missing]').count()).toBe(1)
     await shot('05-status-failure')
   })
@@ -138,7 +141,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('admin panel in Chr
     await page.click('#confirm-ok')
     const result = page.locator('#publication-result')
     await result.waitFor()
-    expect(await result.textContent()).toContain(`Opublikowano plik za ${day}`)
+    expect(await result.textContent()).toContain(`Opublikowano plik za ${polishDay()}`)
     expect(
       await result.locator('a', { hasText: /ceny-ofertowe-mieszkan-dewelopera-.*-\d{4}-\d{2}-\d{2}\.csv/ }).count(),
     ).toBe(1)
@@ -147,10 +150,11 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('admin panel in Chr
     await page.click('#nav a[data-route=status]')
     await page.locator('#last-publication').waitFor()
     expect(await page.locator('#publication-failure').count()).toBe(0)
+    expect(await page.getAttribute('#today', 'data-status')).toBe('published')
     const last = await page.textContent('#last-publication')
-    expect(last).toContain(day)
-    expect(last).toContain('API / panel')
-    expect(last).toMatch(/[0-9a-f]{32}/)
+    expect(last).toContain(polishDay())
+    expect(last).toContain('panel / API')
+    expect(await page.locator('#today a', { hasText: /-\d{4}-\d{2}-\d{2}\.csv$/ }).count()).toBe(1)
     await shot('07-status-published')
   })
 
@@ -165,7 +169,10 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('admin panel in Chr
     await page.click('#run-preview')
     await page.locator('#import-preview').waitFor()
     expect(await page.textContent('#preview-counts [data-action=update]')).toContain('1')
-    expect(await page.textContent('#preview-operations')).toContain('949200.00')
+    // field names and amounts as the operator reads them, not price_total and 949200.00
+    const operations = await page.textContent('#preview-operations')
+    expect(operations).toContain('Cena całkowita: 944\u00a0680,00\u00a0zł → 949\u00a0200,00\u00a0zł')
+    expect(operations).not.toContain('price_total')
     await shot('08-import-preview')
 
     // hold the execution's answer back for a moment: meanwhile the panel polls GET /imports/{id}

@@ -1,27 +1,50 @@
 // Entry point: restores the session (GET /session gives the user and a fresh nonce), then shows the
 // view named by the address's hash. Each view gets an AbortSignal that fires when the operator
-// leaves it, which stops its polling.
+// leaves it, which stops its polling. The navigation is drawn from SECTIONS: a new section is one
+// entry there and a view module.
 import { Api } from './api.js'
 import { h, replaceChildren } from './dom.js'
 import { language, setLanguage, tr, translateStatic } from './i18n.js'
+import { roleLabel } from './messages.js'
 import { alertBox, errorBox, toast } from './ui.js'
+import { renderAudit } from './view-audit.js'
+import { renderDashboard } from './view-dashboard.js'
+import { renderHistory } from './view-history.js'
 import { renderImports } from './view-imports.js'
 import { renderInvestments } from './view-investments.js'
 import { renderLogin } from './view-login.js'
 import { renderOffers } from './view-offers.js'
 import { renderPublication } from './view-publication.js'
-import { renderStatus } from './view-status.js'
+import { renderReportImport } from './view-report-import.js'
+import { renderSettings } from './view-settings.js'
+import { renderUsers } from './view-users.js'
 import { renderWebhook } from './view-webhook.js'
 
-// title: [Polish, English]
-const ROUTES = {
-  status: { title: ['Status', 'Status'], render: renderStatus },
-  inwestycje: { title: ['Inwestycje', 'Investments'], render: renderInvestments },
-  oferty: { title: ['Oferty', 'Offers'], render: renderOffers },
-  publikacja: { title: ['Publikacja', 'Publication'], render: renderPublication },
-  import: { title: ['Import ofert', 'Offer import'], render: renderImports },
-  webhook: { title: ['Klucz webhooka', 'Webhook key'], render: renderWebhook },
+/** Groups of the navigation, in order: [Polish, English]. */
+const GROUPS = {
+  daily: ['Codzienna praca', 'Daily work'],
+  catalog: ['Katalog', 'Catalog'],
+  admin: ['Administracja', 'Administration'],
 }
+
+/**
+ * The panel's sections in the order of the navigation. `route` is the address (#/route/…), `title`
+ * [Polish, English], `render(page, {api, user, signal})` draws the view.
+ */
+const SECTIONS = [
+  { route: 'status', group: 'daily', title: ['Pulpit', 'Dashboard'], render: renderDashboard },
+  { route: 'publikacja', group: 'daily', title: ['Publikacja', 'Publication'], render: renderPublication },
+  { route: 'historia', group: 'daily', title: ['Historia publikacji', 'Publication history'], render: renderHistory },
+  { route: 'raport', group: 'daily', title: ['Import raportu', 'Report import'], render: renderReportImport },
+  { route: 'inwestycje', group: 'catalog', title: ['Inwestycje', 'Investments'], render: renderInvestments },
+  { route: 'oferty', group: 'catalog', title: ['Oferty', 'Offers'], render: renderOffers },
+  { route: 'import', group: 'catalog', title: ['Import ofert', 'Offer import'], render: renderImports },
+  { route: 'ustawienia', group: 'admin', title: ['Ustawienia', 'Settings'], render: renderSettings },
+  { route: 'webhook', group: 'admin', title: ['Klucz webhooka', 'Webhook key'], render: renderWebhook },
+  { route: 'uzytkownicy', group: 'admin', title: ['Użytkownicy', 'Users'], render: renderUsers },
+  { route: 'audyt', group: 'admin', title: ['Dziennik zdarzeń', 'Audit log'], render: renderAudit },
+]
+const ROUTES = Object.fromEntries(SECTIONS.map((section) => [section.route, section]))
 
 const api = new Api(document.querySelector('meta[name="dg-rest-base"]').content)
 const view = document.getElementById('view')
@@ -33,6 +56,23 @@ let leaving = null
 function routeName() {
   const name = location.hash.replace(/^#\/?/, '').split(/[/?]/)[0]
   return Object.hasOwn(ROUTES, name) ? name : 'status'
+}
+
+/** The navigation, in the current language, from SECTIONS. */
+function drawNav() {
+  replaceChildren(
+    nav,
+    Object.entries(GROUPS).map(([group, title]) =>
+      h(
+        'div',
+        { class: 'nav-group', dataset: { group } },
+        h('span', { class: 'nav-group-title' }, tr(...title)),
+        SECTIONS.filter((section) => section.group === group).map((section) =>
+          h('a', { href: `#/${section.route}`, dataset: { route: section.route } }, tr(...section.title)),
+        ),
+      ),
+    ),
+  )
 }
 
 function setChrome(loggedIn) {
@@ -47,7 +87,7 @@ async function show() {
   const signal = leaving.signal
   setChrome(Boolean(user))
   if (!user) {
-    document.title = 'Logowanie — panel operatora'
+    document.title = tr('Logowanie — panel operatora', 'Log in — operator panel')
     renderLogin(view, { api, onLoggedIn })
     return
   }
@@ -64,12 +104,14 @@ async function show() {
     page.append(
       alertBox(
         'warning',
-        'To konto nie ma uprawnień administratora.',
+        tr('To konto nie ma uprawnień administratora.', 'This account has no administrator rights.'),
         h(
           'p',
           {},
-          `Zalogowano jako ${user.login} (${user.role_label}). Panel służy administratorom (uprawnienie manage_options); ` +
-            'konto tylko do odczytu katalogu korzysta wyłącznie z API katalogu.',
+          tr(
+            `Zalogowano jako ${user.login} (${roleLabel(user.role)}). Panel służy administratorom; konto do odczytu katalogu korzysta wyłącznie z API katalogu (strona WWW).`,
+            `Logged in as ${user.login} (${roleLabel(user.role)}). The panel is for administrators; a catalog-reading account uses the catalog API only (the website).`,
+          ),
         ),
       ),
     )
@@ -93,7 +135,7 @@ function onLoggedIn(loggedIn) {
 api.onSessionLost = () => {
   if (!user) return
   user = null
-  toast('Sesja wygasła — zaloguj się ponownie.', 'error')
+  toast(tr('Sesja wygasła — zaloguj się ponownie.', 'The session has ended — log in again.'), 'error')
   void show()
 }
 
@@ -104,7 +146,7 @@ document.getElementById('logout').addEventListener('click', async () => {
     // the session may already be gone; the panel forgets it either way
   }
   user = null
-  toast('Wylogowano.')
+  toast(tr('Wylogowano.', 'Logged out.'))
   void show()
 })
 
@@ -124,10 +166,12 @@ function labelLanguageSwitch() {
 languageSwitch.addEventListener('click', () => {
   setLanguage(languageSwitch.dataset.language)
   labelLanguageSwitch()
+  drawNav()
   void show()
 })
 translateStatic()
 labelLanguageSwitch()
+drawNav()
 
 async function boot() {
   try {
@@ -136,7 +180,7 @@ async function boot() {
     replaceChildren(
       view,
       errorBox(error),
-      h('button', { class: 'button', type: 'button', onclick: () => void boot() }, 'Spróbuj ponownie'),
+      h('button', { class: 'button', type: 'button', onclick: () => void boot() }, tr('Spróbuj ponownie', 'Try again')),
     )
     return
   }

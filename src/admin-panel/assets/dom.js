@@ -56,6 +56,27 @@ export function formatDateTime(iso) {
   return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`
 }
 
+/**
+ * A moment as an operator reads it, in Warsaw time: "20.11.2026, 10:05" (or "20 Nov 2026, 10:05"
+ * in English); with `seconds`, to the second.
+ */
+export function formatWhen(iso, { seconds = false } = {}) {
+  if (!iso) return '—'
+  const date = new Date(iso)
+  if (Number.isNaN(date.getTime())) return String(iso)
+  const english = document.documentElement.lang === 'en'
+  return new Intl.DateTimeFormat(english ? 'en-GB' : 'pl-PL', {
+    timeZone: WARSAW,
+    year: 'numeric',
+    month: english ? 'short' : '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    ...(seconds ? { second: '2-digit' } : {}),
+    hourCycle: 'h23',
+  }).format(date)
+}
+
 /** Today's date in Warsaw (YYYY-MM-DD), the server's default publication day. */
 export function todayInWarsaw(now = new Date()) {
   return new Intl.DateTimeFormat('en-CA', { timeZone: WARSAW }).format(now)

@@ -8,15 +8,18 @@ export function card(title, ...children) {
   return h('section', { class: 'card' }, title ? h('h2', {}, title) : null, ...children)
 }
 
-/** A red box telling what went wrong, in Polish, with the code and the server's text beneath. */
+/**
+ * A red box telling what went wrong in the panel's language; the status, the code and the
+ * server's own text are folded beneath, for support.
+ */
 export function errorBox(error, extra = null) {
   const { text, code, detail } = describeError(error)
   return h(
     'div',
     { class: 'alert alert-error', role: 'alert', dataset: { code } },
     h('p', { class: 'alert-title' }, text),
-    detail ? h('p', { class: 'alert-detail' }, detail) : null,
     extra,
+    detail ? technicalDetails(h('p', { class: 'alert-detail' }, detail)) : null,
   )
 }
 
@@ -30,8 +33,8 @@ export function alertBox(tone, title, ...children) {
 }
 
 /**
- * Publication issues with their stable code and both messages (the API gives Polish and English),
- * as the operator must correct them.
+ * Issues of the API (publication, preflight, import, settings) as the operator must correct them:
+ * the message in the panel's language, the stable code beneath in small print for support.
  */
 export function issuesList(issues, className = 'issues') {
   if (!Array.isArray(issues) || issues.length === 0) return null
@@ -42,12 +45,52 @@ export function issuesList(issues, className = 'issues') {
       h(
         'li',
         { dataset: { code: issue.code ?? '' } },
-        h('code', { class: 'issue-code' }, issue.code ?? '—'),
-        h('span', { class: 'issue-pl' }, issue.message_pl ?? issue.message ?? ''),
-        issue.message_en ? h('span', { class: 'issue-en', lang: 'en' }, issue.message_en) : null,
+        h('span', { class: 'issue-text' }, issueText(issue)),
+        h(
+          'code',
+          { class: 'issue-code', title: tr('kod dla wsparcia technicznego', 'code for support') },
+          issue.code ?? '—',
+        ),
       ),
     ),
   )
+}
+
+/** An issue's message in the panel's language (the API sends both; older records may hold one). */
+export function issueText(issue) {
+  return (language() === 'en' ? issue.message_en : issue.message_pl) || issue.message || issue.code || ''
+}
+
+/**
+ * Technical details (codes, ids, checksums) an operator rarely needs but support asks for: folded
+ * under one "Technical details" line.
+ */
+export function technicalDetails(...children) {
+  return h(
+    'details',
+    { class: 'technical' },
+    h('summary', {}, tr('Szczegóły techniczne', 'Technical details')),
+    ...children,
+  )
+}
+
+/**
+ * A button that copies `text()` to the clipboard (or selects `target` when the browser refuses,
+ * so Ctrl+C works); `text` is read on click, so a secret is never kept in an attribute.
+ */
+export function copyButton(text, { target, label, id } = {}) {
+  const button = h('button', { type: 'button', class: 'button button-quiet copy-button', id })
+  button.textContent = label ?? tr('Kopiuj', 'Copy')
+  button.addEventListener('click', async () => {
+    try {
+      await navigator.clipboard.writeText(typeof text === 'function' ? text() : text)
+      toast(tr('Skopiowano do schowka.', 'Copied to the clipboard.'))
+    } catch {
+      if (target) getSelection().selectAllChildren(target)
+      toast(tr('Zaznaczono tekst: skopiuj go skrótem Ctrl+C.', 'The text is selected: copy it with Ctrl+C.'), 'info')
+    }
+  })
+  return button
 }
 
 export function toast(text, tone = 'success') {

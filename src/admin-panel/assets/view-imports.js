@@ -7,50 +7,86 @@
 import {
   badge,
   facts,
+  formatArea,
   formatBytes,
-  formatDateTime,
+  formatDate,
+  formatMoney,
   formatNumber,
+  formatWhen,
   h,
   mono,
   randomHex,
   replaceChildren,
   sleep,
 } from './dom.js'
-import { ACTION_LABELS, JOB_STATUS_LABELS } from './messages.js'
-import { alertBox, card, errorBox, toast } from './ui.js'
+import { offerStatusLabel, propertyTypeLabel } from './editor-labels.js'
+import { tr } from './i18n.js'
+import { importActionLabel, jobStatusLabel } from './messages.js'
+import { alertBox, card, errorBox, issueText, technicalDetails, toast } from './ui.js'
 
 const MAPPING_STORAGE_KEY = 'dg-admin.import-mapping'
 const POLL_MS = 400
 const OPERATIONS_SHOWN = 50
 const ERRORS_SHOWN = 200
 
-/** The canonical fields of an offer row (src/offers/canonical-fields.ts), with Polish labels. */
+/** The canonical fields of an offer row (src/offers/canonical-fields.ts): [field, Polish, English, required]. */
 const FIELDS = [
-  ['source_investment_id', 'Identyfikator inwestycji', true],
-  ['source_property_id', 'Identyfikator lokalu', true],
-  ['prop_no', 'Numer lokalu'],
-  ['prop_type', 'Rodzaj (mieszkanie, dom, miejsce postojowe…)'],
-  ['property_status', 'Status (wolne, rezerwacja, sprzedane…)'],
-  ['prop_area', 'Powierzchnia [m²]'],
-  ['prop_rooms', 'Liczba pokoi'],
-  ['prop_floor', 'Piętro'],
-  ['price_m2', 'Cena za m²'],
-  ['price_m2_from', 'Cena za m² obowiązuje od'],
-  ['price_total', 'Cena całkowita'],
-  ['price_total_from', 'Cena całkowita obowiązuje od'],
-  ['price_combined', 'Cena łączna'],
-  ['price_combined_from', 'Cena łączna obowiązuje od'],
-  ['price_combined_variant', 'Wariant ceny łącznej'],
-  ['price_combined_status', 'Status ceny łącznej'],
-  ['proj_voivod', 'Województwo'],
-  ['proj_powiat', 'Powiat'],
-  ['proj_gmina', 'Gmina'],
-  ['proj_city', 'Miejscowość'],
-  ['proj_street', 'Ulica'],
-  ['proj_build_no', 'Numer budynku'],
-  ['proj_local_no', 'Numer lokalu w adresie'],
-  ['proj_zip', 'Kod pocztowy'],
+  ['source_investment_id', 'Identyfikator inwestycji', 'Investment id', true],
+  ['source_property_id', 'Identyfikator lokalu', 'Unit id', true],
+  ['prop_no', 'Numer lokalu', 'Unit number'],
+  ['prop_type', 'Rodzaj (mieszkanie albo dom)', 'Type (flat or house)'],
+  ['property_status', 'Status (wolne, rezerwacja, sprzedane…)', 'Status (available, reserved, sold…)'],
+  ['prop_area', 'Powierzchnia [m²]', 'Area [m²]'],
+  ['prop_rooms', 'Liczba pokoi', 'Rooms'],
+  ['prop_floor', 'Piętro', 'Floor'],
+  ['price_m2', 'Cena za m²', 'Price per m²'],
+  ['price_m2_from', 'Cena za m² obowiązuje od', 'Price per m² valid from'],
+  ['price_total', 'Cena całkowita', 'Total price'],
+  ['price_total_from', 'Cena całkowita obowiązuje od', 'Total price valid from'],
+  ['price_combined', 'Cena z elementami dodatkowymi', 'Price with parts and rooms'],
+  ['price_combined_from', 'Cena z elementami obowiązuje od', 'Price with parts valid from'],
+  ['price_combined_variant', 'Wariant ceny z elementami', 'Variant of the price with parts'],
+  ['price_combined_status', 'Status ceny z elementami', 'State of the price with parts'],
+  ['proj_voivod', 'Województwo', 'Voivodeship'],
+  ['proj_powiat', 'Powiat', 'County (powiat)'],
+  ['proj_gmina', 'Gmina', 'Municipality (gmina)'],
+  ['proj_city', 'Miejscowość', 'City'],
+  ['proj_street', 'Ulica', 'Street'],
+  ['proj_build_no', 'Numer budynku', 'Building number'],
+  ['proj_local_no', 'Numer lokalu w adresie', 'Unit number in the address'],
+  ['proj_zip', 'Kod pocztowy', 'Postal code'],
 ]
+
+const FIELD_NAMES = new Map(FIELDS.map(([field, pl, en]) => [field, [pl, en]]))
+const fieldName = (field) => (FIELD_NAMES.has(field) ? tr(...FIELD_NAMES.get(field)) : field)
+
+const MONEY_FIELDS = new Set(['price_m2', 'price_total', 'price_combined'])
+const DATE_FIELDS = new Set(['price_m2_from', 'price_total_from', 'price_combined_from'])
+
+/** A stored or planned value as the operator reads it: amounts in złoty, statuses and types in words. */
+function changeValue(field, value) {
+  if (value === undefined || value === null || value === '') return tr('(puste)', '(empty)')
+  if (MONEY_FIELDS.has(field)) return formatMoney(value)
+  if (DATE_FIELDS.has(field)) return formatDate(value)
+  if (field === 'property_status') return offerStatusLabel(value)
+  if (field === 'prop_type') return propertyTypeLabel(value, { short: true })
+  if (field === 'prop_area') return formatArea(value)
+  return String(value)
+}
+
+/** An offer key of the API (`investment/unit`, each part with / and % escaped) as "investment / unit". */
+function offerKeyText(key) {
+  return String(key ?? '')
+    .split('/')
+    .map((part) => part.replace(/%2F/gi, '/').replace(/%25/g, '%'))
+    .join(' / ')
+}
+
+const MODES = {
+  patch: ['tylko zmiany', 'changes only'],
+  snapshot: ['pełny stan inwestycji', 'full state of the investments'],
+}
+const modeLabel = (mode) => (MODES[mode] ? tr(...MODES[mode]) : mode)
 
 /** Column headers commonly used in Polish price lists, matched after lower-casing. */
 const HEADER_GUESSES = {
@@ -134,7 +170,7 @@ function countsView(counts) {
         'div',
         { class: `count count-${action}`, dataset: { action } },
         h('strong', {}, formatNumber(counts?.[action] ?? 0)),
-        h('span', {}, ACTION_LABELS[action]),
+        h('span', {}, importActionLabel(action)),
       ),
     ),
   )
@@ -149,24 +185,40 @@ function errorsTable(errors, total) {
     h(
       'table',
       { class: 'table', id: 'preview-errors' },
-      h('thead', {}, h('tr', {}, h('th', {}, 'Wiersz'), h('th', {}, 'Pole'), h('th', {}, 'Kod'), h('th', {}, 'Opis'))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { class: 'number' }, tr('Wiersz', 'Row')),
+          h('th', {}, tr('Pole', 'Field')),
+          h('th', {}, tr('Co poprawić', 'What to correct')),
+        ),
+      ),
       h(
         'tbody',
         {},
         shown.map((e) =>
           h(
             'tr',
-            {},
-            h('td', {}, e.row ? String(e.row) : 'plik'),
-            h('td', {}, mono(e.field)),
-            h('td', {}, mono(e.code)),
-            h('td', {}, e.message),
+            { dataset: { code: e.code ?? '' } },
+            h('td', { class: 'number' }, e.row ? String(e.row) : tr('plik', 'file')),
+            h('td', {}, fieldName(e.field)),
+            h('td', {}, issueText(e), ' ', h('code', { class: 'issue-code' }, e.code)),
           ),
         ),
       ),
     ),
     total > shown.length
-      ? h('p', { class: 'muted' }, `Pokazano ${shown.length} z ${formatNumber(total)} błędów.`)
+      ? h(
+          'p',
+          { class: 'muted' },
+          tr(
+            `Pokazano ${shown.length} z ${formatNumber(total)} błędów.`,
+            `Showing ${shown.length} of ${formatNumber(total)} errors.`,
+          ),
+        )
       : null,
   )
 }
@@ -174,7 +226,8 @@ function errorsTable(errors, total) {
 function operationsTable(operations, total) {
   if (!Array.isArray(operations) || operations.length === 0) return null
   const shown = operations.filter((op) => op.action !== 'unchanged').slice(0, OPERATIONS_SHOWN)
-  if (shown.length === 0) return h('p', { class: 'muted' }, 'Plik niczego nie zmienia.')
+  if (shown.length === 0)
+    return h('p', { class: 'muted' }, tr('Plik niczego nie zmienia.', 'The file changes nothing.'))
   return h(
     'div',
     { class: 'table-wrap' },
@@ -187,10 +240,10 @@ function operationsTable(operations, total) {
         h(
           'tr',
           {},
-          h('th', {}, 'Wiersz'),
-          h('th', {}, 'Operacja'),
-          h('th', {}, 'Oferta'),
-          h('th', {}, 'Zmienione pola'),
+          h('th', { class: 'number' }, tr('Wiersz', 'Row')),
+          h('th', {}, tr('Operacja', 'Operation')),
+          h('th', {}, tr('Oferta (inwestycja / lokal)', 'Offer (investment / unit)')),
+          h('th', {}, tr('Zmiany', 'Changes')),
         ),
       ),
       h(
@@ -200,9 +253,9 @@ function operationsTable(operations, total) {
           h(
             'tr',
             {},
-            h('td', {}, op.row ? String(op.row) : '—'),
-            h('td', {}, badge(ACTION_LABELS[op.action] ?? op.action, op.action === 'archive' ? 'warn' : 'neutral')),
-            h('td', {}, mono(op.key)),
+            h('td', { class: 'number' }, op.row ? String(op.row) : '—'),
+            h('td', {}, badge(importActionLabel(op.action), op.action === 'archive' ? 'warn' : 'neutral')),
+            h('td', {}, offerKeyText(op.key)),
             h(
               'td',
               {},
@@ -212,12 +265,12 @@ function operationsTable(operations, total) {
                 const after = op.action === 'archive' && field === 'property_status' ? 'archived' : op.values?.[field]
                 return h(
                   'div',
-                  { class: 'change' },
-                  mono(field),
+                  { class: 'change', dataset: { field } },
+                  h('span', { class: 'change-field' }, fieldName(field)),
                   ': ',
-                  before === undefined || before === null ? '' : h('del', {}, String(before)),
+                  before === undefined || before === null ? '' : h('del', {}, changeValue(field, before)),
                   before === undefined || before === null ? '' : ' → ',
-                  h('ins', {}, after === undefined || after === null ? '∅' : String(after)),
+                  h('ins', {}, changeValue(field, after)),
                 )
               }),
             ),
@@ -228,7 +281,10 @@ function operationsTable(operations, total) {
     h(
       'p',
       { class: 'muted' },
-      `Pokazano zmiany pierwszych operacji (${shown.length}); wszystkich operacji: ${formatNumber(total)}.`,
+      tr(
+        `Pokazano zmiany pierwszych operacji (${shown.length}); wszystkich operacji: ${formatNumber(total)}.`,
+        `Showing the changes of the first operations (${shown.length}); all operations: ${formatNumber(total)}.`,
+      ),
     ),
   )
 }
@@ -237,13 +293,23 @@ function archiveScopeView(scope) {
   if (!scope || !scope.total) return null
   return alertBox(
     'warning',
-    `Snapshot zarchiwizuje ${formatNumber(scope.total)} ofert, których nie ma w pliku.`,
+    tr(
+      `Import pełnego stanu zarchiwizuje ${formatNumber(scope.total)} ofert, których nie ma w pliku.`,
+      `The full-state import archives ${formatNumber(scope.total)} offers missing from the file.`,
+    ),
     h(
       'ul',
       { id: 'archive-scope' },
       scope.investments
         .filter((i) => i.archived > 0)
-        .map((i) => h('li', {}, mono(i.source_investment_id), `: ${formatNumber(i.archived)} ofert`)),
+        .map((i) =>
+          h(
+            'li',
+            {},
+            mono(i.source_investment_id),
+            tr(`: ${formatNumber(i.archived)} ofert`, `: ${formatNumber(i.archived)} offers`),
+          ),
+        ),
     ),
   )
 }
@@ -254,11 +320,10 @@ function jobView(job) {
     'div',
     { id: 'job-status', dataset: { status: job.status } },
     facts([
-      ['Zadanie', mono(job.id)],
       [
-        'Status',
+        tr('Stan', 'State'),
         badge(
-          JOB_STATUS_LABELS[job.status] ?? job.status,
+          jobStatusLabel(job.status),
           job.status === 'completed'
             ? 'ok'
             : job.status === 'running'
@@ -268,20 +333,24 @@ function jobView(job) {
                 : 'warn',
         ),
       ],
-      ['Plik', job.file ? `${job.file.name} (${job.file.format})` : '—'],
-      ['Tryb', job.mode],
+      [tr('Plik', 'File'), job.file ? `${job.file.name} (${job.file.format.toUpperCase()})` : '—'],
+      [tr('Tryb', 'Mode'), modeLabel(job.mode)],
       [
-        'Wiersze',
-        `${formatNumber(c.rows)} (poprawnych ${formatNumber(c.valid_rows)}, błędów ${formatNumber(c.errors)})`,
+        tr('Wiersze', 'Rows'),
+        tr(
+          `${formatNumber(c.rows)} (poprawnych ${formatNumber(c.valid_rows)}, błędów ${formatNumber(c.errors)})`,
+          `${formatNumber(c.rows)} (valid ${formatNumber(c.valid_rows)}, errors ${formatNumber(c.errors)})`,
+        ),
       ],
-      ['Operator', job.operator?.name ?? '—'],
-      ['Utworzone', formatDateTime(job.created_at)],
-      ['Rozpoczęte', formatDateTime(job.started_at)],
-      ['Zakończone', formatDateTime(job.finished_at)],
-      ['Wygasa', formatDateTime(job.expires_at)],
-      job.failure ? ['Błąd', job.failure] : null,
+      [tr('Kto', 'Who'), job.operator?.name ?? '—'],
+      [tr('Utworzone', 'Created'), formatWhen(job.created_at, { seconds: true })],
+      [tr('Rozpoczęte', 'Started'), formatWhen(job.started_at, { seconds: true })],
+      [tr('Zakończone', 'Finished'), formatWhen(job.finished_at, { seconds: true })],
+      [tr('Wynik przechowywany do', 'Outcome kept until'), formatWhen(job.expires_at)],
+      job.failure ? [tr('Błąd', 'Error'), job.failure] : null,
     ]),
-    job.status === 'running' ? h('progress', { 'aria-label': 'Import w toku' }) : null,
+    technicalDetails(facts([[tr('Zadanie', 'Job'), mono(job.id)]])),
+    job.status === 'running' ? h('progress', { 'aria-label': tr('Import w toku', 'Import running') }) : null,
   )
 }
 
@@ -292,16 +361,26 @@ function resultView(result, replayed) {
     alertBox(
       'success',
       replayed
-        ? 'Ten import był już wykonany — pokazano zapisany wynik (nic nie zapisano ponownie).'
-        : 'Import wykonany.',
+        ? tr(
+            'Ten import był już wykonany — pokazano zapisany wynik (nic nie zapisano ponownie).',
+            'This import already ran — the stored outcome is shown (nothing was written again).',
+          )
+        : tr('Import wykonany.', 'The import is done.'),
     ),
     facts([
-      ['Przetworzone', formatNumber(result.processed)],
-      ['Nowe', formatNumber(result.created)],
-      ['Zmienione', formatNumber(result.updated)],
-      ['Zarchiwizowane', formatNumber(result.archived)],
-      ['Przebieg (run_id)', mono(String(result.run_id))],
+      [tr('Przetworzone oferty', 'Offers processed'), formatNumber(result.processed)],
+      [tr('Nowe', 'New'), formatNumber(result.created)],
+      [tr('Zmienione', 'Changed'), formatNumber(result.updated)],
+      [tr('Zarchiwizowane', 'Archived'), formatNumber(result.archived)],
     ]),
+    technicalDetails(
+      facts([
+        [
+          tr('Numer przebiegu w historii cen (run_id)', 'Run number in the price history (run_id)'),
+          mono(String(result.run_id)),
+        ],
+      ]),
+    ),
   )
 }
 
@@ -311,7 +390,11 @@ export async function renderImports(root, { api, signal }) {
   const fileInfo = h('p', { class: 'muted' })
   const modePatch = h('input', { type: 'radio', name: 'mode', value: 'patch', id: 'mode-patch', checked: true })
   const modeSnapshot = h('input', { type: 'radio', name: 'mode', value: 'snapshot', id: 'mode-snapshot' })
-  const sheet = h('input', { id: 'import-sheet', placeholder: 'pierwszy arkusz', maxlength: 100 })
+  const sheet = h('input', {
+    id: 'import-sheet',
+    placeholder: tr('pierwszy arkusz', 'the first sheet'),
+    maxlength: 100,
+  })
   const headerList = h('datalist', { id: 'file-headers' })
   let headers = []
 
@@ -333,7 +416,7 @@ export async function renderImports(root, { api, signal }) {
     for (const [field, input] of inputs) {
       const value = input.value.trim()
       const missing = value !== '' && headers.length > 0 && !headers.includes(value)
-      marks.get(field).textContent = missing ? 'brak takiej kolumny w pliku' : ''
+      marks.get(field).textContent = missing ? tr('brak takiej kolumny w pliku', 'no such column in the file') : ''
       input.classList.toggle('invalid', missing)
     }
   }
@@ -342,15 +425,20 @@ export async function renderImports(root, { api, signal }) {
   const mappingGrid = h(
     'div',
     { class: 'mapping-grid' },
-    FIELDS.map(([field, label, required]) =>
+    FIELDS.map(([field, pl, en, required]) =>
       h(
         'div',
         { class: 'mapping-item' },
         h(
           'label',
           { for: `map-${field}` },
-          h('span', {}, label, required ? h('span', { class: 'required', title: 'wymagane' }, ' *') : null),
-          h('code', { class: 'mono' }, field),
+          h(
+            'span',
+            {},
+            tr(pl, en),
+            required ? h('span', { class: 'required', title: tr('wymagane', 'required') }, ' *') : null,
+          ),
+          h('code', { class: 'mono', title: tr('nazwa pola w API', 'field name in the API') }, field),
         ),
         h('div', {}, inputs.get(field), marks.get(field)),
       ),
@@ -364,7 +452,12 @@ export async function renderImports(root, { api, signal }) {
     if (!file) return replaceChildren(fileInfo)
     replaceChildren(fileInfo, `${file.name}, ${formatBytes(file.size)}`)
     if (!/\.csv$/i.test(file.name)) {
-      fileInfo.append(' — nagłówków XLSX przeglądarka nie odczytuje; wpisz je ręcznie.')
+      fileInfo.append(
+        tr(
+          ' — nagłówków XLSX przeglądarka nie odczytuje; wpisz je ręcznie.',
+          ' — the browser does not read XLSX headers; type them in.',
+        ),
+      )
       return refreshMarks()
     }
     headers = await csvHeaders(file)
@@ -391,8 +484,12 @@ export async function renderImports(root, { api, signal }) {
       }
     }
     fileInfo.append(
-      ` — kolumny: ${headers.length}${guessed ? `, dopasowano automatycznie: ${guessed}` : ''}` +
-        `${dropped ? `, usunięto przypisania do kolumn, których nie ma w pliku: ${dropped}` : ''}.`,
+      tr(
+        ` — kolumny: ${headers.length}${guessed ? `, dopasowano automatycznie: ${guessed}` : ''}` +
+          `${dropped ? `, usunięto przypisania do kolumn, których nie ma w pliku: ${dropped}` : ''}.`,
+        ` — columns: ${headers.length}${guessed ? `, matched automatically: ${guessed}` : ''}` +
+          `${dropped ? `, assignments to columns this file lacks removed: ${dropped}` : ''}.`,
+      ),
     )
     refreshMarks()
   })
@@ -400,7 +497,7 @@ export async function renderImports(root, { api, signal }) {
   const previewButton = h(
     'button',
     { class: 'button button-primary', type: 'submit', id: 'run-preview' },
-    'Podgląd importu',
+    tr('Podgląd importu', 'Import preview'),
   )
   const uploadProgress = h('progress', { id: 'upload-progress', max: 100, value: 0, hidden: true })
   const formMessage = h('div', { 'aria-live': 'polite' })
@@ -416,16 +513,21 @@ export async function renderImports(root, { api, signal }) {
       h(
         'div',
         { class: 'field' },
-        h('label', { for: 'import-file' }, 'Plik z cennikiem (CSV lub XLSX)'),
+        h('label', { for: 'import-file' }, tr('Plik z cennikiem (CSV lub XLSX)', 'Price list file (CSV or XLSX)')),
         fileInput,
         fileInfo,
       ),
-      h('div', { class: 'field' }, h('label', { for: 'import-sheet' }, 'Arkusz (tylko XLSX, opcjonalnie)'), sheet),
+      h(
+        'div',
+        { class: 'field' },
+        h('label', { for: 'import-sheet' }, tr('Arkusz (tylko XLSX, opcjonalnie)', 'Sheet (XLSX only, optional)')),
+        sheet,
+      ),
     ),
     h(
       'fieldset',
       { class: 'modes' },
-      h('legend', {}, 'Tryb'),
+      h('legend', {}, tr('Co plik zawiera', 'What the file holds')),
       h(
         'label',
         { for: 'mode-patch', class: 'radio' },
@@ -433,8 +535,11 @@ export async function renderImports(root, { api, signal }) {
         h(
           'span',
           {},
-          h('strong', {}, 'patch'),
-          ' — zmienia tylko to, co jest w pliku; pusta komórka niczego nie czyści',
+          h('strong', {}, tr('Tylko zmiany', 'Changes only')),
+          tr(
+            ' — zmienia tylko to, co jest w pliku; pusta komórka niczego nie czyści',
+            ' — changes only what the file holds; an empty cell clears nothing',
+          ),
         ),
       ),
       h(
@@ -444,15 +549,25 @@ export async function renderImports(root, { api, signal }) {
         h(
           'span',
           {},
-          h('strong', {}, 'snapshot'),
-          ' — plik jest pełnym stanem inwestycji, które wymienia; oferty spoza pliku zostaną zarchiwizowane',
+          h('strong', {}, tr('Pełny stan inwestycji', 'Full state of the investments')),
+          tr(
+            ' — plik jest pełną listą ofert inwestycji, które wymienia; oferty spoza pliku zostaną zarchiwizowane',
+            ' — the file is the full list of offers of the investments it names; offers missing from it are archived',
+          ),
         ),
       ),
     ),
     h(
       'details',
       { class: 'mapping-details', open: true },
-      h('summary', {}, 'Mapowanie kolumn (pole oferty → nagłówek w pliku)'),
+      h(
+        'summary',
+        {},
+        tr(
+          'Przypisanie kolumn (pole oferty → nagłówek w pliku)',
+          'Column assignment (offer field → header in the file)',
+        ),
+      ),
       mappingGrid,
     ),
     headerList,
@@ -461,10 +576,17 @@ export async function renderImports(root, { api, signal }) {
   )
 
   root.append(
-    h('div', { class: 'page-header' }, h('h1', {}, 'Import ofert')),
+    h('div', { class: 'page-header' }, h('h1', {}, tr('Import ofert', 'Offer import'))),
     card(
-      '1. Plik i mapowanie',
-      h('p', { class: 'lead' }, 'Podgląd niczego nie zapisuje: pokazuje, co import zmieni, i wszystkie błędy pliku.'),
+      tr('1. Plik i przypisanie kolumn', '1. File and column assignment'),
+      h(
+        'p',
+        { class: 'lead' },
+        tr(
+          'Podgląd niczego nie zapisuje: pokazuje, co import zmieni, i wszystkie błędy pliku.',
+          'The preview writes nothing: it shows what the import would change, and every error of the file.',
+        ),
+      ),
       form,
     ),
     previewArea,
@@ -481,7 +603,8 @@ export async function renderImports(root, { api, signal }) {
     while (!done && !signal.aborted) {
       try {
         const { body } = await api.get(`/imports/${id}?per_page=1`, { signal })
-        if (!done) replaceChildren(jobArea, card('3. Wykonanie — stan na żywo', jobView(body)))
+        if (!done)
+          replaceChildren(jobArea, card(tr('3. Wykonanie — stan na żywo', '3. Execution — live state'), jobView(body)))
       } catch {
         // a failed poll is not the import's failure; the POST's answer decides
       }
@@ -493,7 +616,10 @@ export async function renderImports(root, { api, signal }) {
     if (!current) return
     const confirmArchiving = confirmBox ? confirmBox.checked : false
     if (current.archive > 0 && !confirmArchiving) {
-      replaceChildren(jobArea, alertBox('error', 'Zaznacz potwierdzenie archiwizacji, aby wykonać snapshot.'))
+      replaceChildren(
+        jobArea,
+        alertBox('error', tr('Zaznacz potwierdzenie archiwizacji.', 'Tick the confirmation of the archiving.')),
+      )
       return
     }
     button.disabled = true
@@ -506,17 +632,27 @@ export async function renderImports(root, { api, signal }) {
       replaceChildren(
         jobArea,
         card(
-          '3. Wykonanie',
-          h('div', { class: 'stack' }, resultView(body.result, body.replayed), h('h3', {}, 'Zadanie'), jobView(job)),
+          tr('3. Wykonanie', '3. Execution'),
+          h(
+            'div',
+            { class: 'stack' },
+            resultView(body.result, body.replayed),
+            h('h3', {}, tr('Zadanie', 'Job')),
+            jobView(job),
+          ),
         ),
       )
-      toast(body.replayed ? 'Import był już wykonany.' : 'Import wykonany.')
+      toast(
+        body.replayed
+          ? tr('Import był już wykonany.', 'The import already ran.')
+          : tr('Import wykonany.', 'The import is done.'),
+      )
     } catch (error) {
       button.disabled = false
       replaceChildren(
         jobArea,
         card(
-          '3. Wykonanie',
+          tr('3. Wykonanie', '3. Execution'),
           errorBox(error, error.body?.archive_scope ? archiveScopeView(error.body.archive_scope) : null),
         ),
       )
@@ -528,17 +664,19 @@ export async function renderImports(root, { api, signal }) {
     replaceChildren(jobArea)
     const parts = [
       facts([
-        ['Zadanie', mono(id)],
-        ['Tryb', preview.mode],
-        ['Wiersze danych', formatNumber(preview.rows)],
-        ['Operacje', formatNumber(preview.operations_total)],
+        [tr('Tryb', 'Mode'), modeLabel(preview.mode)],
+        [tr('Wiersze danych', 'Data rows'), formatNumber(preview.rows)],
+        [tr('Oferty w pliku', 'Offers in the file'), formatNumber(preview.operations_total)],
       ]),
     ]
     if (invalid) {
       parts.unshift(
         alertBox(
           'error',
-          `Plik ma błędy (${formatNumber(preview.errors_total)}). Nic nie zostało zapisane; popraw plik i wczytaj go ponownie.`,
+          tr(
+            `Plik ma błędy (${formatNumber(preview.errors_total)}). Nic nie zostało zapisane; popraw plik i wczytaj go ponownie.`,
+            `The file has errors (${formatNumber(preview.errors_total)}). Nothing was saved; correct the file and load it again.`,
+          ),
         ),
       )
       parts.push(errorsTable(preview.errors, preview.errors_total))
@@ -552,7 +690,7 @@ export async function renderImports(root, { api, signal }) {
       const executeButton = h(
         'button',
         { class: 'button button-primary', type: 'button', id: 'run-import' },
-        'Wykonaj import',
+        tr('Wykonaj import', 'Run the import'),
       )
       executeButton.addEventListener('click', () => void execute(executeButton, confirmBox))
       parts.push(
@@ -561,7 +699,10 @@ export async function renderImports(root, { api, signal }) {
               'label',
               { class: 'checkbox', for: 'confirm-archiving' },
               confirmBox,
-              ` Potwierdzam archiwizację ${formatNumber(current.archive)} ofert`,
+              tr(
+                ` Potwierdzam archiwizację ${formatNumber(current.archive)} ofert`,
+                ` I confirm archiving ${formatNumber(current.archive)} offers`,
+              ),
             )
           : null,
         h(
@@ -571,29 +712,56 @@ export async function renderImports(root, { api, signal }) {
           h(
             'span',
             { class: 'muted' },
-            'Klucz idempotencji: ',
-            mono(current.key),
-            ' — ponowne kliknięcie nie wykona importu drugi raz.',
+            tr(
+              'Ponowne kliknięcie nie wykona importu drugi raz.',
+              'Pressing the button again never runs the import twice.',
+            ),
           ),
+        ),
+        technicalDetails(
+          facts([
+            [tr('Zadanie', 'Job'), mono(id)],
+            [tr('Klucz powtórzenia (Idempotency-Key)', 'Repeat key (Idempotency-Key)'), mono(current.key)],
+          ]),
         ),
       )
     }
-    replaceChildren(previewArea, card('2. Podgląd', h('div', { id: 'import-preview', class: 'stack' }, parts)))
+    replaceChildren(
+      previewArea,
+      card(tr('2. Podgląd', '2. Preview'), h('div', { id: 'import-preview', class: 'stack' }, parts)),
+    )
   }
 
   form.addEventListener('submit', async (event) => {
     event.preventDefault()
     replaceChildren(formMessage)
     const file = fileInput.files?.[0]
-    if (!file) return replaceChildren(formMessage, alertBox('error', 'Wybierz plik.'))
+    if (!file) return replaceChildren(formMessage, alertBox('error', tr('Wybierz plik.', 'Choose a file.')))
     const mapping = {}
     for (const [field, input] of inputs) if (input.value.trim()) mapping[field] = input.value.trim()
-    const missing = FIELDS.filter(([field, , required]) => required && !mapping[field]).map(([field]) => field)
+    const missing = FIELDS.filter(([field, , , required]) => required && !mapping[field]).map(([field]) =>
+      fieldName(field),
+    )
     if (missing.length > 0)
-      return replaceChildren(formMessage, alertBox('error', `Przypisz kolumny wymaganych pól: ${missing.join(', ')}.`))
+      return replaceChildren(
+        formMessage,
+        alertBox(
+          'error',
+          tr(
+            `Przypisz kolumny wymaganych pól: ${missing.join(', ')}.`,
+            `Assign the columns of the required fields: ${missing.join(', ')}.`,
+          ),
+        ),
+      )
     const absent = headers.length > 0 ? Object.values(mapping).filter((header) => !headers.includes(header)) : []
     if (absent.length > 0)
-      return replaceChildren(formMessage, alertBox('error', `W pliku nie ma kolumn: ${absent.join(', ')}.`))
+      return replaceChildren(
+        formMessage,
+        alertBox(
+          'error',
+          tr(`W pliku nie ma kolumn: ${absent.join(', ')}.`, `The file has no columns: ${absent.join(', ')}.`),
+        ),
+      )
     localStorage.setItem(MAPPING_STORAGE_KEY, JSON.stringify(mapping))
 
     const body = new FormData()
@@ -605,7 +773,10 @@ export async function renderImports(root, { api, signal }) {
     previewButton.disabled = true
     uploadProgress.hidden = false
     uploadProgress.value = 0
-    replaceChildren(previewArea, alertBox('info', 'Wysyłanie i sprawdzanie pliku…'))
+    replaceChildren(
+      previewArea,
+      alertBox('info', tr('Wysyłanie i sprawdzanie pliku…', 'Uploading and checking the file…')),
+    )
     replaceChildren(jobArea)
     try {
       const { body: outcome } = await api.upload('/imports/offer', body, (sent, total) => {

@@ -1,6 +1,7 @@
 // Login with the user's login (or e-mail) and login password: POST {base}/session sets the
 // HttpOnly session cookie and returns the REST nonce the panel sends with every call.
 import { h, replaceChildren } from './dom.js'
+import { tr } from './i18n.js'
 import { errorBox, withBusy } from './ui.js'
 
 export function renderLogin(root, { api, onLoggedIn }) {
@@ -21,33 +22,48 @@ export function renderLogin(root, { api, onLoggedIn }) {
     required: true,
     maxlength: 1024,
   })
-  const submit = h('button', { class: 'button button-primary', type: 'submit' }, 'Zaloguj')
+  const submit = h('button', { class: 'button button-primary', type: 'submit' }, tr('Zaloguj', 'Log in'))
   const form = h(
     'form',
     { class: 'login-form', novalidate: true },
-    h('h1', {}, 'Logowanie'),
-    h('p', { class: 'muted' }, 'Panel operatora usługi cen ofertowych. Zaloguj się kontem administratora.'),
-    h('label', { for: 'login' }, 'Login lub e-mail'),
+    h('h1', {}, tr('Logowanie', 'Log in')),
+    h(
+      'p',
+      { class: 'muted' },
+      tr(
+        'Panel operatora usługi cen ofertowych. Zaloguj się kontem administratora.',
+        'Operator panel of the offer price service. Log in with an administrator account.',
+      ),
+    ),
+    h('label', { for: 'login' }, tr('Login lub e-mail', 'Login or e-mail')),
     login,
-    h('label', { for: 'password' }, 'Hasło'),
+    h('label', { for: 'password' }, tr('Hasło', 'Password')),
     password,
     message,
     submit,
     h(
       'p',
       { class: 'hint' },
-      'Hasło logowania (nie hasło aplikacji). Demo (npm run demo) wypisuje hasło konta „admin” przy starcie.',
+      tr(
+        'Hasło logowania (nie hasło aplikacji). Demo (npm run demo) wypisuje hasło konta „admin” przy starcie.',
+        'The login password (not an application password). The demo (npm run demo) prints the “admin” password at start.',
+      ),
     ),
   )
   form.addEventListener('submit', async (event) => {
     event.preventDefault()
     replaceChildren(message)
     if (!login.value.trim() || !password.value) {
-      replaceChildren(message, h('p', { class: 'field-error' }, 'Podaj login i hasło.'))
+      replaceChildren(
+        message,
+        h('p', { class: 'field-error' }, tr('Podaj login i hasło.', 'Give the login and the password.')),
+      )
       return
     }
     try {
-      const user = await withBusy(submit, 'Logowanie…', () => api.login(login.value.trim(), password.value))
+      const user = await withBusy(submit, tr('Logowanie…', 'Logging in…'), () =>
+        api.login(login.value.trim(), password.value),
+      )
       password.value = ''
       onLoggedIn(user)
     } catch (error) {

@@ -1,120 +1,183 @@
 // The webhook key (contract 5.1.4): the secret that signs X-DG-Signature, used exactly as shown.
 // It is fetched only when the operator asks to see it (each view is audited) and never kept
-// anywhere but in this page's memory.
-import { formatDateTime, h, replaceChildren } from './dom.js'
-import { alertBox, card, confirmDialog, errorBox, toast, withBusy } from './ui.js'
+// anywhere but in this page's memory. Rotation follows contract 5.2.7, whose steps the
+// confirmation lists.
+import { formatWhen, h, replaceChildren } from './dom.js'
+import { tr } from './i18n.js'
+import { alertBox, card, confirmDialog, copyButton, errorBox, technicalDetails, toast, withBusy } from './ui.js'
 
 const MASK = 'dgwh_' + '•'.repeat(32)
+
+/** Contract 5.2.7, in the order the operator does it. */
+function rotationSteps(id) {
+  return h(
+    'ol',
+    { class: 'steps', id },
+    h('li', {}, tr('Wstrzymaj wysyłanie zdarzeń w CRM (nadawcy).', 'Pause sending events in the CRM (the sender).')),
+    h('li', {}, tr('Poczekaj, aż trwające próby się zakończą.', 'Wait for the attempts under way to finish.')),
+    h('li', {}, tr('Wygeneruj tutaj nowy klucz.', 'Generate the new key here.')),
+    h(
+      'li',
+      {},
+      tr(
+        'Wpisz nowy klucz u nadawcy (dokładnie tak, jak go pokazano).',
+        'Enter the new key at the sender (exactly as shown).',
+      ),
+    ),
+    h(
+      'li',
+      {},
+      tr(
+        'Wyślij zdarzenie kontrolne z nowym kluczem powtórzenia (Idempotency-Key).',
+        'Send a control event with a new repeat key (Idempotency-Key).',
+      ),
+    ),
+    h('li', {}, tr('Wznów wysyłanie.', 'Resume sending.')),
+    h(
+      'li',
+      {},
+      tr('Usuń stary klucz u nadawcy i ze wszystkich notatek.', 'Delete the old key at the sender and from any notes.'),
+    ),
+  )
+}
 
 export async function renderWebhook(root, { api }) {
   const value = h('code', { id: 'webhook-secret', class: 'secret masked' }, MASK)
   const created = h('span', { id: 'webhook-secret-created' }, '—')
   const message = h('div', { 'aria-live': 'polite' })
-  const showButton = h('button', { class: 'button', type: 'button', id: 'show-secret' }, 'Pokaż klucz')
-  const copyButton = h(
+  const showButton = h(
     'button',
-    { class: 'button button-quiet', type: 'button', id: 'copy-secret', disabled: true },
-    'Kopiuj',
+    { class: 'button', type: 'button', id: 'show-secret' },
+    tr('Pokaż klucz', 'Show the key'),
   )
+  let secret = null
+  const copy = copyButton(() => secret ?? '', { target: value, id: 'copy-secret' })
+  copy.disabled = true
   const rotateButton = h(
     'button',
     { class: 'button button-danger', type: 'button', id: 'rotate-secret' },
-    'Wygeneruj nowy klucz',
+    tr('Wygeneruj nowy klucz', 'Generate a new key'),
   )
-  let secret = null
 
   function reveal(stored) {
     secret = stored.secret
     value.textContent = stored.secret
     value.classList.remove('masked')
-    created.textContent = formatDateTime(stored.created_at)
-    copyButton.disabled = false
-    showButton.textContent = 'Ukryj'
+    created.textContent = formatWhen(stored.created_at)
+    copy.disabled = false
+    showButton.textContent = tr('Ukryj', 'Hide')
   }
 
   function hide() {
     secret = null
     value.textContent = MASK
     value.classList.add('masked')
-    copyButton.disabled = true
-    showButton.textContent = 'Pokaż klucz'
+    copy.disabled = true
+    showButton.textContent = tr('Pokaż klucz', 'Show the key')
   }
 
   showButton.addEventListener('click', async () => {
     replaceChildren(message)
     if (secret) return hide()
     try {
-      const { body } = await withBusy(showButton, 'Pobieranie…', () => api.get('/webhook-secret'))
+      const { body } = await withBusy(showButton, tr('Pobieranie…', 'Fetching…'), () => api.get('/webhook-secret'))
       reveal(body)
     } catch (error) {
       replaceChildren(message, errorBox(error))
-    }
-  })
-
-  copyButton.addEventListener('click', async () => {
-    if (!secret) return
-    try {
-      await navigator.clipboard.writeText(secret)
-      toast('Skopiowano klucz do schowka.')
-    } catch {
-      // no clipboard permission: select the text so Ctrl+C works
-      getSelection().selectAllChildren(value)
-      toast('Zaznaczono klucz: skopiuj go skrótem Ctrl+C.', 'info')
     }
   })
 
   rotateButton.addEventListener('click', async () => {
     replaceChildren(message)
     const confirmed = await confirmDialog({
-      title: 'Wygenerować nowy klucz webhooka?',
+      title: tr('Wygenerować nowy klucz webhooka?', 'Generate a new webhook key?'),
       body: [
-        'Obecny klucz przestanie działać natychmiast, na wszystkich instancjach: każde zdarzenie podpisane starym kluczem dostanie 401 invalid_signature.',
-        'Kolejność: wstrzymaj nadawcę (CRM), poczekaj na zakończenie prób, wygeneruj klucz, wpisz go u nadawcy, wyślij zdarzenie kontrolne, wznów wysyłkę.',
+        tr(
+          'Obecny klucz przestanie działać natychmiast, na wszystkich instancjach: każde zdarzenie podpisane starym kluczem zostanie odrzucone (401 invalid_signature).',
+          'The current key stops working at once, on every instance: each event signed with it is refused (401 invalid_signature).',
+        ),
+        tr('Kolejność kroków (umowa API 5.2.7):', 'The steps, in order (API contract 5.2.7):'),
+        rotationSteps('rotation-steps-confirm'),
       ],
-      okLabel: 'Wygeneruj nowy klucz',
+      okLabel: tr('Wygeneruj nowy klucz', 'Generate a new key'),
       danger: true,
     })
     if (!confirmed) return
     try {
-      const { body } = await withBusy(rotateButton, 'Generowanie…', () => api.post('/webhook-secret/rotate'))
+      const { body } = await withBusy(rotateButton, tr('Generowanie…', 'Generating…'), () =>
+        api.post('/webhook-secret/rotate'),
+      )
       reveal(body)
       replaceChildren(
         message,
-        alertBox('success', 'Nowy klucz obowiązuje od teraz. Poprzedni już nie weryfikuje podpisów.'),
+        alertBox(
+          'success',
+          tr(
+            'Nowy klucz obowiązuje od teraz. Poprzedni już nie weryfikuje podpisów.',
+            'The new key applies from now on. The previous one no longer verifies signatures.',
+          ),
+          h(
+            'p',
+            {},
+            tr(
+              'Dalej: wpisz go u nadawcy, wyślij zdarzenie kontrolne i wznów wysyłanie.',
+              'Next: enter it at the sender, send a control event and resume sending.',
+            ),
+          ),
+        ),
       )
-      toast('Wygenerowano nowy klucz webhooka.')
+      toast(tr('Wygenerowano nowy klucz webhooka.', 'A new webhook key is generated.'))
     } catch (error) {
       replaceChildren(message, errorBox(error))
     }
   })
 
   root.append(
-    h('div', { class: 'page-header' }, h('h1', {}, 'Klucz webhooka')),
+    h('div', { class: 'page-header' }, h('h1', {}, tr('Klucz webhooka', 'Webhook key'))),
     card(
       null,
       h(
         'p',
         { class: 'lead' },
-        'Tym kluczem nadawca (np. CRM) podpisuje zdarzenia POST /webhooks/properties: X-DG-Signature to HMAC-SHA256 z „timestamp.nonce.klucz_idempotencji.treść”. ',
-        'Klucz wpisuje się u nadawcy dokładnie tak, jak go pokazano. Ten sam klucz sprawdza nagłówek X-DG-Webhook-Key starego endpointu generate.',
+        tr(
+          'Tym kluczem CRM podpisuje zdarzenia o zmianach ofert wysyłane do usługi. Klucz wpisuje się u nadawcy dokładnie tak, jak go pokazano. Ten sam klucz obsługuje też stary adres generate (nagłówek X-DG-Webhook-Key).',
+          'The CRM signs the offer-change events it sends to the service with this key. Enter it at the sender exactly as shown. The same key also serves the legacy generate address (X-DG-Webhook-Key header).',
+        ),
       ),
-      h('div', { class: 'secret-box' }, value, h('div', { class: 'actions' }, showButton, copyButton)),
+      h('div', { class: 'secret-box' }, value, h('div', { class: 'actions' }, showButton, copy)),
       h(
         'p',
         { class: 'muted' },
-        'Utworzony: ',
+        tr('Utworzony: ', 'Created: '),
         created,
-        '. Każde wyświetlenie klucza jest zapisywane w dzienniku audytu.',
+        tr(
+          '. Każde wyświetlenie klucza jest zapisywane w dzienniku zdarzeń.',
+          '. Every view of the key is recorded in the audit log.',
+        ),
+      ),
+      technicalDetails(
+        h(
+          'p',
+          {},
+          tr(
+            'Podpis X-DG-Signature to HMAC-SHA256 z „znacznik_czasu.nonce.klucz_powtórzenia.treść” (POST /webhooks/properties).',
+            'The X-DG-Signature is HMAC-SHA256 of “timestamp.nonce.idempotency_key.body” (POST /webhooks/properties).',
+          ),
+        ),
       ),
       message,
     ),
     card(
-      'Rotacja klucza',
+      tr('Zmiana klucza', 'Changing the key'),
       h(
         'p',
         {},
-        'Nowy klucz działa od razu, a poprzedni przestaje działać w tej samej chwili (nie ma okresu przejściowego).',
+        tr(
+          'Nowy klucz działa od razu, a poprzedni przestaje działać w tej samej chwili (nie ma okresu przejściowego). Dlatego najpierw wstrzymaj nadawcę:',
+          'The new key works at once and the previous one stops in the same moment (there is no transition period). So pause the sender first:',
+        ),
       ),
+      rotationSteps('rotation-steps'),
       h('div', { class: 'actions' }, rotateButton),
     ),
   )
