@@ -77,6 +77,8 @@ const OBJECTS = {
   setting: ['ustawienie', 'setting'],
   alert: ['alert', 'alert'],
   media: ['plik multimedialny', 'media file'],
+  license: ['licencja', 'licence'],
+  option: ['opcja usługi', 'service option'],
 }
 const objectLabel = (code) => (OBJECTS[code] ? tr(...OBJECTS[code]) : code)
 
