@@ -3,8 +3,8 @@
  * processes) on the PostgreSQL bench database (bench/lib/bench-database.ts) and one data folder,
  * under catalog, webhook and /healthz load (bench/lib/mixed-workload.ts), and three faults:
  *
- * 1. SIGKILL of instance A during a webhook storm (BENCH_STORM_RATE, 300 events/s, 16 senders
- *    that retry as contract 5.2.5 tells: the same key and body, a new nonce, on the other
+ * 1. SIGKILL of instance A during a webhook storm (up to BENCH_STORM_RATE, 300 events/s, from
+ *    BENCH_STORM_SENDERS, 32, senders, each waiting for its answer before its next event, that retry as contract 5.2.5 tells: the same key and body, a new nonce, on the other
  *    instance when the connection failed). B must keep serving. Afterwards, checked against the
  *    senders' log of accepted events (2xx) and the database: every accepted event is executed
  *    exactly once (one completed execution and exactly one price record per price of its offer
@@ -44,6 +44,7 @@ import { jsonOf, keepAliveAgent, sleep, timedRequest, type TimedResponse } from 
 import { describeScan, scanLogsForSecrets } from './lib/log-secrets.js'
 import {
   CATALOG_ENDPOINTS,
+  describeEvents,
   runMixedWorkload,
   type Sample,
   V2,
@@ -60,6 +61,7 @@ import { endpointFigures } from './lib/workload-report.js'
 const env = process.env
 const ROWS = Number(env.BENCH_ROWS ?? 100_000)
 const STORM_RATE = Number(env.BENCH_STORM_RATE ?? 300)
+const STORM_SENDERS = Number(env.BENCH_STORM_SENDERS ?? 32)
 const KILL_AFTER_MS = Number(env.BENCH_KILL_AFTER_MS ?? 1500)
 const OUTAGE_SECONDS = Number(env.BENCH_OUTAGE_SECONDS ?? 10)
 /** The leases of the locks the service takes (src/imports, src/publication): 120 s each. */
@@ -259,7 +261,7 @@ try {
   const storm = load([a.origin, b.origin], {
     seconds: 20,
     webhookRate: STORM_RATE,
-    webhookSenders: 16,
+    webhookSenders: STORM_SENDERS,
     onStart: () => {
       setTimeout(() => {
         killAt = performance.now()
@@ -285,9 +287,16 @@ try {
   const webhookLatency = summarize(
     stormResult.samples.filter((s) => s.endpoint === 'webhook' && s.instance === 1).map((s) => s.end - s.start),
   )
+  const catalogLatency = summarize(
+    stormResult.samples
+      .filter((s) => CATALOG_ENDPOINTS.includes(s.endpoint) && s.instance === 1 && s.start >= killAt)
+      .map((s) => s.end - s.start),
+  )
   out(
-    `  storm: ${stormResult.events.accepted} events accepted, ${stormResult.events.gaveUp} given up; ` +
-      `webhook on B p50 ${ms(webhookLatency.p50)} ms, p99 ${ms(webhookLatency.p99)} ms`,
+    `  storm events: ${describeEvents(stormResult.events)}, ` +
+      `${(stormResult.events.sent / ((stormResult.endedAt - stormResult.startedAt) / 1000)).toFixed(0)} attempts/s; ` +
+      `webhook on B p50 ${ms(webhookLatency.p50)} ms, p99 ${ms(webhookLatency.p99)} ms; ` +
+      `catalog on B after the kill p50 ${ms(catalogLatency.p50)} ms, p99 ${ms(catalogLatency.p99)} ms, max ${ms(catalogLatency.max)} ms`,
   )
   await checkEvents('after the storm')
   await checkLocks('after the storm')

@@ -30,6 +30,7 @@ import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 
 import { describeScan, scanLogsForSecrets } from './lib/log-secrets.js'
+import { describeEvents } from './lib/mixed-workload.js'
 import { offerFile } from './lib/offer-file.js'
 import { cleanUp, parseScenarios, runScenario, type ScenarioRun } from './lib/scenario.js'
 import { ms, table, verdict } from './lib/stats.js'
@@ -100,8 +101,7 @@ try {
         `${publicationDone ? 'complete' : 'NOT COMPLETE'}${cycle?.error ? `; ${cycle.error}` : ''}`,
     )
     out(
-      `Webhook events: ${result.events.accepted} accepted, ${result.events.gaveUp} not accepted after retries, ` +
-        `${result.events.sent} attempts. Run took ${((result.endedAt - result.startedAt) / 1000).toFixed(1)} s; ` +
+      `Webhook events: ${describeEvents(result.events)}. Run took ${((result.endedAt - result.startedAt) / 1000).toFixed(1)} s; ` +
         `instances stopped with exit code(s) ${run.exitCodes.join(', ')} (SIGTERM, graceful shutdown)`,
     )
     out(`\nNo stall (catalog requests overlapping each phase; /healthz probe; harness lag):`)

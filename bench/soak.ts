@@ -27,6 +27,7 @@ import type pg from 'pg'
 import { connectionsByState, maintenanceClient, stuckTransactions } from './lib/bench-database.js'
 import { sqliteFileOf } from '../src/host/db/database.js'
 import { describeScan, scanLogsForSecrets } from './lib/log-secrets.js'
+import { describeEvents } from './lib/mixed-workload.js'
 import { offerFile } from './lib/offer-file.js'
 import { cleanUp, parseScenarios, runScenario } from './lib/scenario.js'
 import { openFilesUnder, rssMib, type ServiceProcess } from './lib/service-process.js'
@@ -163,7 +164,7 @@ try {
           .join('; '),
     )
     out(
-      `Webhook events: ${result.events.accepted} accepted, ${result.events.gaveUp} not accepted after retries; ` +
+      `Webhook events: ${describeEvents(result.events)}; ` +
         `instances stopped with exit code(s) ${run.exitCodes.join(', ')}`,
     )
     out(`\nNo stall over the soak (every window of each phase):\n${noStallReport(result).text}`)

@@ -110,6 +110,14 @@ export interface WorkloadOptions {
   until?: Promise<unknown>
 }
 
+/** "12 accepted, 1 refused, …": what became of the events of a run. */
+export function describeEvents(events: WorkloadResult['events']): string {
+  return (
+    `${events.accepted} accepted (2xx), ${events.refused} refused, ${events.exhausted} not accepted after 6 attempts, ` +
+    `${events.cutShort} still being retried when the run ended; ${events.sent} attempts`
+  )
+}
+
 export interface WorkloadResult {
   startedAt: number
   endedAt: number
@@ -120,7 +128,9 @@ export interface WorkloadResult {
   cycles: CycleResult[]
   /** Harness event-loop lag samples: [time, lag ms]. */
   harnessLag: Array<[number, number]>
-  events: { sent: number; accepted: number; gaveUp: number }
+  /** Attempts sent; events accepted (2xx), refused (a 4xx the sender must not retry), not accepted
+   * after 6 attempts, and still being retried when the run ended. */
+  events: { sent: number; accepted: number; refused: number; exhausted: number; cutShort: number }
   /** Numbers of the events a 2xx accepted, and of every event sent at least once. */
   acceptedEvents: number[]
   attemptedEvents: number[]
@@ -190,7 +200,7 @@ export async function runMixedWorkload(options: WorkloadOptions): Promise<Worklo
   const cycles: CycleResult[] = []
   const harnessLag: Array<[number, number]> = []
   const signatures = new Set<string>()
-  const events = { sent: 0, accepted: 0, gaveUp: 0 }
+  const events = { sent: 0, accepted: 0, refused: 0, exhausted: 0, cutShort: 0 }
   const acceptedEvents: number[] = []
   const attemptedEvents: number[] = []
   let probeSkips = 0
@@ -274,8 +284,10 @@ export async function runMixedWorkload(options: WorkloadOptions): Promise<Worklo
   }
 
   let nextEvent = options.firstEvent ?? 0
-  async function sendEvent(event: BenchEvent, agents: http.Agent[], firstInstance: number): Promise<boolean> {
-    for (let attempt = 0; attempt < 6 && !stopping; attempt++) {
+  type Delivered = 'accepted' | 'refused' | 'exhausted' | 'cutShort'
+  async function sendEvent(event: BenchEvent, agents: http.Agent[], firstInstance: number): Promise<Delivered> {
+    for (let attempt = 0; attempt < 6; attempt++) {
+      if (stopping) return 'cutShort'
       const instance = (firstInstance + attempt) % origins.length
       const request = signed(deployment.webhookSecret, event)
       signatures.add(request.headers['x-dg-signature'] as string)
@@ -292,13 +304,13 @@ export async function runMixedWorkload(options: WorkloadOptions): Promise<Worklo
           body: request.body,
         }),
       )
-      if (response.status === 200 || response.status === 202) return true
+      if (response.status === 200 || response.status === 202) return 'accepted'
       const retryable = response.status === 0 || response.status === 503 || response.status === 409
-      if (!retryable || errorCode(response) === 'idempotency_body_conflict') return false
+      if (!retryable || errorCode(response) === 'idempotency_body_conflict') return 'refused'
       const retryAfter = Number(response.headers['retry-after'] ?? 1)
       await sleep(Math.min(10, Number.isFinite(retryAfter) ? retryAfter : 1) * 1000)
     }
-    return false
+    return 'exhausted'
   }
 
   async function webhookSender(index: number): Promise<void> {
@@ -311,10 +323,9 @@ export async function runMixedWorkload(options: WorkloadOptions): Promise<Worklo
       due += intervalMs
       const n = nextEvent++
       attemptedEvents.push(n)
-      if (await sendEvent(webhookEvent(deployment.catalog, n), agents, n % origins.length)) {
-        events.accepted++
-        acceptedEvents.push(n)
-      } else events.gaveUp++
+      const delivered = await sendEvent(webhookEvent(deployment.catalog, n), agents, n % origins.length)
+      events[delivered]++
+      if (delivered === 'accepted') acceptedEvents.push(n)
       // a sender that fell behind does not burst to catch up
       if (due < performance.now()) due = performance.now()
     }
