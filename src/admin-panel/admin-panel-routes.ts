@@ -11,6 +11,7 @@
  */
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
+import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -51,12 +52,25 @@ interface Asset {
   etag: string
 }
 
+/**
+ * Browser builds of the panel's libraries, served from their npm packages under fixed names, so
+ * that `npm install` is the only build step: the price-history chart (uPlot, about 50 kB).
+ */
+const VENDOR_FILES: Readonly<Record<string, string>> = {
+  'uplot.js': 'uplot/dist/uPlot.iife.min.js',
+  'uplot.css': 'uplot/dist/uPlot.min.css',
+}
+
 const INDEX = 'index.html'
 /** Replaced in index.html by the REST base URL, so the panel follows DG_REST_PREFIX. */
 const REST_BASE_PLACEHOLDER = '__DG_REST_BASE__'
 
 function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+}
+
+function etagOf(body: Buffer): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`
 }
 
 function loadAssets(restBase: string): Map<string, Asset> {
@@ -67,8 +81,12 @@ function loadAssets(restBase: string): Map<string, Asset> {
     let body = fs.readFileSync(path.join(ADMIN_PANEL_ASSETS_DIR, entry.name))
     if (entry.name === INDEX)
       body = Buffer.from(body.toString('utf8').replaceAll(REST_BASE_PLACEHOLDER, escapeAttribute(restBase)))
-    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`
-    assets.set(entry.name, { body, contentType, etag })
+    assets.set(entry.name, { body, contentType, etag: etagOf(body) })
+  }
+  const resolve = createRequire(import.meta.url).resolve
+  for (const [name, file] of Object.entries(VENDOR_FILES)) {
+    const body = fs.readFileSync(resolve(file))
+    assets.set(name, { body, contentType: CONTENT_TYPES[path.extname(name)]!, etag: etagOf(body) })
   }
   if (!assets.has(INDEX)) throw new Error(`admin panel: ${INDEX} is missing from ${ADMIN_PANEL_ASSETS_DIR}`)
   return assets

@@ -76,6 +76,17 @@ describeEachDatabase('admin panel static files', (env) => {
     }
   })
 
+  it('serves the chart library from its npm package under fixed names', async () => {
+    const script = await get(`${PANEL}/uplot.js`)
+    expect(script.statusCode).toBe(200)
+    expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8')
+    expect(script.headers['content-security-policy']).toBe(ADMIN_PANEL_CSP)
+    expect(script.body).toContain('uPlot')
+    const style = await get(`${PANEL}/uplot.css`)
+    expect(style.headers['content-type']).toBe('text/css; charset=utf-8')
+    expect(style.body).toContain('.uplot')
+  })
+
   it('answers 404 for unknown files and never reaches outside the asset folder', async () => {
     const secretLooking = fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')
     const attempts = [

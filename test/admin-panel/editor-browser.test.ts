@@ -235,6 +235,11 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in 
     expect(newest).toContain(yesterday.split('-').reverse().join('.'))
     expect(plain(await page.textContent('#price-history'))).toContain('971 800,00 zł')
     expect(plain(await page.textContent('#price-history'))).toContain('944 680,00 zł')
+    // the same history as a chart (uPlot): the total as steps, today's amount in the legend
+    await page.locator('#price-chart canvas').waitFor()
+    await expect
+      .poll(async () => plain(await page.textContent('#price-chart .u-legend')))
+      .toMatch(/Cena całkowita:?\s*971 800,00 zł/)
     await shot('04-price-changed')
 
     const catalog = (await api('GET', `/catalog/properties/${offer.id}/price-history`)).json()
@@ -519,6 +524,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in 
     await page.click('#language-switch')
     await expect.poll(() => page.textContent('#nav a[data-route=oferty]')).toBe('Offers')
     await page.locator('#offer-form').waitFor()
+    await page.locator('#price-history').waitFor()
     const text = plain(await page.textContent('.page'))
     expect(text).toContain('Price history')
     expect(text).toContain('Parts and rooms')

@@ -33,6 +33,7 @@ import {
 } from './editor-labels.js'
 import { conflictRowsOf, customMetaEditor, readField, sendVersioned } from './editor-forms.js'
 import { mediaCard } from './editor-media.js'
+import { drawPriceChart } from './price-chart.js'
 import { tr } from './i18n.js'
 import { alertBox, card, confirmDialog, errorBox, formField, toast } from './ui.js'
 
@@ -502,14 +503,17 @@ export async function renderOfferEditor(page, { api, signal, id }) {
   async function drawHistory() {
     try {
       const { body } = await api.get(`${path}/price-history`, { signal })
-      replaceChildren(historySlot, historyCard(body.items))
+      const chart = h('div', { class: 'price-chart', id: 'price-chart' })
+      replaceChildren(historySlot, historyCard(body.items, chart))
+      // drawn once in the page, where its width is known; the table holds the same data if it fails
+      await drawPriceChart(chart, body.items, todayInWarsaw()).catch(() => chart.remove())
     } catch (error) {
       if (error?.name === 'AbortError') return
       replaceChildren(historySlot, card(tr('Historia cen', 'Price history'), errorBox(error)))
     }
   }
 
-  function historyCard(items) {
+  function historyCard(items, chart) {
     const subject = (item) => {
       if (item.price_type !== 'component') return fieldLabel(`price_${item.price_type}`)
       const component = offer.components.find((c) => c.id === item.component_id)
@@ -520,6 +524,7 @@ export async function renderOfferEditor(page, { api, signal, id }) {
     const amount = (part) => (part.cents === null ? '—' : formatMoney((part.cents / 100).toFixed(2)))
     return card(
       tr('Historia cen', 'Price history'),
+      items.length === 0 ? null : chart,
       items.length === 0
         ? h('p', { class: 'muted' }, tr('Ta oferta nie ma jeszcze cen.', 'This offer has no prices yet.'))
         : h(
