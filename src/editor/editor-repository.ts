@@ -7,15 +7,7 @@ import { type Insertable, type Selectable, type SelectQueryBuilder, sql, type Up
 
 import type { Executor } from '../host/context.js'
 import { areaNumericSql, type DialectName } from '../host/db/dialect.js'
-import type {
-  AttachmentsTable,
-  Database,
-  InvestmentRow,
-  InvestmentsTable,
-  NewInvestment,
-  OfferRow,
-} from '../host/db/schema.js'
-import type { StoredComponent } from '../offers/editor-operation.js'
+import type { AttachmentsTable, Database, InvestmentRow, InvestmentsTable, NewInvestment } from '../host/db/schema.js'
 
 export interface Page {
   limit: number
@@ -94,14 +86,15 @@ export async function countOffers(db: Executor, dialect: DialectName, filters: O
   return Number(row.total)
 }
 
+/** The ids of a page of offers, in order (the rows are read as a write reads them). */
 export async function selectOfferPage(
   db: Executor,
   dialect: DialectName,
   filters: OfferFilters,
   order: { by: OfferOrder; direction: 'asc' | 'desc' },
   page: Page,
-): Promise<OfferRow[]> {
-  let q = filteredOffers(db, dialect, filters).selectAll('offers')
+): Promise<number[]> {
+  let q = filteredOffers(db, dialect, filters).select('offers.id')
   const dir = order.direction
   switch (order.by) {
     case 'title':
@@ -121,33 +114,8 @@ export async function selectOfferPage(
     default:
       q = q.orderBy('offers.modified_at', dir)
   }
-  return q.orderBy('offers.id', dir).limit(page.limit).offset(page.offset).execute()
-}
-
-export async function selectComponentsOfOffers(db: Executor, offerIds: readonly number[]): Promise<StoredComponent[]> {
-  if (offerIds.length === 0) return []
-  return db
-    .selectFrom('offer_components')
-    .select([
-      'id',
-      'offer_id',
-      'position',
-      'group_kind',
-      'kind_label',
-      'designation',
-      'description',
-      'price_cents',
-      'price_from',
-      'relation',
-      'requirement',
-      'variant',
-      'legal_title',
-    ])
-    .where('offer_id', 'in', offerIds)
-    .orderBy('offer_id')
-    .orderBy('position')
-    .orderBy('id')
-    .execute()
+  const rows = await q.orderBy('offers.id', dir).limit(page.limit).offset(page.offset).execute()
+  return rows.map((row) => row.id)
 }
 
 export async function selectInvestmentTitles(

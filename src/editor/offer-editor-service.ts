@@ -25,7 +25,7 @@ import {
 } from '../offers/editor-operation.js'
 import { planOffers } from '../offers/offer-planner.js'
 import { applyOfferPlan } from '../offers/offer-writer.js'
-import { type EditorTarget, selectEditorTargets, selectLastHistoryIds } from '../offers/offers-repository.js'
+import { type EditorTarget, selectEditorTargets } from '../offers/offers-repository.js'
 import type { RowError } from '../offers/row-errors.js'
 import { editorFieldError, validateComponent, validateEditorOffer } from '../offers/validate-editor-offer.js'
 import type { NormalizedOfferValues } from '../offers/validate-offer-row.js'
@@ -37,7 +37,6 @@ import {
   countOffers,
   type OfferFilters,
   type OfferOrder,
-  selectComponentsOfOffers,
   selectInvestment,
   selectInvestmentTitles,
   selectOfferPage,
@@ -166,20 +165,11 @@ export async function listOffers(
     { by: query.orderBy, direction: query.order },
     { limit: query.perPage, offset: (query.page - 1) * query.perPage },
   )
-  const ids = offers.map((o) => o.id)
-  const [components, lastHistory] = await Promise.all([
-    selectComponentsOfOffers(ctx.db, ids),
-    selectLastHistoryIds(ctx.db, ids),
-  ])
-  const byOffer = new Map<number, StoredComponent[]>()
-  for (const c of components) byOffer.set(c.offer_id, [...(byOffer.get(c.offer_id) ?? []), c])
+  // read as a write reads them, so that every version a list shows is the one a write compares
+  const targets = await selectEditorTargets(ctx.db, offers)
   const items = await viewsOf(
     ctx.db,
-    offers.map((offer) => ({
-      offer,
-      components: byOffer.get(offer.id) ?? [],
-      lastHistoryId: lastHistory.get(offer.id) ?? null,
-    })),
+    offers.map((id) => targets.get(id)).filter((t): t is EditorTarget => t !== undefined),
   )
   return { items, total, totalPages }
 }
