@@ -18,7 +18,7 @@ import { Type } from 'typebox'
 import { HostError, PluginError } from '../host/errors.js'
 import { actorOf, requireCapability, requirePrincipal } from '../host/http/authenticate.js'
 import { ifNoneMatchMatches } from '../host/http/conditional.js'
-import { errorResponse, errorResponses } from '../host/http/schemas.js'
+import { errorResponse, errorResponses, RowId } from '../host/http/schemas.js'
 import { serviceOrigin } from '../host/http/service-origin.js'
 import { type MediaOwner, selectAttachmentByFile } from './editor-repository.js'
 import { MEDIA_FILE_NAME, mediaDir } from './media-files.js'
@@ -26,7 +26,7 @@ import { deleteMedia, getMedia, listMedia, MEDIA_PATH, type Upload, updateMedia,
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
 const guard = [requireCapability('manage_options')]
-const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) })
+const IdParams = Type.Object({ id: RowId() })
 
 const UploadBody = {
   content: {

@@ -11,7 +11,7 @@ import { type TObject, type TSchema, Type } from 'typebox'
 import { CLEARABLE_FIELDS, COMPONENT_GROUPS, COMPONENT_KINDS, HOST_STATUSES } from '../offers/editor-operation.js'
 import { EDITOR_OFFER_FIELDS } from '../offers/validate-editor-offer.js'
 import { STATUS_CODES } from '../catalog/schemas.js'
-import { stringEnum } from '../host/http/schemas.js'
+import { RowId, stringEnum } from '../host/http/schemas.js'
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
 const clearable: ReadonlySet<string> = new Set(CLEARABLE_FIELDS)
@@ -190,10 +190,10 @@ export const ComponentDeleteQuery = Type.Object({
   version: version.version,
 })
 
-export const OfferIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) })
+export const OfferIdParams = Type.Object({ id: RowId() })
 export const ComponentParams = Type.Object({
-  id: Type.Integer({ minimum: 1 }),
-  component_id: Type.Integer({ minimum: 1 }),
+  id: RowId(),
+  component_id: RowId(),
 })
 
 const page = Type.Integer({ minimum: 1, default: 1, description: 'Page number, 1-based' })
@@ -236,7 +236,7 @@ export const OfferListQuery = Type.Object({
 export const InvestmentListQuery = Type.Object({
   search: Type.Optional(Type.String({ maxLength: 200, description: 'Part of the name, source id or city' })),
   host_status: Type.Optional(stringEnum(HOST_STATUSES)),
-  developer_id: Type.Optional(Type.Integer({ minimum: 1 })),
+  developer_id: Type.Optional(RowId()),
   page: Type.Optional(page),
   per_page: Type.Optional(perPage),
 })
@@ -286,7 +286,7 @@ export const InvestmentUpdateBody = Type.Object(
   { ...investmentProperties, ...version },
   { additionalProperties: false },
 )
-export const InvestmentIdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) })
+export const InvestmentIdParams = Type.Object({ id: RowId() })
 
 // ---------------------------------------------------------------------------------------------
 // responses

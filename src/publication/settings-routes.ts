@@ -13,7 +13,7 @@ import type { FastifyInstance } from 'fastify'
 import { type TSchema, Type } from 'typebox'
 
 import { actorOf, requireCapability, requirePrincipal } from '../host/http/authenticate.js'
-import { errorResponses } from '../host/http/schemas.js'
+import { errorResponses, RowId } from '../host/http/schemas.js'
 import { legacyKeyParamView, setLegacyKeyParam } from './legacy-key-setting.js'
 import type { PublicationSettings } from './publication-settings.js'
 import {
@@ -34,7 +34,7 @@ import {
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
 const guard = [requireCapability('manage_options')]
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
-const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) })
+const IdParams = Type.Object({ id: RowId() })
 
 const PublicationSettingsSchema = Type.Object({
   public_base_url: Nullable(Type.String({ description: 'https address where /dane-gov files are reachable' })),
@@ -55,7 +55,7 @@ const PublicationSettingsSchema = Type.Object({
 const PublicationSettingsBody = Type.Object(
   {
     public_base_url: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
-    developer_id: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+    developer_id: Type.Optional(Nullable(RowId())),
     published_statuses: Type.Optional(Type.Array(Type.String({ maxLength: 40 }), { maxItems: 10 })),
     schedule: Type.Optional(Type.String({ maxLength: 100 })),
     dataset_url: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),

@@ -62,11 +62,10 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('operator administr
     if (!SCREENSHOTS) return
     fs.mkdirSync(SCREENSHOTS, { recursive: true })
     // from the top (the sticky bar would be drawn where the page was scrolled to), without the toasts
-    const lang = await page.evaluate(() => {
-      window.scrollTo(0, 0)
-      document.getElementById('toasts')?.replaceChildren()
-      return document.documentElement.lang
-    })
+    // a string, since the test is compiled without the DOM's types
+    const lang = await page.evaluate<string>(
+      "(() => { window.scrollTo(0, 0); document.getElementById('toasts')?.replaceChildren(); return document.documentElement.lang })()",
+    )
     shots++
     await page.screenshot({
       path: path.join(SCREENSHOTS, `${lang}-${String(shots).padStart(2, '0')}-${name}.png`),
@@ -323,7 +322,9 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('operator administr
     await page.locator('#audit-table tbody tr[data-action]').first().waitFor()
     const actions = await page
       .locator('#audit-table tbody tr')
-      .evaluateAll((rows) => rows.map((row) => (row as HTMLElement).dataset.action))
+      .evaluateAll((rows) =>
+        rows.map((row) => (row as unknown as { dataset: Record<string, string | undefined> }).dataset.action),
+      )
     for (const action of [
       'session.login',
       'publication.settings',

@@ -17,6 +17,7 @@ describeEachDatabase('application passwords and GET /status', (env) => {
     expect(response.statusCode).toBe(200)
     const body = response.json()
     expect(Object.keys(body).sort()).toEqual([
+      'alerts',
       'continuity_mode',
       'contract_id',
       'datasets',
