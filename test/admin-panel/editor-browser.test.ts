@@ -48,6 +48,9 @@ const PDF = Buffer.from(
   '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[]/Count 0>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
 )
 
+/** A condition the page reaches after a request: the default second is too short on a busy machine. */
+const poll = <T>(check: () => T | Promise<T>) => expect.poll(check, { timeout: 10_000 })
+
 /** Text as a reader sees it: non-breaking spaces (amounts) as spaces. */
 const plain = (text: string | null) => (text ?? '').replace(/[\u00a0\u202f]/g, ' ')
 
@@ -91,7 +94,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in 
   }
   /** Waits for the confirmation, then clears it so that it does not cover the next screenshot. */
   const toastSays = async (text: string) => {
-    await expect.poll(async () => plain(await page.textContent('#toasts'))).toContain(text)
+    await poll(async () => plain(await page.textContent('#toasts'))).toContain(text)
     await page.evaluate("document.getElementById('toasts')?.replaceChildren()")
   }
 
@@ -177,7 +180,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in 
       .executeTakeFirstOrThrow()
     await page.selectOption('#filter-investment', String(investment.id))
     await page.fill('#filter-search', 'A/0.01')
-    await expect.poll(() => page.locator('#offers-table tbody tr').count()).toBe(1)
+    await poll(() => page.locator('#offers-table tbody tr').count()).toBe(1)
     const row = page.locator('#offers-table tbody tr').first()
     expect(await row.getAttribute('data-code')).toBe('A/0.01')
     expect(plain(await row.textContent())).toContain('944 680,00 zł')
@@ -190,9 +193,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in 
     await page.selectOption('#filter-investment', '')
     await page.click('#offers-table th button[data-sort=price]')
     await page.click('#offers-table th button[data-sort=price]')
-    await expect
-      .poll(() => page.getAttribute('#offers-table th:has(button[data-sort=price])', 'aria-sort'))
-      .toBe('descending')
+    await poll(() => page.getAttribute('#offers-table th:has(button[data-sort=price])', 'aria-sort')).toBe('descending')
     const prices = await page.locator('#offers-table tbody tr td.num:nth-child(7)').allTextContents()
     const cents = prices.map(
       (text) =>
@@ -218,7 +219,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in 
     await page.fill('#price-reason', 'Cennik grudniowy')
     await page.click('#save-prices')
     const totalField = page.locator('#price-form .field[data-field~="price_total"]')
-    await expect.poll(() => totalField.getAttribute('class')).toContain('has-error')
+    await poll(() => totalField.getAttribute('class')).toContain('has-error')
     expect(await totalField.locator('.field-error').textContent()).toMatch(/Cena/)
     expect((await offerByCode('A/0.01')).price_total_cents).toBe(offer.price_total_cents)
     await shot('03-price-refused-at-field')
@@ -228,7 +229,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in 
     await toastSays('Zapisano zmianę ceny')
     expect((await offerByCode('A/0.01')).price_total_cents).toBe(97_180_000)
     const history = page.locator('#price-history tbody tr')
-    await expect.poll(() => history.count()).toBe(4)
+    await poll(() => history.count()).toBe(4)
     const newest = plain(await history.first().textContent())
     expect(newest).toContain('zmiana ceny')
     expect(newest).toContain('Cennik grudniowy')
@@ -237,9 +238,9 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in 
     expect(plain(await page.textContent('#price-history'))).toContain('944 680,00 zł')
     // the same history as a chart (uPlot): the total as steps, today's amount in the legend
     await page.locator('#price-chart canvas').waitFor()
-    await expect
-      .poll(async () => plain(await page.textContent('#price-chart .u-legend')))
-      .toMatch(/Cena całkowita:?\s*971 800,00 zł/)
+    await poll(async () => plain(await page.textContent('#price-chart .u-legend'))).toMatch(
+      /Cena całkowita:?\s*971 800,00 zł/,
+    )
     await shot('04-price-changed')
 
     const catalog = (await api('GET', `/catalog/properties/${offer.id}/price-history`)).json()
@@ -260,7 +261,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in 
   it('sets the type of an offer sent without one, after which it is no longer flagged', async () => {
     await page.click('#nav a[data-route=oferty]')
     await page.click('#show-untyped')
-    await expect.poll(() => page.locator('#offers-table tbody tr').count()).toBe(1)
+    await poll(() => page.locator('#offers-table tbody tr').count()).toBe(1)
     expect(await page.locator('#offers-table tbody tr [data-unqualified]').count()).toBe(1)
     await page.click('#offers-table a.offer-link')
     await page.locator('#qualify').waitFor()
@@ -269,7 +270,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in 
     await page.selectOption('#qualify-type', 'mieszkanie')
     await page.click('#qualify-submit')
     await toastSays('Ustawiono rodzaj oferty')
-    await expect.poll(() => page.locator('#qualify').count()).toBe(0)
+    await poll(() => page.locator('#qualify').count()).toBe(0)
     expect(await page.textContent('#offer-heading')).toBe('Mieszkanie U/7')
     const stored = await offerByCode('U/7')
     expect(stored.property_type).toBe('mieszkanie')
@@ -292,12 +293,12 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in 
     await page.click('#save-component')
     await toastSays('Dodano element')
     const row = page.locator('#components tbody tr')
-    await expect.poll(() => row.count()).toBe(1)
+    await poll(() => row.count()).toBe(1)
     const text = plain(await row.first().textContent())
     expect(text).toContain('Miejsce postojowe')
     expect(text).toContain('MP-12')
     expect(text).toContain('45 000,00 zł')
-    await expect.poll(async () => plain(await page.textContent('#price-history'))).toContain('Miejsce postojowe MP-12')
+    await poll(async () => plain(await page.textContent('#price-history'))).toContain('Miejsce postojowe MP-12')
     await shot('07-component-added')
 
     const detail = (await api('GET', `/catalog/properties/${flat.id}`)).json()
@@ -368,7 +369,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in 
     ])
     await toastSays('Dodano zdjęcia do galerii')
     const items = page.locator('#gallery li.gallery-item')
-    await expect.poll(() => items.count()).toBe(2)
+    await poll(() => items.count()).toBe(2)
     expect(await items.nth(0).locator('.gallery-title').textContent()).toBe('salon')
     expect(await items.nth(0).getAttribute('class')).toContain('main')
     expect(plain(await page.textContent('#documents'))).toContain('prospekt')
@@ -377,20 +378,18 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in 
     expect(await refused.textContent()).toContain('nie jest obrazem JPEG, PNG lub WebP')
     // the previews load from the service under the panel's CSP (lazily: once in view)
     await items.nth(0).scrollIntoViewIfNeeded()
-    await expect
-      .poll(() =>
-        items
-          .nth(0)
-          .locator('img')
-          .evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
-      )
-      .toBeGreaterThan(0)
+    await poll(() =>
+      items
+        .nth(0)
+        .locator('img')
+        .evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+    ).toBeGreaterThan(0)
     await shot('09-media')
 
     // "kuchnia" first (the keyboard's way of dragging), then made the main image
     await items.nth(1).locator('button.move-earlier').click()
     await toastSays('Zmieniono kolejność')
-    await expect.poll(() => items.nth(0).locator('.gallery-title').textContent()).toBe('kuchnia')
+    await poll(() => items.nth(0).locator('.gallery-title').textContent()).toBe('kuchnia')
     await items.nth(0).locator('button.make-main').click()
     await toastSays('Ustawiono zdjęcie główne')
     const stored = await offerByCode('A/0.01')
@@ -490,10 +489,10 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in 
     await page.fill('#investment-meta-liczba_pieter', 'sześć')
     await page.click('#save-investment')
     const floors = page.locator('#investment-form .field[data-field~="custom_meta.liczba_pieter"]')
-    await expect.poll(() => floors.getAttribute('class')).toContain('has-error')
+    await poll(() => floors.getAttribute('class')).toContain('has-error')
     expect(await floors.locator('.field-error').textContent()).toContain('liczbę całkowitą')
     const postal = page.locator('#investment-form .field[data-field~="location.postal_code"]')
-    await expect.poll(() => postal.getAttribute('class')).toContain('has-error')
+    await poll(() => postal.getAttribute('class')).toContain('has-error')
     expect(await postal.locator('.field-error').textContent()).toMatch(/kod pocztowy/i)
     await shot('13-investment-refused')
     await page.fill('#investment-postal_code', '02-495')
@@ -522,7 +521,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in 
     const flat = await offerByCode('A/0.01')
     await openOffer(flat.id)
     await page.click('#language-switch')
-    await expect.poll(() => page.textContent('#nav a[data-route=oferty]')).toBe('Offers')
+    await poll(() => page.textContent('#nav a[data-route=oferty]')).toBe('Offers')
     await page.locator('#offer-form').waitFor()
     await page.locator('#price-history').waitFor()
     const text = plain(await page.textContent('.page'))
@@ -533,15 +532,15 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in 
     await page.fill('#price-price_total', 'dużo')
     await page.click('#save-prices')
     const field = page.locator('#price-form .field[data-field~="price_total"] .field-error')
-    await expect.poll(() => field.isVisible()).toBe(true)
+    await poll(() => field.isVisible()).toBe(true)
     expect(await field.textContent()).toMatch(/price_total/)
     await shot('14-english')
 
     // the choice is remembered, and Polish comes back with one click
     await page.reload()
-    await expect.poll(() => page.textContent('#nav a[data-route=oferty]')).toBe('Offers')
+    await poll(() => page.textContent('#nav a[data-route=oferty]')).toBe('Offers')
     await page.click('#language-switch')
-    await expect.poll(() => page.textContent('#nav a[data-route=oferty]')).toBe('Oferty')
+    await poll(() => page.textContent('#nav a[data-route=oferty]')).toBe('Oferty')
     expect(problems).toEqual([])
   })
 })

@@ -2,7 +2,7 @@
 // (POST {base}/investments) or changed (PATCH {base}/investments/{id}, with the version shown in
 // If-Match): name, texts, publication status and visibility, developer entity, location (official
 // columns 29–35), prospectus address (58) and registered custom fields; deleted only without offers.
-import { externalLink, facts, formatDateTime, formatNumber, h, mono, replaceChildren } from './dom.js'
+import { externalLink, facts, formatNumber, formatWhen, h, mono, replaceChildren } from './dom.js'
 import {
   fieldLabel,
   HOST_STATUSES,
@@ -103,7 +103,7 @@ async function renderInvestmentList(page, { api, signal }) {
             `${formatNumber(i.offers_count)} (${formatNumber(i.published_offers_count)})`,
           ),
       },
-      { label: tr('Zmieniono', 'Changed'), render: (i) => formatDateTime(i.modified_at) },
+      { label: tr('Zmieniono', 'Changed'), render: (i) => formatWhen(i.modified_at) },
     ],
     empty: tr('Żadna inwestycja nie spełnia tych warunków.', 'No investment matches.'),
     load: async (state) => {
@@ -456,8 +456,8 @@ async function renderInvestmentForm(page, { api, signal, investment: initial }) 
               ? externalLink(investment.prospectus_url)
               : '—',
           ],
-          [tr('Utworzono', 'Created'), formatDateTime(investment.created_at)],
-          [tr('Zmieniono', 'Changed'), formatDateTime(investment.modified_at)],
+          [tr('Utworzono', 'Created'), formatWhen(investment.created_at)],
+          [tr('Zmieniono', 'Changed'), formatWhen(investment.modified_at)],
           [tr('Wersja', 'Version'), mono(investment.version)],
         ]),
       ),

@@ -7,7 +7,7 @@ import {
   facts,
   formatArea,
   formatDate,
-  formatDateTime,
+  formatWhen,
   formatMoney,
   h,
   moneyInputText,
@@ -1073,8 +1073,8 @@ function detailsCard(offer) {
           ? tr('część sprzedawana osobno', 'part sold on its own')
           : tr('lokal lub dom', 'flat or house'),
       ],
-      [tr('Utworzono', 'Created'), formatDateTime(offer.created_at)],
-      [tr('Zmieniono', 'Changed'), formatDateTime(offer.modified_at)],
+      [tr('Utworzono', 'Created'), formatWhen(offer.created_at)],
+      [tr('Zmieniono', 'Changed'), formatWhen(offer.modified_at)],
       [tr('Wersja', 'Version'), mono(offer.version)],
     ]),
   )

@@ -2,16 +2,7 @@
 // publication status and "without type"), a new offer through POST {base}/offers, and one offer's
 // editor (view-offer-edit.js). Filters and page live in the address, so a list can be bookmarked
 // and "back" from an offer returns to it.
-import {
-  formatArea,
-  formatDate,
-  formatDateTime,
-  formatMoney,
-  h,
-  moneyToCents,
-  replaceChildren,
-  todayInWarsaw,
-} from './dom.js'
+import { formatArea, formatWhen, formatMoney, h, moneyToCents, replaceChildren, todayInWarsaw } from './dom.js'
 import {
   HOST_STATUSES,
   hashRoute,
@@ -251,7 +242,7 @@ async function renderOfferList(page, { api, signal }) {
         label: tr('Zmieniono', 'Changed'),
         sort: 'modified',
         defaultOrder: 'desc',
-        render: (offer) => h('span', { title: formatDateTime(offer.modified_at) }, formatDate(offer.modified_at)),
+        render: (offer) => formatWhen(offer.modified_at),
       },
     ],
     rowAttributes: (offer) => ({
