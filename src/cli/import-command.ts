@@ -57,91 +57,96 @@ export async function runImportCommand(
   } catch {
     throw new HostError('file_not_found', `Cannot read ${file}.`, 400)
   }
-  const mapping = parseMapping(mappingText)
   const mode = parseMode(values.mode)
   const io = env.io
   const sheet = typeof values.sheet === 'string' ? values.sheet : undefined
   // a bar only on a terminal, never around --json output; a log gets a line now and then instead
   const terminal = values.json ? undefined : io.terminal
-  return withHostContext(env, async (ctx) => {
-    let lastLine = 0
-    let reading: ProgressBar | undefined
-    if (terminal) {
-      const estimate = await estimateDataRows(path.resolve(file), sheet)
-      reading = startProgressBar(terminal, 'Reading', 'rows', estimate ?? 0)
-    }
-    let preview: Awaited<ReturnType<typeof previewOfferImport>> | undefined
-    try {
-      preview = await previewOfferImport(ctx, {
-        actor: { type: 'cli' },
-        operator: { userId: null, name: 'cli' },
-        filePath: path.resolve(file),
-        fileName: path.basename(file),
-        mode,
-        mapping,
-        sheet,
-        onProgress: (rows) => {
-          if (reading) return reading.update(rows)
-          if (values.json || rows - lastLine < 5000) return
-          lastLine = rows
-          io.stderr(`Reading rows: ${rows}\n`)
-        },
-      })
-      // the estimate counted lines; the bar ends on the rows the reader found
-      reading?.update(preview.preview.rows, preview.preview.rows)
-    } finally {
-      reading?.stop(preview !== undefined)
-    }
-    const summary = describePreview(preview.id, preview.preview)
-    if (!preview.preview.valid) {
-      // a file refused as a whole (row 0: unsupported_format, xlsx_corrupt, …) is named by its code,
-      // as the API's errors name it; row errors leave the whole import invalid
-      const fileError = preview.preview.errors.find((error) => error.row === 0)
-      throw new HostError(
-        fileError?.code ?? 'import_invalid',
-        `${summary}\nSee all errors with GET /wp-json/dg/v2/imports/${preview.id}.`,
-        422,
-      )
-    }
-    const archiving = preview.preview.archive_scope.total > 0
-    if (!values.yes) {
-      if (!io.confirm)
+  // the extensions register the custom fields a mapping may fill (meta:<key>)
+  return withHostContext(
+    env,
+    async (ctx) => {
+      const mapping = parseMapping(mappingText, ctx.meta)
+      let lastLine = 0
+      let reading: ProgressBar | undefined
+      if (terminal) {
+        const estimate = await estimateDataRows(path.resolve(file), sheet)
+        reading = startProgressBar(terminal, 'Reading', 'rows', estimate ?? 0)
+      }
+      let preview: Awaited<ReturnType<typeof previewOfferImport>> | undefined
+      try {
+        preview = await previewOfferImport(ctx, {
+          actor: { type: 'cli' },
+          operator: { userId: null, name: 'cli' },
+          filePath: path.resolve(file),
+          fileName: path.basename(file),
+          mode,
+          mapping,
+          sheet,
+          onProgress: (rows) => {
+            if (reading) return reading.update(rows)
+            if (values.json || rows - lastLine < 5000) return
+            lastLine = rows
+            io.stderr(`Reading rows: ${rows}\n`)
+          },
+        })
+        // the estimate counted lines; the bar ends on the rows the reader found
+        reading?.update(preview.preview.rows, preview.preview.rows)
+      } finally {
+        reading?.stop(preview !== undefined)
+      }
+      const summary = describePreview(preview.id, preview.preview)
+      if (!preview.preview.valid) {
+        // a file refused as a whole (row 0: unsupported_format, xlsx_corrupt, …) is named by its code,
+        // as the API's errors name it; row errors leave the whole import invalid
+        const fileError = preview.preview.errors.find((error) => error.row === 0)
         throw new HostError(
-          'confirmation_required',
-          `${summary}\nNothing was written. Run again with --yes to execute without a terminal.`,
-          400,
+          fileError?.code ?? 'import_invalid',
+          `${summary}\nSee all errors with GET /wp-json/dg/v2/imports/${preview.id}.`,
+          422,
         )
-      io.stderr(`${summary}\n`)
-      const question = archiving
-        ? `Execute, ARCHIVING ${preview.preview.archive_scope.total} offer(s)? [y/N] `
-        : 'Execute this import? [y/N] '
-      if (!(await io.confirm(question))) {
-        return {
-          json: { id: preview.id, preview: preview.preview, executed: false },
-          text: 'Not executed; the preview stays available for 24 hours.',
+      }
+      const archiving = preview.preview.archive_scope.total > 0
+      if (!values.yes) {
+        if (!io.confirm)
+          throw new HostError(
+            'confirmation_required',
+            `${summary}\nNothing was written. Run again with --yes to execute without a terminal.`,
+            400,
+          )
+        io.stderr(`${summary}\n`)
+        const question = archiving
+          ? `Execute, ARCHIVING ${preview.preview.archive_scope.total} offer(s)? [y/N] `
+          : 'Execute this import? [y/N] '
+        if (!(await io.confirm(question))) {
+          return {
+            json: { id: preview.id, preview: preview.preview, executed: false },
+            text: 'Not executed; the preview stays available for 24 hours.',
+          }
         }
       }
-    }
-    const { create, update, archive } = preview.preview.counts
-    const writing = terminal ? startProgressBar(terminal, 'Writing', 'offers', create + update + archive) : undefined
-    let outcome: Awaited<ReturnType<typeof executeOfferImport>> | undefined
-    try {
-      outcome = await executeOfferImport(ctx, {
-        actor: { type: 'cli' },
-        jobId: preview.id,
-        idempotencyKey: `cli-${randomBytes(12).toString('hex')}`,
-        confirmArchiving: archiving,
-        ...(writing ? { onProgress: (written: number, total: number) => writing.update(written, total) } : {}),
-      })
-      const { created, updated, archived } = outcome.result
-      writing?.update(created + updated + archived, created + updated + archived)
-    } finally {
-      writing?.stop(outcome !== undefined)
-    }
-    const r = outcome.result
-    return {
-      json: { id: preview.id, preview: { ...preview.preview, operations: undefined }, result: r },
-      text: `${values.yes ? `${summary}\n` : ''}Imported: ${r.processed} processed, ${r.created} created, ${r.updated} updated, ${r.archived} archived (run ${r.run_id}).`,
-    }
-  })
+      const { create, update, archive } = preview.preview.counts
+      const writing = terminal ? startProgressBar(terminal, 'Writing', 'offers', create + update + archive) : undefined
+      let outcome: Awaited<ReturnType<typeof executeOfferImport>> | undefined
+      try {
+        outcome = await executeOfferImport(ctx, {
+          actor: { type: 'cli' },
+          jobId: preview.id,
+          idempotencyKey: `cli-${randomBytes(12).toString('hex')}`,
+          confirmArchiving: archiving,
+          ...(writing ? { onProgress: (written: number, total: number) => writing.update(written, total) } : {}),
+        })
+        const { created, updated, archived } = outcome.result
+        writing?.update(created + updated + archived, created + updated + archived)
+      } finally {
+        writing?.stop(outcome !== undefined)
+      }
+      const r = outcome.result
+      return {
+        json: { id: preview.id, preview: { ...preview.preview, operations: undefined }, result: r },
+        text: `${values.yes ? `${summary}\n` : ''}Imported: ${r.processed} processed, ${r.created} created, ${r.updated} updated, ${r.archived} archived (run ${r.run_id}).`,
+      }
+    },
+    { extensions: true },
+  )
 }

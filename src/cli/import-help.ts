@@ -56,6 +56,10 @@ export const IMPORT_HELP = [
   'you have. Canonical fields:',
   ...describeFields(),
   '',
+  'A custom field of offers registered by an extension (DG_EXTENSIONS) is mapped as "meta:<key>",',
+  'e.g. "meta:exposure": "Ekspozycja"; its cells are read by the key\'s registered type (text, whole',
+  "number, number with a comma or a dot, tak/nie) and merged into the offer's custom fields.",
+  '',
   'Example mapping.json:',
   ...JSON.stringify(EXAMPLE_MAPPING, null, 2)
     .split('\n')

@@ -23,12 +23,16 @@ import {
 import { sqliteFileBehind } from '../host/db/sqlite-connections.js'
 import type { Database } from '../host/db/schema.js'
 import { HostError, PluginError } from '../host/errors.js'
+import { isDeniedKey } from '../host/meta/exposure-rules.js'
+import type { MetaRegistry, MetaType } from '../host/meta/meta-registry.js'
 import { isLockOwnerAlive, keepLockAlive, newLockOwner, releaseLock, tryAcquireLock } from '../host/locks.js'
 import { measured, recordImportExecution, recordImportPreview } from '../host/metrics.js'
 import { warsawDate } from '../licensing/license.js'
 import { selectCatalogState } from '../catalog/catalog-repository.js'
 import { CANONICAL_FIELDS, isCanonicalField, isDwellingType } from '../offers/canonical-fields.js'
+import { META_FIELD_PREFIX, type MetaScalar } from '../offers/meta-values.js'
 import {
+  type Comparable,
   createPlanner,
   type OfferPlan,
   type PlannedOperation,
@@ -140,8 +144,8 @@ export function canonicalValues(values: NormalizedOfferValues): Record<string, s
   return out
 }
 
-function beforeView(before: Record<string, string | number | null>): Record<string, string | number | null> {
-  const out: Record<string, string | number | null> = {}
+function beforeView(before: Record<string, Comparable>): Record<string, Comparable> {
+  const out: Record<string, Comparable> = {}
   for (const [field, value] of Object.entries(before)) {
     out[field] =
       typeof value === 'number' && (field === 'price_m2' || field === 'price_total' || field === 'price_combined')
@@ -156,13 +160,43 @@ function operationView(op: PlannedOperation) {
     row: op.row,
     action: op.action,
     key: op.key,
-    values: canonicalValues(op.values),
+    values: { ...canonicalValues(op.values), ...metaValues(op.values) },
     changes: op.changes,
     before: beforeView(op.before),
   }
 }
 
-export function parseMapping(raw: unknown): Record<string, string> {
+/** The custom fields of the values by their mapping name (`meta:<key>`), as the preview shows them. */
+function metaValues(values: NormalizedOfferValues): Record<string, MetaScalar> {
+  const out: Record<string, MetaScalar> = {}
+  for (const [key, value] of Object.entries(values.meta ?? {})) out[`${META_FIELD_PREFIX}${key}`] = value
+  return out
+}
+
+/** Whether a mapping (as given, or as a job keeps it) fills custom fields. */
+export function mapsCustomFields(mapping: Record<string, string> | string): boolean {
+  const fields = typeof mapping === 'string' ? (JSON.parse(mapping) as Record<string, string>) : mapping
+  return Object.keys(fields).some((field) => field.startsWith(META_FIELD_PREFIX))
+}
+
+/** The registered type of each custom field the mapping fills (what the file's validator needs). */
+export function mappedMetaTypes(mapping: Record<string, string>, meta: MetaRegistry): Record<string, MetaType> {
+  const types: Record<string, MetaType> = {}
+  for (const field of Object.keys(mapping)) {
+    if (!field.startsWith(META_FIELD_PREFIX)) continue
+    const key = field.slice(META_FIELD_PREFIX.length)
+    const registered = meta.get('dg_property', key)
+    if (registered) types[key] = registered.type
+  }
+  return types
+}
+
+/**
+ * The mapping of an import: canonical field → column header, and `meta:<key>` → column header for
+ * an offer custom field registered by code or an extension (`meta`; contract 2.8). Keys nobody
+ * registered, and keys the catalog never exposes, are refused like unknown fields.
+ */
+export function parseMapping(raw: unknown, meta?: MetaRegistry): Record<string, string> {
   let value = raw
   if (typeof raw === 'string') {
     try {
@@ -181,9 +215,22 @@ export function parseMapping(raw: unknown): Record<string, string> {
   const mapping: Record<string, string> = {}
   const problems: string[] = []
   for (const [field, header] of Object.entries(value)) {
-    if (!isCanonicalField(field))
-      problems.push(`"${field}" is not a canonical field (known: ${CANONICAL_FIELDS.join(', ')})`)
-    else if (typeof header !== 'string' || header.trim() === '') problems.push(`"${field}" must name a column header`)
+    if (field.startsWith(META_FIELD_PREFIX)) {
+      const key = field.slice(META_FIELD_PREFIX.length)
+      if (!meta?.get('dg_property', key) || isDeniedKey(key)) {
+        const registered = (meta?.list('dg_property') ?? []).map((m) => m.key).filter((k) => !isDeniedKey(k))
+        problems.push(
+          `"${field}" names no registered custom field of offers (registered: ${registered.length > 0 ? registered.join(', ') : 'none; see DG_EXTENSIONS'})`,
+        )
+        continue
+      }
+    } else if (!isCanonicalField(field)) {
+      problems.push(
+        `"${field}" is not a canonical field (known: ${CANONICAL_FIELDS.join(', ')}) nor a custom field (meta:<key>)`,
+      )
+      continue
+    }
+    if (typeof header !== 'string' || header.trim() === '') problems.push(`"${field}" must name a column header`)
     else mapping[field] = header
   }
   for (const required of ['source_investment_id', 'source_property_id']) {
@@ -293,7 +340,7 @@ async function previewInto(
   // the plan is made batch by batch as the file is read, and stored as encoded text; once a
   // row is refused, the rest of the file is still validated (every error is reported) but no
   // longer planned, since an invalid preview is never executed
-  const planner = createPlanner(ctx.db, { mode: args.mode, today })
+  const planner = createPlanner(ctx.db, { mode: args.mode, today, customMeta: mapsCustomFields(args.mapping) })
   const revisionBefore = (await selectCatalogState(ctx.db)).revision
   const stored = new ChunkBuilder()
   const shown: PlannedOperation[] = []
@@ -336,6 +383,7 @@ async function previewInto(
     ...(args.sheet ? { sheet: args.sheet } : {}),
     limits: { maxBytes: ctx.config.importMaxBytes, maxRows: ctx.config.importMaxRows },
     mapping: args.mapping,
+    metaTypes: mappedMetaTypes(args.mapping, ctx.meta),
     mode: args.mode,
     maxErrors,
   }
@@ -618,7 +666,7 @@ async function executeImport(
  * or a house's) is refused too: previewed again, such a row is a row error.
  */
 async function verifyPlan(db: Kysely<Database>, job: ImportJobRow, today: string): Promise<void> {
-  const planner = createPlanner(db, { mode: job.mode as ImportMode, today })
+  const planner = createPlanner(db, { mode: job.mode as ImportMode, today, customMeta: mapsCustomFields(job.mapping) })
   for await (const operations of storedOperations(db, job, { writesOnly: false })) {
     const inputs: PlanInput[] = []
     for (const op of operations) {
@@ -705,7 +753,13 @@ export async function writeJob(
       },
       trx,
     )
-    const writer = createPlanWriter(trx, { now, today, runId, bulk: ctx.caps.name })
+    const writer = createPlanWriter(trx, {
+      now,
+      today,
+      runId,
+      bulk: ctx.caps.name,
+      customMeta: mapsCustomFields(job.mapping),
+    })
     // a file that creates most of the catalog is loaded as a bulk load (see deferSecondaryIndexes)
     const restoreIndexes =
       ctx.caps.name === 'sqlite' &&

@@ -77,7 +77,7 @@ export async function importRoutes(app: FastifyInstance): Promise<void> {
         const upload = { ...form, filePath: form.filePath }
         try {
           const mode = parseMode(upload.fields.mode)
-          const mapping = parseMapping(upload.fields.mapping)
+          const mapping = parseMapping(upload.fields.mapping, ctx.meta)
           const outcome = await previewOfferImport(ctx, {
             actor: actorOf(principal),
             operator: { userId: principal.user.id, name: principal.user.login },

@@ -22,14 +22,24 @@ const CanonicalValues = Type.Object(
   Object.fromEntries(
     CANONICAL_FIELDS.map((field) => [field, Type.Optional(INTEGER_FIELDS.has(field) ? Type.Integer() : Type.String())]),
   ),
-  { description: 'Normalized values by canonical field (contract 2.7); amounts as decimal text such as 512000.00' },
+  {
+    description:
+      'Normalized values by canonical field (contract 2.7); amounts as decimal text such as 512000.00; custom fields as meta:<key>',
+    patternProperties: {
+      '^meta:': Type.Union([Type.String(), Type.Number(), Type.Boolean()], {
+        description: 'A custom field (meta:<key>)',
+      }),
+    },
+  },
 )
 
-/** mapping: canonical field name → column header of the file. */
+/** mapping: canonical field name (or `meta:<key>` of a registered custom field) → column header of the file. */
 const Mapping = Type.Object(
   {},
   {
-    propertyNames: stringEnum(CANONICAL_FIELDS),
+    propertyNames: {
+      anyOf: [stringEnum(CANONICAL_FIELDS), Type.String({ pattern: '^meta:[A-Za-z_][A-Za-z0-9_-]{0,63}$' })],
+    },
     additionalProperties: Type.String({ minLength: 1 }),
     required: ['source_investment_id', 'source_property_id'],
   },
@@ -51,11 +61,13 @@ export const ImportOperationSchema = Type.Object(
     action: stringEnum(['create', 'update', 'unchanged', 'archive']),
     key: Type.String({ description: 'Offer key: source investment id and source property id, joined by /' }),
     values: CanonicalValues,
-    changes: Type.Array(Type.String(), { description: 'Canonical fields whose stored value changes' }),
+    changes: Type.Array(Type.String(), {
+      description: 'Canonical fields (and meta:<key> custom fields) whose stored value changes',
+    }),
     before: Type.Object(
       {},
       {
-        additionalProperties: Type.Union([Type.String(), Type.Number(), Type.Null()]),
+        additionalProperties: Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]),
         description: 'The stored values of the changed fields before the import',
       },
     ),
@@ -186,7 +198,7 @@ export const OfferImportBody = {
             contentMediaType: 'application/json',
             contentSchema: Mapping,
             description:
-              'JSON object as text: canonical field name (contract 2.7) → column header of the file; source_investment_id and source_property_id are required',
+              'JSON object as text: canonical field name (contract 2.7) → column header of the file; source_investment_id and source_property_id are required. `meta:<key>` fills the offer custom field <key> registered by code or an extension (contract 2.8), read by its registered type; an empty cell leaves it as it is',
           }),
           sheet: Type.Optional(Type.String({ description: 'XLSX: the worksheet to read (default: the first)' })),
         },

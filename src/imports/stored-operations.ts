@@ -60,6 +60,9 @@ export const STORED_LOCATION_FIELDS = [
   'postalCode',
 ] as const satisfies readonly LocationKey[]
 
+/** Where the custom fields are kept: after the values and the location. */
+export const STORED_META_POSITION = STORED_VALUE_FIELDS.length + STORED_LOCATION_FIELDS.length
+
 const ACTION_CODES: Readonly<Record<PlanAction, string>> = { create: 'c', update: 'u', unchanged: 'n', archive: 'a' }
 const ACTIONS: Readonly<Record<string, PlanAction>> = { c: 'create', u: 'update', n: 'unchanged', a: 'archive' }
 
@@ -69,7 +72,10 @@ const ACTIONS: Readonly<Record<string, PlanAction>> = { c: 'create', u: 'update'
  * properties by computed key, which cost a 100,000-row preview twice as much on both threads.
  */
 
-/** Normalized values as a positional array (STORED_VALUE_FIELDS, then STORED_LOCATION_FIELDS), trailing nulls cut. */
+/**
+ * Normalized values as a positional array (STORED_VALUE_FIELDS, then STORED_LOCATION_FIELDS, then
+ * the custom fields as JSON text), trailing nulls cut.
+ */
 export function encodeValues(v: NormalizedOfferValues): Stored[] {
   const out: Stored[] = [
     v.sourceInvestmentId ?? null,
@@ -91,17 +97,19 @@ export function encodeValues(v: NormalizedOfferValues): Stored[] {
     v.priceCombinedStatus ?? null,
   ]
   const l = v.location
-  if (l)
+  if (l || v.meta)
     out.push(
-      l.voivodeship ?? null,
-      l.powiat ?? null,
-      l.gmina ?? null,
-      l.city ?? null,
-      l.street ?? null,
-      l.buildingNo ?? null,
-      l.localNo ?? null,
-      l.postalCode ?? null,
+      l?.voivodeship ?? null,
+      l?.powiat ?? null,
+      l?.gmina ?? null,
+      l?.city ?? null,
+      l?.street ?? null,
+      l?.buildingNo ?? null,
+      l?.localNo ?? null,
+      l?.postalCode ?? null,
     )
+  // custom fields (an import's meta: columns) last, as one JSON text: most plans have none
+  if (v.meta) out.push(JSON.stringify(v.meta))
   let end = out.length
   while (end > 0 && out[end - 1] === null) end--
   out.length = end
@@ -139,7 +147,9 @@ export function decodeValues(s: Stored[]): NormalizedOfferValues {
   if ((x = s[22]) != null) l.buildingNo = x
   if ((x = s[23]) != null) l.localNo = x
   if ((x = s[24]) != null) l.postalCode = x
-  v.location = l
+  // a row that sends custom fields but no location has the location's positions empty
+  if (Object.keys(l).length > 0) v.location = l
+  if (typeof (x = s[STORED_META_POSITION]) === 'string') v.meta = JSON.parse(x) as Record<string, unknown>
   return v as NormalizedOfferValues
 }
 

@@ -11,6 +11,7 @@
 import type { Worker } from 'node:worker_threads'
 
 import { startSiblingWorker } from '../host/worker-thread.js'
+import type { MetaType } from '../host/meta/meta-registry.js'
 import { comparedText, sentChangeSet } from '../offers/compared-values.js'
 import type { PlanInput } from '../offers/offer-planner.js'
 import { fieldError } from '../offers/row-errors.js'
@@ -31,8 +32,10 @@ export interface ValidateOfferFileArgs {
   fileName: string
   sheet?: string
   limits: FileLimits
-  /** Canonical field → column header. */
+  /** Canonical field (or `meta:<key>`) → column header. */
   mapping: Record<string, string>
+  /** The registered type of each custom field the mapping fills (plain data: it crosses to the worker). */
+  metaTypes?: Record<string, MetaType>
   mode: ImportMode
   /** Most error objects handed over in all; the rest are only counted. */
   maxErrors: number
@@ -136,9 +139,9 @@ interface CheckedBatch {
 
 /** Checks mapped batches by the rules of one row; hands over at most `maxErrors` error objects. */
 function createBatchChecker(
-  args: Pick<ValidateOfferFileArgs, 'mapping' | 'mode' | 'maxErrors'>,
+  args: Pick<ValidateOfferFileArgs, 'mapping' | 'mode' | 'maxErrors' | 'metaTypes'>,
 ): (batch: MappedBatch) => CheckedBatch {
-  const check = createOfferCellsChecker(args.mode, Object.keys(args.mapping))
+  const check = createOfferCellsChecker(args.mode, Object.keys(args.mapping), args.metaTypes)
   let errorsHandedOver = 0
   return ({ rows, records }) => {
     const accepted: CheckedBatch['accepted'] = []

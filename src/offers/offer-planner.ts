@@ -10,6 +10,7 @@ import type { Executor } from '../host/context.js'
 import { type OfferStatus, STANDALONE_PART_TYPES } from './canonical-fields.js'
 import { decodeChangeSet, encodeChangeSet } from './change-set.js'
 import { createsExactlySent } from './compared-values.js'
+import { META_FIELD_PREFIX } from './meta-values.js'
 import type {
   ClearableField,
   ComponentValues,
@@ -51,7 +52,7 @@ export interface PlannedOperation {
   sourcePropertyId: string
   /** Values to write: the sent fields, plus defaults the planner added (price dates). */
   values: NormalizedOfferValues
-  /** Canonical field names whose stored value changes. */
+  /** Canonical field names (and `meta:<key>` of custom fields) whose stored value changes. */
   changes: string[]
   /** The stored values of the changed fields, as the plan saw them (part of the digest). */
   before: Record<string, Comparable>
@@ -101,7 +102,7 @@ export interface PlanInput {
   editor?: EditorInput
 }
 
-export type Comparable = string | number | null
+export type Comparable = string | number | boolean | null
 
 interface FieldRule {
   field: string
@@ -189,7 +190,19 @@ export interface Planner {
  * and the digest is computed as the operations go by. One session gives the same operations and
  * digest whatever the batch sizes.
  */
-export function createPlanner(db: Executor, options: { mode: ImportMode; today: string }): Planner {
+export function createPlanner(
+  db: Executor,
+  options: {
+    mode: ImportMode
+    today: string
+    /**
+     * The inputs may carry custom fields (an import that maps `meta:` columns): the stored ones are
+     * read to compare them, and every row is planned field by field (a row's compared text and
+     * sent fields say nothing of custom fields).
+     */
+    customMeta?: boolean
+  },
+): Planner {
   const hash = createHash('sha256').update(options.today)
   const investmentBySource = new Map<string, InvestmentKeyRow | null>()
   // the keys a snapshot names: what `finish` does not archive (a patch archives nothing)
@@ -224,7 +237,7 @@ export function createPlanner(db: Executor, options: { mode: ImportMode; today: 
     if (keys.length > 0) {
       const sourceOf = new Map<number, string>()
       for (const [source, investment] of investmentBySource) if (investment) sourceOf.set(investment.id, source)
-      for (const offer of await selectPlanOffersByKeys(db, keys)) {
+      for (const offer of await selectPlanOffersByKeys(db, keys, { customMeta: options.customMeta === true })) {
         if (offer.sourcePropertyId !== null)
           offersByKey.set(offerKey(sourceOf.get(offer.investmentId) ?? '', offer.sourcePropertyId), offer)
       }
@@ -236,7 +249,7 @@ export function createPlanner(db: Executor, options: { mode: ImportMode; today: 
     for (const input of inputs) {
       const op = input.editor
         ? planEditorOne(input, input.editor, editorTargets, options.today, errors)
-        : planOne(input, investmentBySource, offersByKey, options.today, errors)
+        : planOne(input, investmentBySource, offersByKey, options.today, errors, options.customMeta === true)
       if (op === undefined) continue
       if (op !== null) {
         operations.push(op)
@@ -262,18 +275,17 @@ export function createPlanner(db: Executor, options: { mode: ImportMode; today: 
       const perInvestment = new Map<string, number>()
       for (const offer of await selectOfferKeysOfInvestments(db, [...sourceOf.keys()])) {
         const source = sourceOf.get(offer.investment_id) ?? ''
-        // an offer without a source id (made in the editor) gets a key no file row can produce
-        const key =
-          offer.source_property_id !== null
-            ? offerKey(source, offer.source_property_id)
-            : `${offerKey(source, '')}%23${offer.id}`
+        // an offer without a source id was entered in the editor (a standalone part, say, which no
+        // file may carry): the CRM's file is not its truth, so a snapshot leaves it alone
+        if (offer.source_property_id === null) continue
+        const key = offerKey(source, offer.source_property_id)
         if (seen.has(key) || offer.status === ('archived' satisfies OfferStatus)) continue
         const op: PlannedOperation = {
           row: null,
           key,
           action: 'archive',
           sourceInvestmentId: source,
-          sourcePropertyId: offer.source_property_id ?? `#${offer.id}`,
+          sourcePropertyId: offer.source_property_id,
           values: {},
           changes: ['property_status'],
           before: { property_status: offer.status },
@@ -304,6 +316,7 @@ function planOne(
   offersByKey: ReadonlyMap<string, PlanOffer>,
   today: string,
   errors: RowError[],
+  customMeta: boolean,
 ): PlannedOperation | null | undefined {
   const sourceInvestmentId = input.sourceInvestmentId ?? input.values.sourceInvestmentId
   const sourcePropertyId = input.sourcePropertyId ?? input.values.sourcePropertyId
@@ -311,7 +324,7 @@ function planOne(
   const key = input.key ?? offerKey(sourceInvestmentId, sourcePropertyId)
   const investment = investmentBySource.get(sourceInvestmentId) ?? undefined
   const stored = offersByKey.get(key)
-  if (input.sent !== undefined) {
+  if (input.sent !== undefined && !customMeta) {
     if (stored !== undefined && input.compared !== undefined && input.compared === stored.compared)
       return new KnownOperation(
         input,
@@ -369,6 +382,18 @@ function planOne(
       if (sent !== undefined && (!investment || investment[loc.column] !== sent)) {
         changes.push(loc.field)
         if (investment) before[loc.field] = investment[loc.column]
+      }
+    }
+  }
+
+  if (values.meta !== undefined) {
+    // custom fields are merged into the stored ones: a key the row leaves empty keeps its value
+    const storedMeta = existing ? storedCustomMeta(stored?.customMeta) : {}
+    for (const [key, sent] of Object.entries(values.meta)) {
+      const current = Object.hasOwn(storedMeta, key) ? storedMeta[key] : null
+      if (!existing || current !== sent) {
+        changes.push(`${META_FIELD_PREFIX}${key}`)
+        if (existing) before[`${META_FIELD_PREFIX}${key}`] = comparable(current)
       }
     }
   }
@@ -833,6 +858,26 @@ function planComponents(
     if (changes.length > 0) planned.push({ action: 'update', stored: current, values, changes })
   })
   return planned
+}
+
+/** An offer's stored custom fields (an object of the JSON column), or none when the text is not one. */
+function storedCustomMeta(json: string | undefined): Record<string, unknown> {
+  if (json === undefined) return {}
+  try {
+    const value: unknown = JSON.parse(json)
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : {}
+  } catch {
+    return {}
+  }
+}
+
+/** A stored custom field as the plan records it: a scalar as it is, anything else (a list) as its JSON. */
+function comparable(value: unknown): Comparable {
+  if (value === null || value === undefined) return null
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value
+  return JSON.stringify(value)
 }
 
 /**

@@ -13,6 +13,7 @@ import type { DialectName } from '../host/db/dialect.js'
 import type { NewOffer, NewPriceHistory, OfferRow, OfferUpdate } from '../host/db/schema.js'
 import { OFFER_TYPE_LABELS, slugify } from '../catalog/presentation.js'
 import { UNQUALIFIED_PROPERTY_TYPE } from './canonical-fields.js'
+import { META_FIELD_PREFIX } from './meta-values.js'
 import type { ClearableField, ComponentValues, EditorFields, EditorOperation, PriceNote } from './editor-operation.js'
 import { isStandalonePart, type OfferPlan, type PlannedOperation } from './offer-planner.js'
 import {
@@ -192,7 +193,13 @@ function historyRecord(
  * import never sets (building, variant, thumbnail, gallery, custom fields, and `host_status`, which
  * a new offer has `publish`) are left to their defaults: a sixth fewer values to bind.
  */
-function newOfferRow(op: PlannedOperation, investmentId: number, nowIso: string, id?: number): NewOffer {
+function newOfferRow(
+  op: PlannedOperation,
+  investmentId: number,
+  nowIso: string,
+  id: number | undefined,
+  customMeta: boolean,
+): NewOffer {
   const values = op.values
   // a new offer sent without a type is not qualified: never a guessed type (contract 4.7.6)
   const type: string = values.propertyType ?? UNQUALIFIED_PROPERTY_TYPE
@@ -219,8 +226,22 @@ function newOfferRow(op: PlannedOperation, investmentId: number, nowIso: string,
     created_at: nowIso,
     modified_at: nowIso,
   }
+  // an import that maps custom fields names the column in every row, so its rows keep one shape
+  if (customMeta) row.custom_meta = JSON.stringify(values.meta ?? {})
   if (id !== undefined) row.id = id
   return row
+}
+
+/** The stored custom fields with the sent ones merged in (a text that is not an object counts as none). */
+function mergedCustomMeta(storedJson: string, sent: Readonly<Record<string, unknown>>): string {
+  let stored: unknown
+  try {
+    stored = JSON.parse(storedJson)
+  } catch {
+    stored = {}
+  }
+  const base = typeof stored === 'object' && stored !== null && !Array.isArray(stored) ? stored : {}
+  return JSON.stringify({ ...base, ...sent })
 }
 
 export interface PlanWriter {
@@ -242,6 +263,8 @@ export function createPlanWriter(
     runId: number
     /** The dialect, for the bulk insert path of large plans (an import); a webhook's one offer does without. */
     bulk?: DialectName
+    /** The plan writes custom fields (an import that maps `meta:` columns; see createPlanner). */
+    customMeta?: boolean
   },
 ): PlanWriter {
   const nowIso = options.now.toISOString()
@@ -319,7 +342,13 @@ export function createPlanWriter(
         if (explicitIds && nextOfferId === undefined) nextOfferId = await selectNextSqliteOfferId(db)
         creates.push({
           op,
-          row: newOfferRow(op, investmentId, nowIso, nextOfferId === undefined ? undefined : nextOfferId++),
+          row: newOfferRow(
+            op,
+            investmentId,
+            nowIso,
+            nextOfferId === undefined ? undefined : nextOfferId++,
+            options.customMeta === true,
+          ),
         })
         continue
       }
@@ -365,6 +394,8 @@ export function createPlanWriter(
       )
         set.host_status = 'publish'
       if (set.status === 'archived') set.host_status = 'private'
+      if (op.values.meta !== undefined && op.changes.some((change) => change.startsWith(META_FIELD_PREFIX)))
+        set.custom_meta = mergedCustomMeta(offer.custom_meta, op.values.meta)
       await updateOffer(db, offer.id, { ...set, modified_at: nowIso })
       for (const price of PRICE_COLUMNS) {
         const after = op.values[price.value]
@@ -429,7 +460,7 @@ export function createPlanWriter(
   /** A new offer of the editor: the shared row of a created offer, plus what only the editor sets. */
   async function createEditorOffer(op: PlannedOperation, editor: EditorOperation): Promise<void> {
     const row: NewOffer = {
-      ...newOfferRow(op, editor.investmentId, nowIso),
+      ...newOfferRow(op, editor.investmentId, nowIso, undefined, false),
       source_property_id: editor.sourcePropertyId,
       ...editorColumns(editor.fields),
     }

@@ -118,6 +118,8 @@ export class PlanOffer {
     readonly sourcePropertyId: string | null,
     /** Its `comparedText`, with its investment's location. */
     readonly compared: string,
+    /** Its `custom_meta` JSON, read only for a plan that writes custom fields. */
+    readonly customMeta?: string,
   ) {}
 
   get row(): PlanOfferRow {
@@ -180,6 +182,7 @@ async function countOffersOfLargeShares(
 export async function selectPlanOffersByKeys(
   db: Executor,
   keys: ReadonlyArray<{ investmentId: number; sourcePropertyId: string }>,
+  options: { customMeta?: boolean } = {},
 ): Promise<PlanOffer[]> {
   const byInvestment = new Map<number, Set<string>>()
   for (const key of keys) {
@@ -192,6 +195,7 @@ export async function selectPlanOffersByKeys(
     .selectFrom('offers as o')
     .innerJoin('investments as i', 'i.id', 'o.investment_id')
     .select(['o.id', 'o.investment_id', 'o.source_property_id', comparedJson(db).as('compared')])
+    .$if(options.customMeta === true, (q) => q.select('o.custom_meta'))
   const offerCounts = await countOffersOfLargeShares(db, byInvestment)
   for (const [investmentId, ids] of byInvestment) {
     const count = offerCounts.get(investmentId)
@@ -205,7 +209,7 @@ export async function selectPlanOffersByKeys(
       ).execute()
       for (const row of rows) {
         if (whole && (row.source_property_id === null || !ids.has(row.source_property_id))) continue
-        out.push(new PlanOffer(row.id, row.investment_id, row.source_property_id, row.compared))
+        out.push(new PlanOffer(row.id, row.investment_id, row.source_property_id, row.compared, row.custom_meta))
       }
     }
   }

@@ -24,6 +24,8 @@ import {
   type PropertyType,
   type Voivodeship,
 } from './canonical-fields.js'
+import type { MetaType } from '../host/meta/meta-registry.js'
+import { META_FIELD_PREFIX, type MetaScalar, parseMetaValue } from './meta-values.js'
 import { PRICE_ROUNDING_RULE, PRICE_ROUNDING_RULE_PL, priceWithinRounding } from './price-consistency.js'
 import { fieldError, formatAreaPl, formatCentsPl, type RowError, rowError } from './row-errors.js'
 import {
@@ -102,6 +104,8 @@ export interface NormalizedOfferValues {
   priceCombinedVariant?: string
   priceCombinedStatus?: string
   location?: NormalizedLocation
+  /** Custom fields of the offer by registered key (an import's `meta:<key>` columns), merged into `custom_meta`. */
+  meta?: Record<string, MetaScalar>
 }
 
 export interface OfferRowResult {
@@ -347,9 +351,24 @@ export function createOfferRowsValidator(
 export function createOfferCellsChecker(
   _mode: ImportMode,
   fields: readonly string[],
+  /** The registered type of each custom field a `meta:<key>` field names (the mapping was checked against them). */
+  metaTypes: Readonly<Record<string, MetaType>> = {},
 ): (cells: readonly unknown[], row: number) => OfferRowResult {
-  const handlers = fields.map((field) => HANDLERS.get(field))
+  const handlers = fields.map((field) => {
+    if (!field.startsWith(META_FIELD_PREFIX)) return HANDLERS.get(field)
+    const key = field.slice(META_FIELD_PREFIX.length)
+    const type = Object.hasOwn(metaTypes, key) ? metaTypes[key] : undefined
+    return type === undefined ? undefined : metaHandler(key, type)
+  })
   return (cells, row) => validateCells(fields, handlers, cells, row)
+}
+
+/** A custom field's column: its value read by the key's registered type, kept under `meta`. */
+function metaHandler(key: string, type: MetaType): FieldHandler {
+  return handler(
+    (value) => parseMetaValue(type, value),
+    (values, value: MetaScalar) => ((values.meta ??= {})[key] = value),
+  )
 }
 
 /** The error of a row whose key an earlier row (`firstRow`) has already. */
