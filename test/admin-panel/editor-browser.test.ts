@@ -354,6 +354,50 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in 
     expect([room?.[COL.room_price], room?.[COL.room_price_from]]).toEqual(['18000.00', yesterday])
   })
 
+  it('changes a part’s price with a reason, and removes a part after a confirmation (its price withdrawn)', async () => {
+    const flat = await offerByCode('A/0.01')
+    await openOffer(flat.id)
+    await page.click('#components tbody tr:has-text("MP-12") button.edit-component')
+    await page.locator('#component-form').waitFor()
+    expect(await page.inputValue('#component-price')).toBe('45 000,00')
+    await page.fill('#component-price', '47 000,00')
+    await page.fill('#component-reason', 'Nowy cennik miejsc')
+    await page.click('#save-component')
+    await toastSays('Zapisano element')
+    await poll(async () => plain(await page.textContent('#components'))).toContain('47 000,00 zł')
+
+    // a storage room added by mistake, then removed: its price is withdrawn in the history
+    await page.click('#add-component')
+    await page.selectOption('#component-kind', 'storage_room')
+    await page.fill('#component-designation', 'KL-9')
+    await page.fill('#component-price', '12 000')
+    await page.click('#save-component')
+    await toastSays('Dodano element')
+    await page.click('#components tbody tr:has-text("KL-9") button.delete-component')
+    await page.locator('#confirm-dialog[open]').waitFor()
+    await page.fill('#remove-component-reason', 'Dodana przez pomyłkę')
+    await page.click('#confirm-ok')
+    await toastSays('Usunięto element')
+    await poll(() => page.locator('#components tbody tr:has-text("KL-9")').count()).toBe(0)
+    const history = (await api('GET', `/catalog/properties/${flat.id}/price-history`)).json().items as Array<{
+      record_type: string
+      price_type: string
+      reason: string
+      after: { cents: number | null }
+    }>
+    expect(history).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ record_type: 'change', price_type: 'component', reason: 'Nowy cennik miejsc' }),
+        expect.objectContaining({
+          record_type: 'withdrawal',
+          price_type: 'component',
+          reason: 'Dodana przez pomyłkę',
+          after: expect.objectContaining({ cents: null }),
+        }),
+      ]),
+    )
+  })
+
   it('uploads images and a PDF, orders the gallery and picks the main image; a renamed text file is refused', async () => {
     const flat = await offerByCode('A/0.01')
     await openOffer(flat.id)

@@ -730,12 +730,8 @@ export async function renderOfferEditor(page, { api, signal, id }) {
       variant: text('variant', { maxlength: 100 }),
       description: text('description', { maxlength: 1000 }),
     }
-    const priceFrom = h('input', {
-      id: 'component-price_from',
-      name: 'price_from',
-      type: 'date',
-      value: component?.price_from ?? today,
-    })
+    // a new price holds from today unless told otherwise; the stored date is shown beside the price
+    const priceFrom = h('input', { id: 'component-price_from', name: 'price_from', type: 'date', value: today })
     const reason = h('input', { id: 'component-reason', name: 'reason', maxlength: 500, autocomplete: 'off' })
     const correction = h('input', { id: 'component-correction', name: 'correction', type: 'checkbox' })
     const customFields = h(
@@ -763,7 +759,16 @@ export async function renderOfferEditor(page, { api, signal, id }) {
       h(
         'div',
         { class: 'form-row' },
-        field('price', inputs.price, { label: `${fieldLabel('price')} (zł)` }),
+        field('price', inputs.price, {
+          label: `${fieldLabel('price')} (zł)`,
+          hint:
+            component?.price != null
+              ? tr(
+                  `teraz ${formatMoney(component.price)} od ${formatDate(component.price_from)}`,
+                  `now ${formatMoney(component.price)} since ${formatDate(component.price_from)}`,
+                )
+              : null,
+        }),
         field('price_from', priceFrom),
         formField({
           label: tr('Powód zmiany ceny (opcjonalnie)', 'Reason for the price (optional)'),
@@ -820,9 +825,10 @@ export async function renderOfferEditor(page, { api, signal, id }) {
           continue
         body[name] = typed === '' ? null : typed
       }
-      if (body.price !== undefined || !component || priceFrom.value !== (component.price_from ?? '')) {
-        if (priceFrom.value) body.price_from = priceFrom.value
-      }
+      // the date goes with a new or changed price, or alone when the operator moved it (the
+      // current price's date corrected); an unchanged price keeps its own date
+      if (priceFrom.value && (!component || body.price !== undefined || priceFrom.value !== today))
+        body.price_from = priceFrom.value
       if (component && Object.keys(body).length === 0) {
         toast(tr('Nic nie zmieniono.', 'Nothing changed.'), 'info')
         return
@@ -1041,8 +1047,7 @@ function pageHeader(offer) {
         h('strong', {}, offer.prop_no),
         ` · ${tr('Inwestycja', 'Investment')} `,
         h('a', { href: `#/inwestycje/${offer.investment_id}` }, offer.investment_title),
-        ' · ',
-        formatArea(offer.prop_area),
+        offer.prop_area ? ` · ${formatArea(offer.prop_area)}` : null,
       ),
     ),
     h(
