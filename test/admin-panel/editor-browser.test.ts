@@ -436,6 +436,13 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in 
     await poll(() => items.nth(0).locator('.gallery-title').textContent()).toBe('kuchnia')
     await items.nth(0).locator('button.make-main').click()
     await toastSays('Ustawiono zdjęcie główne')
+    // and by dragging: "salon" dropped on the first place, then back
+    await items.nth(1).dragTo(items.nth(0))
+    await toastSays('Zmieniono kolejność')
+    await poll(() => items.nth(0).locator('.gallery-title').textContent()).toBe('salon')
+    await items.nth(1).dragTo(items.nth(0))
+    await toastSays('Zmieniono kolejność')
+    await poll(() => items.nth(0).locator('.gallery-title').textContent()).toBe('kuchnia')
     const stored = await offerByCode('A/0.01')
     const [kitchen, salon] = JSON.parse(stored.gallery) as [number, number]
     expect(stored.thumbnail_id).toBe(kitchen)
