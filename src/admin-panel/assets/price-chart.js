@@ -93,8 +93,15 @@ export async function drawPriceChart(container, items, today) {
     width: Math.max(container.clientWidth, 320),
     height: 260,
     scales: { x: { time: false }, zl: { range: padded } },
-    // the legend shows today's prices until the pointer picks another day
-    hooks: { ready: [(chart) => chart.setLegend({ idx: days.length - 2 })] },
+    // the legend shows today's prices whenever the pointer is not on another day
+    hooks: {
+      ready: [(chart) => chart.setLegend({ idx: days.length - 2 })],
+      setLegend: [
+        (chart) => {
+          if (chart.legend.idx === null || chart.legend.idx === undefined) chart.setLegend({ idx: days.length - 2 })
+        },
+      ],
+    },
     legend: { live: true },
     cursor: { points: { size: 8 } },
     series: [
