@@ -418,7 +418,13 @@ async function previewInto(
       )
   } catch (error) {
     if (!(error instanceof FileReadError)) throw error
-    addError(rowError(0, 'file', error.code, { en: error.message, pl: fileErrorMessagePl(error.code, error.details) }))
+    // what is wrong with the file itself comes first and is always shown: after a thousand row
+    // errors a `too_many_rows` was counted in errors_total but left out of the list
+    errorsTotal++
+    errors.unshift(
+      rowError(0, 'file', error.code, { en: error.message, pl: fileErrorMessagePl(error.code, error.details) }),
+    )
+    if (errors.length > maxErrors) errors.pop()
   }
   args.onProgress?.(rows)
 

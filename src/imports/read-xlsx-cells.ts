@@ -49,6 +49,15 @@ function builtInFormat(id: number): string | undefined {
   return BUILT_IN_FORMATS[id]
 }
 
+/*
+ * The parser keeps a text node (or a tag) whole until it ends, and Excel holds at most 32,767
+ * characters in a cell: a run of more than this many characters without a `<` is no spreadsheet.
+ * A 250 MB cell (32 MB of workbook, inside the ZIP limits) grew the process by 290 MB before its
+ * end was reached (found by the fuzz suite). The chunks fed are far smaller than this, so
+ * looking at the run that ends each chunk is enough.
+ */
+export const MAX_XML_TEXT_RUN = 1024 * 1024
+
 function parseXml(
   onTag: (tag: SaxesTagPlain) => void,
   onText: (text: string) => void,
@@ -56,6 +65,7 @@ function parseXml(
 ) {
   const parser = new SaxesParser({ xmlns: false, position: false })
   let failure: Error | undefined
+  let run = 0
   parser.on('opentag', onTag)
   parser.on('text', onText)
   parser.on('cdata', onText)
@@ -65,6 +75,15 @@ function parseXml(
   })
   return {
     write(text: string) {
+      const markup = text.lastIndexOf('<')
+      run = markup < 0 ? run + text.length : text.length - markup - 1
+      if (run > MAX_XML_TEXT_RUN)
+        throw new FileReadError(
+          'xlsx_corrupt',
+          `The XLSX file holds a text of more than ${MAX_XML_TEXT_RUN} characters, where a spreadsheet cell ` +
+            'holds at most 32,767; the file was not written by a spreadsheet program.',
+          { limit: MAX_XML_TEXT_RUN },
+        )
       parser.write(text)
       if (failure) throw failure
     },
@@ -96,9 +115,30 @@ async function eachText(chunks: AsyncIterable<Buffer>, write: (text: string) => 
   }
 }
 
+/*
+ * The shared strings are the one part held in memory whole, and the ZIP limits do not bound what
+ * they cost there: 14 MB of workbook (280 MB of XML at a ratio the ZIP check allows) held 14.7
+ * million short strings and grew the process by 550 MB (found by the fuzz suite). An offer file of
+ * the largest size allowed (200,000 rows) has far fewer distinct texts, since spreadsheet programs
+ * store each distinct text once; beyond these limits the file is refused as a bomb.
+ */
+export const MAX_SHARED_STRINGS = 2_000_000
+export const MAX_SHARED_STRING_CHARS = 64 * 1024 * 1024
+
+function tooManySharedStrings(count: number, chars: number): FileReadError {
+  return new FileReadError(
+    'xlsx_zip_bomb',
+    `The shared string table of the XLSX file holds more than ${MAX_SHARED_STRINGS.toLocaleString('en')} texts or ` +
+      `${MAX_SHARED_STRING_CHARS / (1024 * 1024)} million characters (${count} texts, ${chars} characters so far); ` +
+      'no offer file needs that many, so it is refused as a ZIP bomb. Export the offers as CSV instead.',
+    { sharedStrings: count, characters: chars, limit: MAX_SHARED_STRINGS, characterLimit: MAX_SHARED_STRING_CHARS },
+  )
+}
+
 /** The shared string table: the plain text of every `<si>`, rich-text runs joined, phonetic runs left out. */
 export async function readSharedStrings(chunks: AsyncIterable<Buffer>): Promise<string[]> {
   const strings: string[] = []
+  let chars = 0
   let current: string | undefined
   let inText = false
   let phonetic = 0
@@ -117,6 +157,9 @@ export async function readSharedStrings(chunks: AsyncIterable<Buffer>): Promise<
       if (name === 't') inText = false
       else if (name === 'rPh') phonetic--
       else if (name === 'si') {
+        chars += current?.length ?? 0
+        if (strings.length >= MAX_SHARED_STRINGS || chars > MAX_SHARED_STRING_CHARS)
+          throw tooManySharedStrings(strings.length + 1, chars)
         strings.push(current ?? '')
         current = undefined
       }
@@ -178,6 +221,23 @@ function columnOf(reference: string): number {
   return i === 0 ? -1 : column - 1
 }
 
+/*
+ * Excel's last column is XFD. A sheet cannot hold a cell beyond it, and a row of millions of
+ * unreferenced `<c/>` (9.6 MB of XML, below the size where the ZIP ratio is checked) grew the
+ * process by over 300 MB, while a reference such as `ZZZZZZ2` made a row's cell array
+ * hundreds of millions long (found by the fuzz suite).
+ */
+export const MAX_SHEET_COLUMNS = 16_384
+
+function cellBeyondLastColumn(row: number): FileReadError {
+  return new FileReadError(
+    'xlsx_corrupt',
+    `Row ${row} of the sheet has a cell beyond column XFD, the last column a spreadsheet can have; ` +
+      'the file was not written by a spreadsheet program.',
+    { row, limit: MAX_SHEET_COLUMNS },
+  )
+}
+
 /**
  * Streams the rows of a sheet, in the batches each piece of XML completes: for every `<row>`, its
  * number and its cells by column index. Rows and cells without a reference take the next position,
@@ -189,6 +249,9 @@ export async function* readSheetRows(
 ): AsyncGenerator<Array<{ row: number; cells: Map<number, RawCell> }>> {
   let rowNumber = 0
   let cells: Map<number, RawCell> | undefined
+  // a row's cells are made with its first cell: a sheet of a million empty `<row/>` made a million
+  // maps the readers then skipped, growing the process by 100 MB and more (found by the fuzz suite)
+  let inRow = false
   let column = -1
   let cell: RawCell | undefined
   let capture: 'v' | 't' | undefined
@@ -202,7 +265,8 @@ export async function* readSheetRows(
         case 'row': {
           const r = Number(tag.attributes.r)
           rowNumber = Number.isInteger(r) && r > 0 ? r : rowNumber + 1
-          cells = new Map()
+          cells = undefined
+          inRow = true
           column = -1
           break
         }
@@ -210,6 +274,7 @@ export async function* readSheetRows(
           const reference = tag.attributes.r
           const at = typeof reference === 'string' ? columnOf(reference) : -1
           column = at >= 0 ? at : column + 1
+          if (column >= MAX_SHEET_COLUMNS) throw cellBeyondLastColumn(rowNumber)
           const style = Number(tag.attributes.s ?? 0)
           cell = {
             type: typeof tag.attributes.t === 'string' ? tag.attributes.t : '',
@@ -248,12 +313,13 @@ export async function* readSheetRows(
           phonetic--
           break
         case 'c':
-          if (cell && cells) cells.set(column, cell)
+          if (cell && inRow) (cells ??= new Map()).set(column, cell)
           cell = undefined
           break
         case 'row':
           if (cells) ready.push({ row: rowNumber, cells })
           cells = undefined
+          inRow = false
           break
       }
     },

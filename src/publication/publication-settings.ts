@@ -174,9 +174,38 @@ function checksumOk(digits: string, weights: number[], tenMeansZero: boolean): b
   return (remainder === 10 ? 0 : remainder) === Number(digits[weights.length])
 }
 
+/*
+ * Characters neither the official files (XML 1.0) nor PostgreSQL (U+0000, which made a PUT of a
+ * developer or a location answer 500 there: found by the fuzz suite) can hold. Tabs and line
+ * breaks are text: the daily CSV quotes a value that has one.
+ */
+function hasUnstorableCharacter(text: string): boolean {
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0
+    const lineBreakOrTab = code === 0x09 || code === 0x0a || code === 0x0d
+    if ((code < 0x20 && !lineBreakOrTab) || code === 0x7f || code === 0xfffe || code === 0xffff) return true
+  }
+  return false
+}
+
+/** An issue per text field holding a character no official file can carry. */
+export function unstorableTextIssues(values: Readonly<Record<string, unknown>>): SettingsIssue[] {
+  return Object.entries(values).flatMap(([field, value]) =>
+    typeof value === 'string' && hasUnstorableCharacter(value)
+      ? [
+          {
+            field,
+            code: 'invalid_text',
+            message: `${field} holds a control character, which the official files cannot carry.`,
+          },
+        ]
+      : [],
+  )
+}
+
 /** Rules of the official guidance ("Wskazówki…"): identifiers without spaces or dashes. */
 export function validateDeveloper(developer: Partial<DeveloperRow>): SettingsIssue[] {
-  const issues: SettingsIssue[] = []
+  const issues: SettingsIssue[] = unstorableTextIssues(developer)
   const add = (field: string, code: string, message: string) => issues.push({ field, code, message })
   if (!developer.name?.trim()) add('name', 'required', 'The developer name (column 1) is required.')
   if (developer.nip && !(/^\d{10}$/.test(developer.nip) && checksumOk(developer.nip, NIP_WEIGHTS, false)))

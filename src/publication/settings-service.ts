@@ -19,6 +19,7 @@ import {
   type PublicationSettings,
   type SettingsIssue,
   updatePublicationSettings,
+  unstorableTextIssues,
   validateDeveloper,
 } from './publication-settings.js'
 import {
@@ -144,7 +145,9 @@ function polishMessage(issue: SettingsIssue): string {
         ? 'Adres strony z cenami (dataset_url) musi zaczynać się od https:// i mieć najwyżej 1000 znaków.'
         : 'public_base_url musi być adresem https:// (portal dane.gov.pl odrzuca http).'
     case 'invalid_text':
-      return `Popraw ${label}: zwykły tekst, najwyżej 500 znaków, bez znaków sterujących i bez < >.`
+      return issue.field === 'description_note'
+        ? `Popraw ${label}: zwykły tekst, najwyżej 500 znaków, bez znaków sterujących i bez < >.`
+        : `Popraw ${label}: usuń znaki sterujące (niewidoczne znaki, których pliki urzędowe nie mogą zawierać).`
     case 'invalid_enum':
       return 'published_statuses: podaj niepustą listę spośród available, reserved, sold, unavailable.'
     case 'invalid_cron':
@@ -412,7 +415,7 @@ const LOCATION_COLUMNS: Record<LocationField, keyof InvestmentLocationUpdate> = 
 }
 
 export function validateLocation(input: LocationInput): SettingsIssue[] {
-  const issues: SettingsIssue[] = []
+  const issues: SettingsIssue[] = unstorableTextIssues(input)
   if (input.postal_code && !/^\d{2}-\d{3}$/.test(input.postal_code))
     issues.push({ field: 'postal_code', code: 'invalid_postal_code', message: 'postal_code must look like 00-000.' })
   if (input.voivodeship && !isVoivodeship(input.voivodeship))

@@ -122,7 +122,8 @@ export function findOperation(
   const wanted = method === 'HEAD' ? ['HEAD', 'GET'] : [method]
   let pathname: string
   try {
-    pathname = decodeURI(url.split(/[?#]/)[0] ?? '')
+    // as the request arrives: dot segments resolved, no query or fragment
+    pathname = decodeURI(new URL(url, 'http://localhost').pathname)
   } catch {
     return undefined
   }

@@ -37,7 +37,9 @@ export async function receiveMultipartForm(
           throw new PluginError('invalid_upload', 400, { message: 'Send exactly one file, in the field "file".' })
         }
         filePath = path.join(uploadDir, `${randomBytes(12).toString('hex')}.upload`)
-        fileName = part.filename || defaultName
+        // shown and stored as text only: control characters go (PostgreSQL refuses U+0000, and a
+        // name holding one answered 500 there: found by the fuzz suite)
+        fileName = [...(part.filename ?? '')].filter((char) => char >= ' ' && char !== '\u007f').join('') || defaultName
         await pipeline(part.file, createWriteStream(filePath))
         if (part.file.truncated) {
           throw new PluginError('file_too_large', 413, {
