@@ -146,6 +146,7 @@ describeEachDatabase('audit log over REST', (getEnv) => {
       ['outcome', 'maybe'],
       ['per_page', '500'],
       ['page', '0'],
+      ['actor', 'a\u0000b'],
     ]) {
       const response = await get({ [name as string]: value as string })
       expect(response.statusCode, `${name}=${value}`).toBe(400)

@@ -160,6 +160,15 @@ describeEachDatabase('users and application passwords over REST', (getEnv) => {
       payload: { login: 'x' },
     })
     expect(missing.statusCode).toBe(400)
+    // U+0000, which PostgreSQL cannot hold, is refused before the database
+    const nul = await env.app.inject({
+      method: 'POST',
+      url: `${BASE}/users`,
+      headers: asAdmin,
+      payload: { login: 'nul', email: 'a\u0000@example.test', role: 'administrator' },
+    })
+    expect(nul.statusCode).toBe(400)
+    expect(nul.json().code).toBe('rest_invalid_param')
     expect(await usersCount()).toBe(before)
   })
 

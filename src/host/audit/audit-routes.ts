@@ -40,8 +40,12 @@ const AuditEntrySchema = Type.Object({
   details: Type.Object({}, { additionalProperties: true, description: 'Facts of the operation; never a secret' }),
 })
 
+/** PostgreSQL cannot compare text holding U+0000: such a filter is a 400, not a failed query. */
+const NO_NUL = '^[^\\u0000]*$'
+
 const Instant = Type.String({
   maxLength: 40,
+  pattern: NO_NUL,
   description: 'ISO 8601 date-time (or a date, meaning its UTC midnight)',
 })
 
@@ -66,13 +70,21 @@ export async function auditRoutes(app: FastifyInstance): Promise<void> {
           page: Type.Integer({ minimum: 1, maximum: 100000, default: 1 }),
           per_page: Type.Integer({ minimum: 1, maximum: 100, default: 50 }),
           actor: Type.Optional(
-            Type.String({ maxLength: 254, description: 'Who acted: a login, or webhook, scheduler, cli, system' }),
+            Type.String({
+              maxLength: 254,
+              pattern: NO_NUL,
+              description: 'Who acted: a login, or webhook, scheduler, cli, system',
+            }),
           ),
           action: Type.Optional(
-            Type.String({ maxLength: 100, description: 'An action (user.create), or a family with * (user.*)' }),
+            Type.String({
+              maxLength: 100,
+              pattern: NO_NUL,
+              description: 'An action (user.create), or a family with * (user.*)',
+            }),
           ),
-          object_type: Type.Optional(Type.String({ maxLength: 60 })),
-          object_id: Type.Optional(Type.String({ maxLength: 200 })),
+          object_type: Type.Optional(Type.String({ maxLength: 60, pattern: NO_NUL })),
+          object_id: Type.Optional(Type.String({ maxLength: 200, pattern: NO_NUL })),
           channel: Type.Optional(stringEnum(AUDIT_CHANNELS)),
           outcome: Type.Optional(stringEnum(OUTCOMES)),
           from: Type.Optional(Instant),

@@ -17,6 +17,8 @@ import { listSiteOptions, setSiteOption, type SiteOptionValue } from './site-opt
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
 const guard = [requireCapability('manage_options')]
+/** PostgreSQL cannot compare or hold text with U+0000 (a stored value is JSON, where it is escaped). */
+const NO_NUL = '^[^\\u0000]*$'
 const Scalar = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()])
 
 const SiteOptionSchema = Type.Object({
@@ -64,7 +66,7 @@ export async function siteOptionsRoutes(app: FastifyInstance): Promise<void> {
         tags: ['settings'],
         summary: 'Set a site option, checked against its type and passed through its sanitizer; audited',
         security,
-        params: Type.Object({ name: Type.String({ maxLength: 200 }) }),
+        params: Type.Object({ name: Type.String({ maxLength: 200, pattern: NO_NUL }) }),
         body: Type.Object(
           {
             value: Type.Union([Type.String({ maxLength: 10000 }), Type.Number(), Type.Boolean(), Type.Null()]),
