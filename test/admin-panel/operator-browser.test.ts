@@ -372,6 +372,13 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('operator administr
     await page.locator('#rotation-steps').waitFor()
     expect(await page.locator('#rotation-steps li').count()).toBe(7)
     await shot('klucz-webhooka')
+    // the catalog editor's sections share the navigation and the components
+    await go('inwestycje')
+    await page.locator('#investments-table tbody tr').first().waitFor()
+    await shot('inwestycje')
+    await go('oferty')
+    await page.locator('#offers-table tbody tr').first().waitFor()
+    await shot('oferty')
   })
 
   it('shows every section in English, its codes and terms explained', async () => {
@@ -388,6 +395,8 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('operator administr
       ['webhook', '#rotation-steps', 'Webhook key'],
       ['uzytkownicy', '#users-table', 'Users'],
       ['audyt', '#audit-table tbody tr[data-action]', 'Audit log'],
+      ['inwestycje', '#investments-table tbody tr', 'Investments'],
+      ['oferty', '#offers-table tbody tr', 'Offers'],
     ]
     for (const [route, ready, heading] of sections) {
       await go(route)
