@@ -67,7 +67,7 @@ const files = [0, 100].map((m2PlusCents) => ({ m2PlusCents, file: offerFile({ ro
 for (const { m2PlusCents, file } of files) await file.generateFiles(path.join(tmp, `oferty-${m2PlusCents}.csv`))
 out(
   `Soak: ${SECONDS} s per scenario (${(SECONDS / 60).toFixed(1)} min), ${READERS} catalog readers, webhook stream ` +
-    `${env.BENCH_WEBHOOK_RATE ?? 50}/s, cycles of an import of ${ROWS} rows and a publication with ${CYCLE_PAUSE} s between; ` +
+    `${env.BENCH_WEBHOOK_RATE ?? 10}/s, cycles of an import of ${ROWS} rows and a publication with ${CYCLE_PAUSE} s between; ` +
     `${os.cpus().length} CPUs, Node ${process.version}, load average ${os
       .loadavg()
       .map((l) => l.toFixed(1))
@@ -114,8 +114,8 @@ try {
       {
         seconds: SECONDS,
         readers: READERS,
-        readerPauseMs: Number(env.BENCH_READER_PAUSE_MS ?? 50),
-        webhookRate: Number(env.BENCH_WEBHOOK_RATE ?? 50),
+        readerPauseMs: Number(env.BENCH_READER_PAUSE_MS ?? 200),
+        webhookRate: Number(env.BENCH_WEBHOOK_RATE ?? 10),
         webhookSenders: 4,
         probeIntervalMs: 20,
         idleSeconds: Number(env.BENCH_IDLE_SECONDS ?? 15),

@@ -5,7 +5,7 @@
  * licence, webhook secret and administrator (setUpDemo), an application password for the
  * administrator, `readers` catalog-reader accounts with one application password each, the public
  * address of the published files, and the webhook benchmarks' catalog (investments `BENCH-<i>`
- * with a full location and prospectus). Today is published once by the schedule's trigger, so
+ * with a full location and prospectus; a fifth of the offers reserved, a fifth sold). Today is published once by the schedule's trigger, so
  * that the service does not start with a catch-up publication. Every credential is kept, to look for in the logs afterwards.
  */
 import fs from 'node:fs'
@@ -132,6 +132,17 @@ export async function prepareDeployment(options: DeploymentOptions): Promise<Dep
           prospectus_url: 'https://ceny.example.pl/prospekt.pdf',
         })
         .where('source_id', 'like', 'BENCH-%')
+        .execute()
+      // a catalog with every status, so that the readers' status filters find offers
+      await trx
+        .updateTable('offers')
+        .set({ status: 'reserved' })
+        .where(sql<boolean>`id % 5 = 1`)
+        .execute()
+      await trx
+        .updateTable('offers')
+        .set({ status: 'sold' })
+        .where(sql<boolean>`id % 5 = 2`)
         .execute()
     })
     // the statistics autovacuum would gather within a minute or so: without them PostgreSQL plans

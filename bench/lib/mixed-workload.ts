@@ -165,7 +165,7 @@ function listPaths(): string[] {
     const query = new URLSearchParams({ per_page: String(i % 4 === 0 ? 50 : 20) })
     const narrow = i % 3 === 0 || i % 5 === 0 || i % 7 === 0 || i % 11 === 0
     query.set('page', String(narrow ? 1 : 1 + (i % 4)))
-    if (i % 2 === 0) query.set('status', statuses[i % statuses.length] as string)
+    if (i % 2 === 0) query.set('status', narrow ? (statuses[i % statuses.length] as string) : 'available')
     if (i % 3 === 0) query.set('rooms', String(1 + (i % 5)))
     query.set('orderby', orders[i % orders.length] as string)
     query.set('order', i % 2 === 0 ? 'ASC' : 'DESC')

@@ -25,7 +25,9 @@ export async function startService(
   startTimeoutMs = 120_000,
 ): Promise<ServiceProcess> {
   const log = fs.createWriteStream(logFile, { flags: 'a' })
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  // BENCH_NODE_ARGS: extra Node flags for the service (`--cpu-prof --cpu-prof-dir=prof`, say)
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)
+  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
     env: { ...env, PORT: '0', HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
