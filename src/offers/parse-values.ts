@@ -23,6 +23,7 @@ import {
 export const VALUE_ERROR_CODES = [
   'invalid_type',
   'invalid_text',
+  'formula_text',
   'too_long',
   'invalid_decimal',
   'invalid_integer',
@@ -536,6 +537,22 @@ export function parsePostalCode(value: unknown): ParseResult<string | null> {
  * the published CSV.
  */
 const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u
+
+/*
+ * Texts reach the official daily CSV, which the public downloads and opens in spreadsheet
+ * programs: a designation or a street such as `=cmd|' /C calc'!A0` or `=HYPERLINK(…)` was
+ * imported and published verbatim (found by the fuzz suite), and Excel runs a cell that starts
+ * with =, +, - or @ as a formula (CSV injection). Such a text is refused where it enters; a sign
+ * before a plain number (`-1`, `+48`) and a lone dash are text to every spreadsheet.
+ */
+export function looksLikeFormula(text: string): boolean {
+  const first = text.charCodeAt(0)
+  // = and @
+  if (first === 0x3d || first === 0x40) return text.length > 1
+  // + and -
+  if (first === 0x2b || first === 0x2d) return text.length > 1 && !/^[+-]\d+(?:[.,]\d+)?$/.test(text)
+  return false
+}
 const PRINTABLE_ASCII = /^[\x20-\x7E]*$/
 
 export interface TextOptions {
@@ -584,6 +601,19 @@ export function parseText(value: unknown, options: TextOptions): ParseResult<str
     if (unit >= 0xd800 && unit <= 0xdbff) length -= 1
   }
   return length > options.maxLength ? tooLong(value, options.maxLength) : ok(text)
+}
+
+/** `parseText` for a text that reaches the official daily CSV: one that starts like a formula is refused. */
+export function parseOfficialText(value: unknown, options: TextOptions): ParseResult<string | null> {
+  const parsed = parseText(value, options)
+  if (parsed.ok && parsed.value !== null && looksLikeFormula(parsed.value)) {
+    return fail(
+      'formula_text',
+      `${describeValue(value)} starts like a spreadsheet formula (=, +, - or @), which a program opening the official file would run`,
+      `${describeValuePl(value)} zaczyna się jak formuła arkusza (=, +, - lub @), którą program otwierający plik urzędowy by wykonał; usuń ten znak z początku`,
+    )
+  }
+  return parsed
 }
 
 function tooLong(value: unknown, maxLength: number): ParseFailure {

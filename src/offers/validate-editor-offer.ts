@@ -30,6 +30,7 @@ import {
   parseCalendarDate,
   parseInteger,
   parseMoney,
+  parseOfficialText,
   parseText,
   type ParseResult,
 } from './parse-values.js'
@@ -450,7 +451,7 @@ export function validateComponent(
       )
   } else if (kind) values.group = COMPONENT_KINDS[kind].group
   if (input.kind_label !== undefined && input.kind_label !== null) {
-    const label = parseText(input.kind_label, { maxLength: TEXT_MAX_LENGTH })
+    const label = parseOfficialText(input.kind_label, { maxLength: TEXT_MAX_LENGTH })
     const problem = failure(row, at('kind_label'), label)
     if (problem) errors.push(problem)
     else if (label.ok && label.value !== null) values.kindLabel = label.value
@@ -491,7 +492,8 @@ export function validateComponent(
 
   for (const text of COMPONENT_TEXTS) {
     if (input[text.key] === undefined) continue
-    const parsed = parseText(input[text.key], { maxLength: text.max })
+    // a component's texts are columns of the official daily CSV (see parseOfficialText)
+    const parsed = parseOfficialText(input[text.key], { maxLength: text.max })
     const problem = failure(row, at(text.key), parsed)
     if (problem) errors.push(problem)
     else (values as Record<string, unknown>)[text.value] = parsed.ok ? parsed.value : null

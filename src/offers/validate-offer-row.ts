@@ -40,6 +40,7 @@ import {
   parsePostalCode,
   parsePropertyType,
   parseStatus,
+  parseOfficialText,
   parseText,
   parseVoivodeship,
   type ParseFailure,
@@ -167,7 +168,8 @@ function handler<T>(
 }
 
 const identifierText = (value: unknown): ParseResult<string | null> => parseText(value, { maxLength: ID_MAX_LENGTH })
-const text = (value: unknown): ParseResult<string | null> => parseText(value, { maxLength: TEXT_MAX_LENGTH })
+// every canonical text but the source ids is written into the official daily CSV
+const text = (value: unknown): ParseResult<string | null> => parseOfficialText(value, { maxLength: TEXT_MAX_LENGTH })
 const location = (values: NormalizedOfferValues): NormalizedLocation => (values.location ??= {})
 
 const FIELD_HANDLERS: Readonly<Record<CanonicalField, FieldHandler>> = {

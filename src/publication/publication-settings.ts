@@ -12,6 +12,7 @@ import type { DeveloperRow } from '../host/db/schema.js'
 import { PluginError } from '../host/errors.js'
 import { getOption, setOption } from '../host/options/options.js'
 import { VOIVODESHIPS } from '../offers/canonical-fields.js'
+import { looksLikeFormula } from '../offers/parse-values.js'
 
 export const PUBLICATION_SETTINGS_OPTION = 'dg_publication_settings'
 
@@ -188,19 +189,31 @@ function hasUnstorableCharacter(text: string): boolean {
   return false
 }
 
-/** An issue per text field holding a character no official file can carry. */
+/**
+ * An issue per text field holding a character no official file can carry, or starting like a
+ * spreadsheet formula (the daily CSV is opened in spreadsheet programs; see `looksLikeFormula`).
+ */
 export function unstorableTextIssues(values: Readonly<Record<string, unknown>>): SettingsIssue[] {
-  return Object.entries(values).flatMap(([field, value]) =>
-    typeof value === 'string' && hasUnstorableCharacter(value)
-      ? [
-          {
-            field,
-            code: 'invalid_text',
-            message: `${field} holds a control character, which the official files cannot carry.`,
-          },
-        ]
-      : [],
-  )
+  return Object.entries(values).flatMap(([field, value]): SettingsIssue[] => {
+    if (typeof value !== 'string') return []
+    if (hasUnstorableCharacter(value))
+      return [
+        {
+          field,
+          code: 'invalid_text',
+          message: `${field} holds a control character, which the official files cannot carry.`,
+        },
+      ]
+    if (looksLikeFormula(value.trim()))
+      return [
+        {
+          field,
+          code: 'formula_text',
+          message: `${field} starts like a spreadsheet formula (=, +, - or @), which a program opening the official file would run.`,
+        },
+      ]
+    return []
+  })
 }
 
 /** Rules of the official guidance ("Wskazówki…"): identifiers without spaces or dashes. */

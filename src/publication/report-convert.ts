@@ -7,7 +7,13 @@
  * or, where the official template itself does it, a warning. Pure apart from reading the rows.
  */
 import type { OfferFileReader } from '../imports/read-offer-file.js'
-import { parseCalendarDate, parseMoney, parsePostalCode, parseVoivodeship } from '../offers/parse-values.js'
+import {
+  looksLikeFormula,
+  parseCalendarDate,
+  parseMoney,
+  parsePostalCode,
+  parseVoivodeship,
+} from '../offers/parse-values.js'
 import { csvEscape, DWELLING_TYPE_LABELS, formatMoney, NOT_APPLICABLE } from './daily-csv.js'
 import {
   OFFICIAL_COLUMNS,
@@ -337,8 +343,19 @@ function convertCell(kind: ColumnKind, text: string): CellResult {
       return dwellingType(text)
     case 'name':
     case 'text':
-      return ok(text.trim())
+      return officialText(text.trim())
   }
+}
+
+/** A text cell, refused when a spreadsheet opening the published file would run it as a formula. */
+function officialText(text: string): CellResult {
+  return looksLikeFormula(text)
+    ? fail(
+        'formula_text',
+        `${quoted(text)} starts like a spreadsheet formula (=, +, - or @), which a program opening the official file would run`,
+        `${quoted(text)} zaczyna się jak formuła arkusza (=, +, - lub @), którą program otwierający plik urzędowy by wykonał; usuń ten znak z początku`,
+      )
+    : ok(text)
 }
 
 // ---------------------------------------------------------------------------------------------

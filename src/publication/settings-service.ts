@@ -148,6 +148,8 @@ function polishMessage(issue: SettingsIssue): string {
       return issue.field === 'description_note'
         ? `Popraw ${label}: zwykły tekst, najwyżej 500 znaków, bez znaków sterujących i bez < >.`
         : `Popraw ${label}: usuń znaki sterujące (niewidoczne znaki, których pliki urzędowe nie mogą zawierać).`
+    case 'formula_text':
+      return `Popraw ${label}: tekst zaczyna się jak formuła arkusza (=, +, - lub @), którą program otwierający plik urzędowy by wykonał; usuń ten znak z początku.`
     case 'invalid_enum':
       return 'published_statuses: podaj niepustą listę spośród available, reserved, sold, unavailable.'
     case 'invalid_cron':

@@ -895,6 +895,17 @@ for (const dialect of TEST_DIALECTS) {
           400,
         ],
       ]
+      // a text starting like a spreadsheet formula was published verbatim in the official CSV
+      refusals.push([
+        'developer name like a formula',
+        env.app.inject({
+          method: 'PUT',
+          url: `${V2}/developers/${ids.developer}`,
+          headers: asAdmin,
+          payload: { name: '=HYPERLINK("http://evil.example","x")' },
+        }),
+        422,
+      ])
       for (const [what, pending, status] of refusals) {
         const response = await pending
         expect(response.statusCode, `${what}: ${response.body.slice(0, 200)}`).toBe(status)

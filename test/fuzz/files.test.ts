@@ -684,6 +684,43 @@ for (const dialect of TEST_DIALECTS) {
       }
     })
 
+    it('formula cells: a text that starts like a formula is refused (it was published verbatim); an XLSX formula is read by its value', async () => {
+      const formula = "=cmd|' /C calc'!A0"
+      const injected = csvText([HEADER, [...row(1).slice(0, 2), formula, ...row(1).slice(3, 8), '-2+3+cmd|x']])
+      const offer = await upload('offer', Buffer.from(injected), 'oferty.csv', 'formula texts')
+      expect(offer.statusCode).toBe(422)
+      expectRefused(offer, ['formula_text'], 'a designation and a street that start like formulas')
+      const fields = (offer.json() as { preview: { errors: Array<{ field: string; code: string }> } }).preview.errors
+      expect(fields.filter((e) => e.code === 'formula_text').map((e) => e.field)).toEqual(['prop_no', 'proj_street'])
+
+      const lines = REPORT_CSV.toString('utf8').split(/\r?\n/)
+      const cells = (lines[1] ?? '').split(';')
+      cells[0] = '"=HYPERLINK(""http://evil.example"",""x"")"'
+      const report = await upload(
+        'report',
+        Buffer.from([lines[0], cells.join(';'), ...lines.slice(2)].join('\n')),
+        'raport.csv',
+        'a formula developer name',
+      )
+      expectRefused(report, ['formula_text'], 'a report whose developer name starts like a formula')
+
+      // a real formula cell carries the value Excel shows: that value is what is read
+      const sheet = sheetXml(ROWS).replace(
+        `<c r="C2" t="inlineStr"><is><t xml:space="preserve">${ROWS[1]?.[2]}</t></is></c>`,
+        `<c r="C2" t="str"><f>CONCATENATE("A/","1.01")</f><v>A/1.01</v></c>`,
+      )
+      expect(sheet).toContain('<f>')
+      const read = await upload(
+        'offer',
+        zip(workbookParts(sheetOf(Buffer.from(sheet)))),
+        'oferty.xlsx',
+        'a formula cell',
+      )
+      expect(read.statusCode, read.body.slice(0, 300)).toBe(200)
+      expect(JSON.stringify(read.json())).toContain('"prop_no":"A/1.01"')
+      countCase('regressions', 3)
+    })
+
     it('the captured log holds no secret; no upload is left behind', async () => {
       expect(secretsInLog(log.text(), secrets)).toEqual([])
       const uploads = path.join(env.database.dataDir, 'uploads')
