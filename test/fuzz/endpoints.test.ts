@@ -15,6 +15,8 @@
  *
  * DG_FUZZ_SCALE multiplies the cases (`npm run fuzz`); the suite prints the cases tried per target.
  */
+import net from 'node:net'
+
 import fc from 'fast-check'
 import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -920,6 +922,55 @@ for (const dialect of TEST_DIALECTS) {
         'http://ceny.example.pl/wp-json/dg/v2/catalog/properties',
       )
       countCase('regressions')
+    })
+
+    it('raw HTTP the injector cannot send: oversized headers, broken request lines and framing get a 4xx, and the server keeps answering', async () => {
+      // the app stops listening when it is closed after the suite
+      const address = await env.app.listen({ host: '127.0.0.1', port: 0 })
+      const port = Number(new URL(address).port)
+      const raw = (text: string) =>
+        new Promise<string>((resolve) => {
+          const socket = net.connect({ host: '127.0.0.1', port })
+          let answer = ''
+          socket.setTimeout(5000, () => socket.destroy())
+          socket.on('data', (chunk) => (answer += chunk.toString('latin1')))
+          socket.on('close', () => resolve(answer))
+          socket.on('error', () => resolve(answer))
+          socket.end(text)
+        })
+      const auth = `Authorization: ${admin.authorization}\r\n`
+      const requests: Array<[string, string]> = [
+        [
+          'a header block of 100 KB',
+          `GET ${V2}/status HTTP/1.1\r\nHost: x\r\n${auth}X-Junk: ${'a'.repeat(100_000)}\r\n\r\n`,
+        ],
+        ['a URL of 100 KB', `GET /${'a'.repeat(100_000)} HTTP/1.1\r\nHost: x\r\n\r\n`],
+        ['a broken request line', 'GET\r\n\r\n'],
+        ['an unknown protocol version', `GET ${V2}/status HTTP/9.9\r\nHost: x\r\n\r\n`],
+        ['a header without a colon', `GET ${V2}/status HTTP/1.1\r\nHost: x\r\nNoColon\r\n\r\n`],
+        [
+          'both Content-Length and chunked',
+          `POST ${V2}/session HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+        ],
+        [
+          'a wrong chunk size',
+          `POST ${V2}/session HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+        ],
+        [
+          'a body shorter than its Content-Length',
+          `POST ${V2}/session HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{"login":"a"}`,
+        ],
+        ['a NUL in a header', `GET ${V2}/status HTTP/1.1\r\nHost: x\r\nX-A: a\u0000b\r\n\r\n`],
+      ]
+      for (const [what, text] of requests) {
+        const answer = await raw(text)
+        const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0)
+        // no answer at all is how Node ends a request it cannot frame (a short body): never a 5xx
+        expect(status === 0 || (status >= 400 && status < 500), `${what}: ${answer.slice(0, 200)}`).toBe(true)
+        countCase('raw HTTP requests')
+      }
+      const health = await fetch(`${address}/healthz`)
+      expect(health.status).toBe(200)
     })
 
     it('the captured log holds no secret, signature, password or Authorization header; Object.prototype is untouched', async () => {
