@@ -169,12 +169,7 @@ for (const dialect of TEST_DIALECTS) {
       const status = response.statusCode
       const where = `${kind} import of ${what} (${fileName}, ${content.length} bytes) → ${status}`
       if (status >= 500) {
-        const logged =
-          log
-            .text()
-            .split('\n')
-            .filter((line) => line.includes('"level":50'))
-            .at(-1) ?? ''
+        const logged = log.lastError()
         expect.fail(`${where}: ${response.body.slice(0, 300)}\nlogged: ${logged.slice(0, 2000)}`)
       }
       expect(documented[kind].has(status), `${where} is not documented: ${response.body.slice(0, 300)}`).toBe(true)
@@ -722,7 +717,7 @@ for (const dialect of TEST_DIALECTS) {
     })
 
     it('the captured log holds no secret; no upload is left behind', async () => {
-      expect(secretsInLog(log.text(), secrets)).toEqual([])
+      expect(secretsInLog(log.lines(), secrets)).toEqual([])
       const uploads = path.join(env.database.dataDir, 'uploads')
       expect(fs.existsSync(uploads) ? fs.readdirSync(uploads) : []).toEqual([])
     })

@@ -96,7 +96,7 @@ export function documentedOperations(document: OpenApiDocument): DocumentedOpera
   const out: DocumentedOperation[] = []
   for (const [template, item] of Object.entries(document.paths)) {
     const pattern = new RegExp(
-      `^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`,
+      `^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]*')}$`,
     )
     for (const [method, operation] of Object.entries(item)) {
       out.push({
@@ -243,19 +243,36 @@ export function errorCode(response: LightMyRequestResponse): { code?: string; pr
 
 export interface CapturedLog {
   logger: Logger
-  text(): string
+  /** The log lines written so far (runs of one repeated character shortened, see below). */
+  lines(): readonly string[]
+  /** The last line logged at `error` level, for the report of a 5xx. */
+  lastError(): string
 }
+
+/*
+ * The hostile values are mostly long runs of one character (a 200 KB header, a 70,000-character
+ * path), and the request logs repeat the URL: kept as they are, a long run's log passed the
+ * largest string V8 can make. A run of one character cannot hide a secret longer than itself,
+ * so each run of more than 64 is kept as its character and length.
+ */
+const LONG_RUN = /(.)\1{64,}/gs
 
 /** A logger at `trace` (everything the service may write) into memory, with the service's redaction. */
 export function captureLog(): CapturedLog {
-  const chunks: string[] = []
+  const lines: string[] = []
+  let lastError = ''
   const sink = new Writable({
     write(chunk: Buffer, _encoding, callback) {
-      chunks.push(chunk.toString())
+      for (const line of chunk.toString().split('\n')) {
+        if (line === '') continue
+        const kept = line.replace(LONG_RUN, (run, char: string) => `${char}{${run.length}}`)
+        lines.push(kept)
+        if (kept.includes('"level":50')) lastError = kept
+      }
       callback()
     },
   })
-  return { logger: pino(loggerOptions('trace'), sink), text: () => chunks.join('') }
+  return { logger: pino(loggerOptions('trace'), sink), lines: () => lines, lastError: () => lastError }
 }
 
 /**
@@ -271,29 +288,28 @@ export const markedSecret = (): string => `${SECRET_MARKER}${++secretCounter}x`
  * passwords, webhook secrets, tokens, signatures), any marked secret, a Basic or Bearer
  * credential, and an Authorization, Cookie or signature header with a value.
  */
-export function secretsInLog(log: string, known: Iterable<string>): string[] {
-  const found: string[] = []
-  for (const value of new Set(known)) {
+export function secretsInLog(lines: readonly string[], known: Iterable<string>): string[] {
+  const found = new Set<string>()
+  const values = [...new Set(known)]
+  for (const value of values)
     if (value.length < 8) throw new Error(`a secret to look for is too short to mean anything: ${value}`)
-    if (log.includes(value)) found.push(`a known secret (${value.slice(0, 6)}…)`)
+  for (const line of lines) {
+    for (const value of values) if (line.includes(value)) found.add(`a known secret (${value.slice(0, 6)}…)`)
+    for (const [name, pattern] of PATTERNS) {
+      const match = pattern.exec(line)
+      if (match) found.add(`${name}: ${match[0].slice(0, 80)}`)
+    }
+    if (found.size > 20) break
   }
-  for (const [name, pattern] of [
-    ['a marked secret', new RegExp(`${SECRET_MARKER}\\d+x`, 'g')],
-    ['a Basic credential', /Basic\s+[A-Za-z0-9+/=]{6,}/gi],
-    ['a Bearer token', /Bearer\s+[^\s"*]{6,}/gi],
-    ['an Authorization header', /"(?:authorization|proxy-authorization)"\s*:\s*"(?!\*\*\*")/gi],
-    ['a cookie header', /"(?:cookie|set-cookie)"\s*:\s*"(?!\*\*\*")/gi],
-    ['a signature or key header', /"(?:x-dg-signature|x-dg-webhook-key|x-wp-nonce)"\s*:\s*"(?!\*\*\*")/gi],
-    ['a password field', /"password"\s*:\s*"(?!\*\*\*")/gi],
-  ] as const) {
-    const match = log.match(pattern)
-    if (match) found.push(`${name}: ${match.slice(0, 3).join(' | ')}`)
-  }
-  return found
+  return [...found]
 }
 
-/** The process's resident memory in MB, after a garbage collection when one can be asked for. */
-export function residentMb(): number {
-  ;(globalThis as { gc?: () => void }).gc?.()
-  return Math.round(process.memoryUsage().rss / (1024 * 1024))
-}
+const PATTERNS: ReadonlyArray<readonly [string, RegExp]> = [
+  ['a marked secret', new RegExp(`${SECRET_MARKER}\\d+x`)],
+  ['a Basic credential', /Basic\s+[A-Za-z0-9+/=]{6,}/i],
+  ['a Bearer token', /Bearer\s+[^\s"*]{6,}/i],
+  ['an Authorization header', /"(?:authorization|proxy-authorization)"\s*:\s*"(?!\*\*\*")/i],
+  ['a cookie header', /"(?:cookie|set-cookie)"\s*:\s*"(?!\*\*\*")/i],
+  ['a signature or key header', /"(?:x-dg-signature|x-dg-webhook-key|x-wp-nonce)"\s*:\s*"(?!\*\*\*")/i],
+  ['a password field', /"password"\s*:\s*"(?!\*\*\*")/i],
+]
