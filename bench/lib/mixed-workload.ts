@@ -55,8 +55,19 @@ export interface Sample {
 }
 
 export interface Phase {
-  /** `idle`: steady load before the first import; `between cycles` and `after`: once one ran (the soak). */
-  name: 'idle' | 'import preview' | 'import execution' | 'publication' | 'between cycles' | 'after'
+  /**
+   * `idle`: steady load before the first import; `idle after import`: the same between the
+   * execution and the publication, with the imported offers in the catalog (what the publication
+   * is compared with); `between cycles` and `after`: once a cycle ran.
+   */
+  name:
+    | 'idle'
+    | 'import preview'
+    | 'import execution'
+    | 'idle after import'
+    | 'publication'
+    | 'between cycles'
+    | 'after'
   start: number
   end: number
 }
@@ -100,6 +111,8 @@ export interface WorkloadOptions {
   files: OperatorFile[]
   /** Pause between the end of one cycle and the start of the next (soak); 0: one cycle only. */
   cyclePauseSeconds: number
+  /** Steady load between the execution and the publication (default 10 s). */
+  settleSeconds?: number
   /** Called every second with the seconds elapsed (the soak samples memory and connections). */
   onSecond?: (elapsedSeconds: number) => void | Promise<void>
   /** Called when the run's first second starts, so that callers share its clock. */
@@ -425,6 +438,9 @@ export async function runMixedWorkload(options: WorkloadOptions): Promise<Worklo
         outcome.error = `execution answered ${execute.status} ${errorCode(execute) ?? ''}`
         return outcome
       }
+      const settleStart = performance.now()
+      await sleep((options.settleSeconds ?? 10) * 1000)
+      phases.push({ name: 'idle after import', start: settleStart + 1000, end: performance.now() })
       const publicationPath = `${V2}/publications`
       const publicationStart = performance.now()
       const publication = record(
