@@ -833,6 +833,22 @@ for (const dialect of TEST_DIALECTS) {
         })
         expect(discovery.statusCode, host).toBe(200)
       }
+      // `_fields` walked into Object.prototype: any reader could set a property on every object
+      const prototypeBefore = Object.getOwnPropertyNames(Object.prototype).join()
+      try {
+        const projected = await env.app.inject({
+          method: 'GET',
+          url: `${V2}/catalog/properties?per_page=1&_fields=id,__proto__.fieldsPolluted,constructor.prototype.fieldsPolluted2`,
+          headers: { authorization: reader },
+        })
+        expect(projected.statusCode, projected.body.slice(0, 200)).toBe(200)
+        expect(Object.getOwnPropertyNames(Object.prototype).join()).toBe(prototypeBefore)
+        expect(Object.keys((projected.json() as Json[])[0] ?? {})).toEqual(['id'])
+      } finally {
+        delete (Object.prototype as Json).fieldsPolluted
+        delete (Object.prototype as Json).fieldsPolluted2
+      }
+
       // a trusted proxy's X-Forwarded-Proto is believed; a garbage one made the same 500
       const proto = await env.app.inject({
         method: 'GET',

@@ -2,6 +2,11 @@
  * `_fields` as the CMS implements it (rest_filter_response_fields): a comma-separated list of
  * names, dotted paths reach into nested objects, a listed parent keeps all its children, unknown
  * names are ignored, and arrays are projected item by item.
+ *
+ * The names are the caller's: the tree's nodes have no prototype, so `_fields=__proto__.x` is a
+ * name like any other. With plain objects it walked into Object.prototype and set `x` on every
+ * object of the process (any catalog reader could; found by the fuzz suite, it made the metrics
+ * and the schema compiler fail on every later request).
  */
 
 export interface FieldTree {
@@ -15,7 +20,7 @@ export function parseFieldList(raw: string | undefined): FieldTree | null {
     .map((entry) => entry.trim())
     .filter(Boolean)
   if (entries.length === 0) return null
-  const tree: FieldTree = {}
+  const tree: FieldTree = Object.create(null) as FieldTree
   for (const entry of entries) {
     const parts = entry.split('.').filter(Boolean)
     let node: FieldTree = tree
@@ -27,7 +32,7 @@ export function parseFieldList(raw: string | undefined): FieldTree | null {
         node[part] = true
         break
       }
-      const child: FieldTree = existing ?? {}
+      const child: FieldTree = existing ?? (Object.create(null) as FieldTree)
       node[part] = child
       node = child
     }
@@ -41,7 +46,7 @@ export function projectFields(value: unknown, tree: FieldTree | null): unknown {
   if (value === null || typeof value !== 'object') return value
   const out: Record<string, unknown> = {}
   for (const [name, rule] of Object.entries(tree)) {
-    if (!Object.hasOwn(value, name)) continue
+    if (name === '__proto__' || !Object.hasOwn(value, name)) continue
     const child = (value as Record<string, unknown>)[name]
     out[name] = rule === true ? child : projectFields(child, rule)
   }
