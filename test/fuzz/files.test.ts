@@ -716,6 +716,35 @@ for (const dialect of TEST_DIALECTS) {
       countCase('regressions', 3)
     })
 
+    it('headers named like Object.prototype members (__proto__, constructor, toString) are columns like any other', async () => {
+      const headers = ['__proto__', 'constructor', 'toString', 'hasOwnProperty']
+      const mapping = {
+        source_investment_id: '__proto__',
+        source_property_id: 'constructor',
+        prop_no: 'toString',
+        proj_city: 'hasOwnProperty',
+      }
+      const prototypeBefore = Object.getOwnPropertyNames(Object.prototype).join()
+      for (const [name, content] of [
+        ['naglowki.csv', Buffer.from(`${headers.join(';')}\nFZ-PROTO;1;A/1;Poznań\n`)],
+        ['naglowki.xlsx', xlsx([headers, ['FZ-PROTO', '1', 'A/1', 'Poznań']])],
+      ] as const) {
+        const body = multipart({ mode: 'patch', mapping: JSON.stringify(mapping) }, { name, content })
+        const response = await env.app.inject({
+          method: 'POST',
+          url: OFFER_URL,
+          headers: { ...body.headers, authorization },
+          payload: body.payload,
+        })
+        expect(response.statusCode, response.body.slice(0, 300)).toBe(200)
+        expect(JSON.stringify(response.json())).toContain(
+          '"values":{"source_investment_id":"FZ-PROTO","source_property_id":"1","prop_no":"A/1","proj_city":"Poznań"}',
+        )
+        countCase('regressions')
+      }
+      expect(Object.getOwnPropertyNames(Object.prototype).join()).toBe(prototypeBefore)
+    })
+
     it('the captured log holds no secret; no upload is left behind', async () => {
       expect(secretsInLog(log.lines(), secrets)).toEqual([])
       const uploads = path.join(env.database.dataDir, 'uploads')
