@@ -34,6 +34,8 @@ const env = {
   DG_LOG_LEVEL: 'silent',
   DG_CATALOG_RATE_LIMIT: '1000000',
   DG_ENV: 'development',
+  // only the server measured in (b), (c) and (d) is profiled (a later one would overwrite the file)
+  BENCH_CPU_PROFILE: undefined,
 }
 
 async function seed(): Promise<{ authorization: string; offerIds: number[] }> {
@@ -143,7 +145,12 @@ function cpuTicks(pid: number | undefined): number | undefined {
   }
 }
 
-async function measure(url: string, requests: autocannon.Request[]): Promise<Measured> {
+// BENCH_ONLY=b,c: only these scenarios (the ceiling always runs), e.g. to profile one of them
+const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim())
+const skipped: Measured = { rps: 0, p99: 0, non2xx: 0, cpuMicros: undefined }
+
+async function measure(url: string, requests: autocannon.Request[], scenario = 'a'): Promise<Measured> {
+  if (only && scenario !== 'a' && !only.includes(scenario)) return skipped
   const before = cpuTicks(server.pid)
   const result = await autocannon({ url, connections: 50, duration: DURATION, requests })
   const after = cpuTicks(server.pid)
@@ -186,10 +193,12 @@ results['(a) bare route, same bytes (ceiling)'] = await measure(`http://127.0.0.
 results['(b) list, filters, app password'] = await measure(
   `http://127.0.0.1:${port}`,
   listPaths.map((p) => ({ method: 'GET', path: p, headers: { authorization } })),
+  'b',
 )
 results['(c) list with If-None-Match (304)'] = await measure(
   `http://127.0.0.1:${port}`,
   listPaths.map((p) => ({ method: 'GET', path: p, headers: { authorization, 'if-none-match': etags.get(p) ?? '' } })),
+  'c',
 )
 results['(d) offer detail'] = await measure(
   `http://127.0.0.1:${port}`,
@@ -198,12 +207,14 @@ results['(d) offer detail'] = await measure(
     path: `/wp-json/dg/v2/catalog/properties/${id}`,
     headers: { authorization },
   })),
+  'd',
 )
 await stopServer(server)
 server = await startServer(port, barePort, bodyFile, { DG_CATALOG_RESPONSE_CACHE: 'off' })
 results['(b-cold) list, response cache off'] = await measure(
   `http://127.0.0.1:${port}`,
   listPaths.map((p) => ({ method: 'GET', path: p, headers: { authorization } })),
+  'b-cold',
 )
 results['(d-cold) offer detail, response cache off'] = await measure(
   `http://127.0.0.1:${port}`,
@@ -212,6 +223,7 @@ results['(d-cold) offer detail, response cache off'] = await measure(
     path: `/wp-json/dg/v2/catalog/properties/${id}`,
     headers: { authorization },
   })),
+  'd-cold',
 )
 await stopServer(server)
 

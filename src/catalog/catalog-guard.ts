@@ -5,11 +5,25 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 
+import { selectCatalogState } from './catalog-repository.js'
+
 import { userCan } from '../host/auth/capabilities.js'
 import { HostError } from '../host/errors.js'
 import { requirePrincipal, WWW_AUTHENTICATE } from '../host/http/authenticate.js'
 import { clientBucketIp, hitRateLimit, rateLimitHeaders, type RateLimitPolicy } from '../host/http/rate-limit.js'
-import { requires } from '../licensing/license.js'
+import { requiresAtCatalogRevision } from '../licensing/license.js'
+
+const catalogStates = new WeakMap<FastifyRequest, Promise<{ revision: number; modified_at: string }>>()
+
+/** The catalog revision and its time, read once per request: by the guard, then by the answer. */
+export function catalogStateOf(request: FastifyRequest): Promise<{ revision: number; modified_at: string }> {
+  let state = catalogStates.get(request)
+  if (!state) {
+    state = selectCatalogState(request.server.ctx.db)
+    catalogStates.set(request, state)
+  }
+  return state
+}
 
 export async function guardCatalog(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const ctx = request.server.ctx
@@ -42,5 +56,5 @@ export async function guardCatalog(request: FastifyRequest, reply: FastifyReply)
   if (!userCan(principal.user, 'dg_read_catalog')) {
     throw new HostError('dg_catalog_forbidden', 'Sorry, you are not allowed to read the catalog.', 403)
   }
-  await requires(ctx, 'api_webhooks')
+  await requiresAtCatalogRevision(ctx, 'api_webhooks', (await catalogStateOf(request)).revision)
 }

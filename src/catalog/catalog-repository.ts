@@ -5,6 +5,7 @@
 import { type SelectQueryBuilder, sql } from 'kysely'
 
 import type { Executor } from '../host/context.js'
+import { compiledOnce } from '../host/db/compiled-once.js'
 import { areaNumericSql, type DialectName } from '../host/db/dialect.js'
 import type { Database } from '../host/db/schema.js'
 
@@ -261,10 +262,12 @@ export async function countPublishedOffersByInvestment(
   return new Map(rows.map((row) => [row.investment_id, Number(row.n)]))
 }
 
+const catalogStateQuery = compiledOnce((db: Executor) =>
+  db.selectFrom('catalog_state').select(['revision', 'modified_at']).where('id', '=', 1),
+)
+
 export async function selectCatalogState(db: Executor): Promise<{ revision: number; modified_at: string }> {
-  return db
-    .selectFrom('catalog_state')
-    .select(['revision', 'modified_at'])
-    .where('id', '=', 1)
-    .executeTakeFirstOrThrow()
+  const [state] = await catalogStateQuery(db)
+  if (!state) throw new Error('catalog_state has no row')
+  return state
 }

@@ -12,8 +12,7 @@ import { httpDate, isNotModified, strongEtag } from '../host/http/conditional.js
 import { parseFieldList, projectFields } from '../host/http/fields-projection.js'
 import { errorResponses } from '../host/http/schemas.js'
 import { serviceOrigin } from '../host/http/service-origin.js'
-import { selectCatalogState } from './catalog-repository.js'
-import { guardCatalog } from './catalog-guard.js'
+import { catalogStateOf, guardCatalog } from './catalog-guard.js'
 import {
   type Collection,
   getDiscovery,
@@ -62,7 +61,7 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
     produce: () => Promise<unknown>,
   ): Promise<FastifyReply> {
     const ctx = app.ctx
-    const state = await selectCatalogState(ctx.db)
+    const state = await catalogStateOf(request)
     const lastModified = new Date(state.modified_at)
     // actions are side effects callers rely on, so their presence turns the cache off
     const cacheable = ctx.config.catalogResponseCache && !ACTION_NAMES.some((name) => ctx.hooks.hasAction(name))

@@ -71,7 +71,10 @@ export function isCalendarDate(value: string): boolean {
 }
 
 export async function getLicenseState(ctx: Pick<HostContext, 'db' | 'now'>): Promise<LicenseState> {
-  const stored = await getOption<StoredLicense>(ctx, LICENSE_OPTION)
+  return licenseStateOf(await getOption<StoredLicense>(ctx, LICENSE_OPTION), ctx.now())
+}
+
+function licenseStateOf(stored: StoredLicense | undefined, now: Date): LicenseState {
   if (!stored) {
     return {
       plan: null,
@@ -85,7 +88,7 @@ export async function getLicenseState(ctx: Pick<HostContext, 'db' | 'now'>): Pro
   let status: LicenseStatus = 'active'
   if (stored.plan !== 'pro') status = 'inactive'
   else if (stored.suspended) status = 'suspended'
-  else if (stored.valid_until !== null && stored.valid_until < warsawDate(ctx.now())) status = 'expired'
+  else if (stored.valid_until !== null && stored.valid_until < warsawDate(now)) status = 'expired'
   return {
     plan: stored.plan,
     status,
@@ -96,10 +99,34 @@ export async function getLicenseState(ctx: Pick<HostContext, 'db' | 'now'>): Pro
   }
 }
 
+function assertEntitled(state: LicenseState, feature: Entitlement): void {
+  if (state.status !== 'active' || !state.entitlements.includes(feature)) throw proFeatureRequired(feature)
+}
+
 /** Throws 403 `pro_feature_required` unless the licence is active and grants the entitlement. */
 export async function requires(ctx: Pick<HostContext, 'db' | 'now'>, feature: Entitlement): Promise<void> {
-  const state = await getLicenseState(ctx)
-  if (state.status !== 'active' || !state.entitlements.includes(feature)) throw proFeatureRequired(feature)
+  assertEntitled(await getLicenseState(ctx), feature)
+}
+
+const storedAtRevision = new WeakMap<object, { revision: number; stored: StoredLicense | undefined }>()
+
+/**
+ * `requires` for a caller that has just read the catalog revision (the catalog, on every
+ * request): every write to the options table bumps that revision in the same transaction
+ * (migration 0002), so the stored licence is read again only after a write, on any instance.
+ * Its expiry is still judged against today's date on each call.
+ */
+export async function requiresAtCatalogRevision(
+  ctx: Pick<HostContext, 'db' | 'now'>,
+  feature: Entitlement,
+  revision: number,
+): Promise<void> {
+  let known = storedAtRevision.get(ctx.db)
+  if (known?.revision !== revision) {
+    known = { revision, stored: await getOption<StoredLicense>(ctx, LICENSE_OPTION) }
+    storedAtRevision.set(ctx.db, known)
+  }
+  assertEntitled(licenseStateOf(known.stored, ctx.now()), feature)
 }
 
 export interface SetLicenseArgs {

@@ -114,6 +114,25 @@ describeEachDatabase(
       await grantProLicense(env.ctx)
     })
 
+    it('honours a licence changed by hand in SQL on the very next request', async () => {
+      expect((await get('/catalog')).statusCode).toBe(200)
+      const { value } = await env.ctx.db
+        .selectFrom('options')
+        .select('value')
+        .where('name', '=', 'dg_license')
+        .executeTakeFirstOrThrow()
+      await env.ctx.db
+        .updateTable('options')
+        .set({ value: JSON.stringify({ ...(JSON.parse(value) as object), suspended: true }) })
+        .where('name', '=', 'dg_license')
+        .execute()
+      const refused = await get('/catalog')
+      expect(refused.statusCode).toBe(403)
+      expect(refused.json()).toEqual({ error: 'pro_feature_required', feature: 'api_webhooks' })
+      await grantProLicense(env.ctx)
+      expect((await get('/catalog')).statusCode).toBe(200)
+    })
+
     it('returns the discovery object', async () => {
       const response = await get('/catalog')
       expect(response.statusCode).toBe(200)

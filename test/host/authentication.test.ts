@@ -121,6 +121,67 @@ describeEachDatabase('application passwords and GET /status', (env) => {
     expect(other.statusCode).toBe(200)
   })
 
+  it('refuses a password that has just worked once it is revoked, its account disabled or changed in SQL', async () => {
+    // each instance keeps the checks it verified; every change below must end them at once
+    const { app, ctx } = env()
+    await grantProLicense(ctx)
+    const status = (authorization: string) => app.inject({ method: 'GET', url: STATUS, headers: { authorization } })
+    const revoked = await createTestUser(ctx, 'administrator')
+    expect((await status(revoked.authorization)).statusCode).toBe(200)
+    expect((await status(revoked.authorization)).statusCode).toBe(200)
+    await revokeAppPassword(ctx, { login: revoked.login, uuid: revoked.appPasswordUuid, actor: { type: 'system' } })
+    expect((await status(revoked.authorization)).statusCode).toBe(401)
+
+    const disabled = await createTestUser(ctx, 'administrator')
+    expect((await status(disabled.authorization)).statusCode).toBe(200)
+    await ctx.db
+      .updateTable('users')
+      .set({ disabled_at: new Date().toISOString() })
+      .where('id', '=', disabled.id)
+      .execute()
+    const refused = await status(disabled.authorization)
+    expect(refused.statusCode).toBe(403)
+    expect(refused.json()).toMatchObject({ code: 'account_disabled' })
+
+    const demoted = await createTestUser(ctx, 'administrator')
+    expect((await status(demoted.authorization)).statusCode).toBe(200)
+    await ctx.db.updateTable('users').set({ role: 'dg_catalog_reader' }).where('id', '=', demoted.id).execute()
+    expect((await status(demoted.authorization)).statusCode).toBe(403)
+
+    const deleted = await createTestUser(ctx, 'administrator')
+    expect((await status(deleted.authorization)).statusCode).toBe(200)
+    await ctx.db.deleteFrom('app_passwords').where('user_id', '=', deleted.id).execute()
+    expect((await status(deleted.authorization)).statusCode).toBe(401)
+
+    const renamed = await createTestUser(ctx, 'administrator')
+    expect((await status(renamed.authorization)).statusCode).toBe(200)
+    await ctx.db
+      .updateTable('users')
+      .set({ login: `${renamed.login}-new` })
+      .where('id', '=', renamed.id)
+      .execute()
+    expect((await status(renamed.authorization)).statusCode).toBe(401)
+  })
+
+  it("keeps a verified check across a last-use record, which changes nobody's access", async () => {
+    const { app, ctx } = env()
+    await grantProLicense(ctx)
+    const admin = await createTestUser(ctx, 'administrator')
+    const revision = async () =>
+      Number((await ctx.db.selectFrom('credentials_state').select('revision').executeTakeFirstOrThrow()).revision)
+    const before = await revision()
+    expect(
+      (await app.inject({ method: 'GET', url: STATUS, headers: { authorization: admin.authorization } })).statusCode,
+    ).toBe(200)
+    const used = await ctx.db
+      .selectFrom('app_passwords')
+      .select('last_used_at')
+      .where('user_id', '=', admin.id)
+      .executeTakeFirstOrThrow()
+    expect(used.last_used_at).not.toBeNull()
+    expect(await revision()).toBe(before)
+  })
+
   it('records the last use at most once a day', async () => {
     const { app, ctx, clock } = env()
     await grantProLicense(ctx)

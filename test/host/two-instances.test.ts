@@ -270,4 +270,18 @@ describe.skipIf(!PG_TEST_URL)('two instances on one PostgreSQL database [postgre
       expect(fromA?.equals(fromB as Buffer)).toBe(true)
     }
   })
+
+  it('refuses, on both, a password revoked through one, after each has served it', async () => {
+    const website = await createTestUser(ctx, 'dg_catalog_reader')
+    const catalog = (instance: Instance | undefined) =>
+      fetch(`${at(instance)}${V2}/catalog`, { headers: { authorization: website.authorization } })
+    for (const instance of [a, b, a, b]) expect((await catalog(instance)).status).toBe(200)
+    const revoked = await fetch(`${at(a)}${V2}/users/${website.id}/application-passwords/${website.appPasswordUuid}`, {
+      method: 'DELETE',
+      headers: { authorization: admin.authorization },
+    })
+    expect(revoked.status).toBe(200)
+    expect((await catalog(b)).status).toBe(401)
+    expect((await catalog(a)).status).toBe(401)
+  })
 })

@@ -16,6 +16,7 @@ import {
   deleteAppPassword,
   insertAppPassword,
   selectAppPasswordsOfUser,
+  selectCredentialsRevision,
   touchAppPassword,
 } from './app-passwords-repository.js'
 import { constantTimeEqual, keyedHash, randomAlphanumeric } from './secrets.js'
@@ -147,19 +148,48 @@ export type AppPasswordCheck =
   | { ok: true; user: UserRow; credential: string }
   | { ok: false; code: 'invalid_username' | 'incorrect_password' | 'account_disabled' }
 
+/** A successful check, kept while the credentials revision it was made under is current. */
+interface VerifiedCheck {
+  revision: number
+  user: UserRow
+  credential: string
+  passwordId: number
+  lastUsedAt: string | null
+}
+
+/** Bounds the memory of the cache: a flood of distinct valid credentials only empties it. */
+const MAX_VERIFIED_CHECKS = 1000
+const verifiedChecks = new WeakMap<HostContext, Map<string, VerifiedCheck>>()
+
 /**
  * Verifies HTTP Basic credentials. One keyed hash per request, then a constant-time comparison
- * with each of the user's (few) stored hashes.
+ * with each of the user's (few) stored hashes. A successful check is kept per instance under the
+ * credentials revision read before it (migration 0012's triggers bump it on any change to users
+ * or passwords, on any instance), so a repeated request costs that one read, and a revoked
+ * password or a disabled account is refused on its next request. Only the keyed hash is kept,
+ * never the password.
  */
 export async function verifyAppPassword(
   ctx: HostContext,
   args: { name: string; password: string; ip: string },
 ): Promise<AppPasswordCheck> {
+  const normalized = normalizeAppPassword(args.password)
+  const revision = await selectCredentialsRevision(ctx.db)
+  let checks = verifiedChecks.get(ctx)
+  if (!checks) {
+    checks = new Map()
+    verifiedChecks.set(ctx, checks)
+  }
+  const candidate = hashAppPassword(ctx.authKey, normalized)
+  const key = `${candidate}\u0000${args.name}`
+  const known = checks.get(key)
+  if (known && known.revision === revision) {
+    known.lastUsedAt = await recordUse(ctx, known.passwordId, known.lastUsedAt, args.ip)
+    return { ok: true, user: known.user, credential: known.credential }
+  }
   const user = await findUserByLoginOrEmail(ctx, args.name)
   if (!user) return { ok: false, code: 'invalid_username' }
-  const normalized = normalizeAppPassword(args.password)
   if (normalized.length !== APP_PASSWORD_LENGTH) return { ok: false, code: 'incorrect_password' }
-  const candidate = hashAppPassword(ctx.authKey, normalized)
   const rows = await selectAppPasswordsOfUser(ctx.db, user.id)
   let match: AppPasswordRow | undefined
   for (const row of rows) {
@@ -169,11 +199,19 @@ export async function verifyAppPassword(
   if (!match) return { ok: false, code: 'incorrect_password' }
   // told only to whoever holds a valid password of the account
   if (user.disabled_at !== null) return { ok: false, code: 'account_disabled' }
-  const now = ctx.now()
-  if (!match.last_used_at || now.getTime() - Date.parse(match.last_used_at) >= LAST_USED_RESOLUTION_MS) {
-    await touchAppPassword(ctx.db, match.id, now.toISOString(), args.ip)
-  }
+  const lastUsedAt = await recordUse(ctx, match.id, match.last_used_at, args.ip)
+  if (checks.size >= MAX_VERIFIED_CHECKS) checks.clear()
+  checks.set(key, { revision, user, credential: match.name, passwordId: match.id, lastUsedAt })
   return { ok: true, user, credential: match.name }
+}
+
+/** Records a password's use at most once per resolution interval; returns the last use now stored. */
+async function recordUse(ctx: HostContext, passwordId: number, lastUsedAt: string | null, ip: string) {
+  const now = ctx.now()
+  if (lastUsedAt && now.getTime() - Date.parse(lastUsedAt) < LAST_USED_RESOLUTION_MS) return lastUsedAt
+  const usedAt = now.toISOString()
+  await touchAppPassword(ctx.db, passwordId, usedAt, ip)
+  return usedAt
 }
 
 /** The user an administrator names by id in a REST path. */

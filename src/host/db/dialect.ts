@@ -328,6 +328,42 @@ export async function addCatalogRevisionTriggers(
 }
 
 /**
+ * Bumps `credentials_state.revision` when `table` changes in a way that can change who an
+ * application password authenticates as (`columns`: the columns whose update counts; the last-use
+ * columns are left out, so a sign-in that records its use does not empty every instance's cache).
+ * Verified credentials are cached per instance under that revision, so a revoked password or a
+ * disabled account is refused by every instance on its next request.
+ */
+export async function addCredentialsRevisionTriggers(
+  db: Kysely<unknown>,
+  dialect: DialectName,
+  table: string,
+  columns: readonly string[],
+): Promise<void> {
+  const bump = 'UPDATE credentials_state SET revision = revision + 1 WHERE id = 1'
+  const events = ['INSERT', `UPDATE OF ${columns.join(', ')}`, 'DELETE']
+  if (dialect === 'sqlite') {
+    for (const [index, event] of events.entries()) {
+      const name = `${table}_credentials_rev_${['insert', 'update', 'delete'][index]}`
+      await sql.raw(`CREATE TRIGGER ${name} AFTER ${event} ON ${table} BEGIN ${bump}; END`).execute(db)
+    }
+    return
+  }
+  await sql
+    .raw(
+      `CREATE OR REPLACE FUNCTION dg_bump_credentials_revision() RETURNS trigger LANGUAGE plpgsql AS $$ ` +
+        `BEGIN ${bump}; RETURN NULL; END $$`,
+    )
+    .execute(db)
+  await sql
+    .raw(
+      `CREATE TRIGGER ${table}_credentials_rev AFTER ${events.join(' OR ')} ON ${table} ` +
+        `FOR EACH STATEMENT EXECUTE FUNCTION dg_bump_credentials_revision()`,
+    )
+    .execute(db)
+}
+
+/**
  * For a large write on SQLite: the row triggers that bump the catalog revision are dropped inside
  * the caller's transaction, and the returned function creates them again from their stored SQL and
  * bumps the revision once. A revision bumped 230,000 times by a 100,000-offer import means the same

@@ -12,6 +12,7 @@ import * as dropRedundantOfferIndexes from './migrations/0007-drop-redundant-off
 import * as publicationDeveloper from './migrations/0008-publication-developer.js'
 import * as alerts from './migrations/0009-alerts.js'
 import * as operatorAdministration from './migrations/0011-operator-administration.js'
+import * as credentialsRevision from './migrations/0012-credentials-revision.js'
 
 interface MigrationModule {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>
@@ -33,6 +34,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, MigrationModule]> = [
   ['0008-publication-developer', publicationDeveloper],
   ['0009-alerts', alerts],
   ['0011-operator-administration', operatorAdministration],
+  ['0012-credentials-revision', credentialsRevision],
 ]
 
 export class MigrationError extends Error {}

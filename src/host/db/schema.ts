@@ -226,6 +226,12 @@ export interface CatalogStateTable {
   modified_at: string
 }
 
+export interface CredentialsStateTable {
+  id: number
+  /** Bumped by triggers on users and application passwords (migration 0012); keys verified checks. */
+  revision: number
+}
+
 export interface RateLimitCountersTable {
   bucket: string
   window_start: number
@@ -359,6 +365,7 @@ export interface Database {
   attachments: AttachmentsTable
   publications: PublicationsTable
   catalog_state: CatalogStateTable
+  credentials_state: CredentialsStateTable
   rate_limit_counters: RateLimitCountersTable
   import_jobs: ImportJobsTable
   import_job_items: ImportJobItemsTable
