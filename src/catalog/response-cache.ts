@@ -4,7 +4,8 @@
  * was built from is still current, on every instance.
  */
 export interface CachedAnswer {
-  json: string
+  /** UTF-8 bytes, encoded once: encoding a page per request cost as much as the rest of a cached answer. */
+  body: Buffer
   etag: string
   headers: Record<string, string>
 }
@@ -29,20 +30,20 @@ export class ResponseCache {
   }
 
   set(key: string, entry: CachedAnswer): void {
-    if (entry.json.length > this.maxBytes / 16) return
+    if (entry.body.length > this.maxBytes / 16) return
     const previous = this.#entries.get(key)
     if (previous) {
-      this.#bytes -= previous.json.length
+      this.#bytes -= previous.body.length
       this.#entries.delete(key)
     }
     this.#entries.set(key, entry)
-    this.#bytes += entry.json.length
+    this.#bytes += entry.body.length
     while (this.#entries.size > this.maxEntries || this.#bytes > this.maxBytes) {
       const oldest = this.#entries.keys().next()
       if (oldest.done) break
       const evicted = this.#entries.get(oldest.value)
       this.#entries.delete(oldest.value)
-      this.#bytes -= evicted?.json.length ?? 0
+      this.#bytes -= evicted?.body.length ?? 0
     }
   }
 }

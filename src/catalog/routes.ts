@@ -84,8 +84,8 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
         const link = pageLinks(request, origin, page, result.totalPages)
         if (link) headers.Link = link
       }
-      const json = JSON.stringify(projectFields(body, fields))
-      entry = { json, etag: strongEtag(json), headers }
+      const bytes = Buffer.from(JSON.stringify(projectFields(body, fields)))
+      entry = { body: bytes, etag: strongEtag(bytes), headers }
       // an answer made while an extension's callback failed lacks its change: it is not kept, so
       // the next request asks the extension again (another request's failure may be counted too,
       // which costs only a cache entry)
@@ -96,7 +96,7 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
     reply.header('Last-Modified', httpDate(lastModified))
     reply.header('Cache-Control', 'private, must-revalidate')
     if (isNotModified(request, entry.etag, lastModified)) return reply.code(304).send()
-    return reply.type('application/json; charset=utf-8').send(entry.json)
+    return reply.type('application/json; charset=utf-8').send(entry.body)
   }
 
   const common = { preHandler: guardCatalog }
