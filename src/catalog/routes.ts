@@ -58,7 +58,7 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
   async function answer(
     request: FastifyRequest,
     reply: FastifyReply,
-    produce: () => Promise<unknown>,
+    produce: (revision: number | undefined) => Promise<unknown>,
   ): Promise<FastifyReply> {
     const ctx = app.ctx
     const state = await catalogStateOf(request)
@@ -72,7 +72,8 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
     let entry = cacheable ? cache.get(key) : undefined
     if (!entry) {
       const failuresBefore = ctx.hooks.failures
-      const result = await produce()
+      // with the cache off, nothing is shared between requests, the totals of a list included
+      const result = await produce(cacheable ? state.revision : undefined)
       const fields = parseFieldList((request.query as { _fields?: string })._fields)
       const headers: Record<string, string> = {}
       let body: unknown = result
@@ -184,25 +185,29 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
     },
     (request, reply) => {
       const q = request.query as Record<string, string | number | undefined>
-      return answer(request, reply, () =>
-        listProperties(app.ctx, {
-          page: q.page as number,
-          perPage: q.per_page as number,
-          investment: q.investment as number | undefined,
-          status: q.status as string | undefined,
-          offerKind: q.offer_kind as string | undefined,
-          type: q.type as string | undefined,
-          rooms: q.rooms as number | undefined,
-          floor: q.floor as number | undefined,
-          areaMin: typeof q.area_min === 'string' ? q.area_min.replace(',', '.') : undefined,
-          areaMax: typeof q.area_max === 'string' ? q.area_max.replace(',', '.') : undefined,
-          priceMin: q.price_min as number | undefined,
-          priceMax: q.price_max as number | undefined,
-          search: q.search as string | undefined,
-          modifiedAfter: typeof q.modified_after === 'string' ? new Date(q.modified_after).toISOString() : undefined,
-          orderBy: (q.orderby as 'modified' | 'title' | 'price' | 'area' | undefined) ?? 'modified',
-          order: String(q.order ?? 'DESC').toLowerCase() === 'asc' ? 'asc' : 'desc',
-        }),
+      return answer(request, reply, (revision) =>
+        listProperties(
+          app.ctx,
+          {
+            page: q.page as number,
+            perPage: q.per_page as number,
+            investment: q.investment as number | undefined,
+            status: q.status as string | undefined,
+            offerKind: q.offer_kind as string | undefined,
+            type: q.type as string | undefined,
+            rooms: q.rooms as number | undefined,
+            floor: q.floor as number | undefined,
+            areaMin: typeof q.area_min === 'string' ? q.area_min.replace(',', '.') : undefined,
+            areaMax: typeof q.area_max === 'string' ? q.area_max.replace(',', '.') : undefined,
+            priceMin: q.price_min as number | undefined,
+            priceMax: q.price_max as number | undefined,
+            search: q.search as string | undefined,
+            modifiedAfter: typeof q.modified_after === 'string' ? new Date(q.modified_after).toISOString() : undefined,
+            orderBy: (q.orderby as 'modified' | 'title' | 'price' | 'area' | undefined) ?? 'modified',
+            order: String(q.order ?? 'DESC').toLowerCase() === 'asc' ? 'asc' : 'desc',
+          },
+          revision,
+        ),
       )
     },
   )
@@ -269,8 +274,8 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
     },
     (request, reply) => {
       const q = request.query as { page: number; per_page: number }
-      return answer(request, reply, () =>
-        listRelated(app.ctx, (request.params as { id: number }).id, { page: q.page, perPage: q.per_page }),
+      return answer(request, reply, (revision) =>
+        listRelated(app.ctx, (request.params as { id: number }).id, { page: q.page, perPage: q.per_page }, revision),
       )
     },
   )
