@@ -67,7 +67,8 @@ export const PREVIEW_RETENTION_MS = 24 * 3600 * 1000
 export const RESULT_RETENTION_MS = 7 * 24 * 3600 * 1000
 /** Operations returned inline by a preview; all of them are pageable through GET /imports/{id}. */
 export const PREVIEW_OPERATIONS_SHOWN = 500
-const IMPORT_LOCK = 'offer_import'
+/** The named lock (host/locks.ts) an offer import execution holds from its start to its commit. */
+export const IMPORT_LOCK = 'offer_import'
 const LEASE_MS = 120_000
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{8,128}$/
 /** Rows validated before they are planned together: one catalog read per batch, bounded memory. */

@@ -9,6 +9,15 @@
  * `running` row can exist only from an earlier version or a manual claim; while its lease lasts a
  * retry gets 409 webhook_in_progress, after it the retry takes it over.
  *
+ * No delivery waits behind a long write (issue 18). On PostgreSQL an import execution holds the
+ * offers table (SHARE ROW EXCLUSIVE) for its whole commit: a delivery that finds the import lock
+ * held tries the table lock without waiting, any other waits at most LOCK_WAIT_MS for it (a
+ * transaction-local `lock_timeout`), and either refusal is 409 webhook_in_progress with
+ * Retry-After: the event's savepoint is rolled back, so nothing of it is written and its key stays
+ * free for the sender's retry (new nonce, same key and body). At most PG_DELIVERY_CONNECTIONS
+ * deliveries hold a pool connection at once; the others wait for a turn without one, so that the
+ * catalog's reads always find a connection however many deliveries wait.
+ *
  * Durable commits: the header and clock checks need no storage; everything after them runs in one
  * transaction per batch of deliveries (replay-guard insert, execution in a savepoint of its own,
  * so that a refused event undoes only its own writes), and every answer waits for that commit.
@@ -23,6 +32,7 @@ import { type Kysely, sql } from 'kysely'
 import { recordAudit } from '../host/audit/audit.js'
 import type { Executor, HostContext } from '../host/context.js'
 import { lockOffersForWrite } from '../host/db/dialect.js'
+import { IMPORT_LOCK } from '../imports/offer-import-service.js'
 import { PluginError } from '../host/errors.js'
 import { measured, recordWebhook } from '../host/metrics.js'
 import { requires, warsawDate } from '../licensing/license.js'
@@ -51,6 +61,19 @@ import { getWebhookSecret } from './webhook-secret.js'
 export const NONCE_TTL_MS = 600_000
 export const EXECUTION_RETENTION_MS = 7 * 24 * 3600 * 1000
 const LEASE_MS = 30_000
+/**
+ * PostgreSQL: how long a delivery waits for a lock (the offers table behind another writer) before
+ * it answers 409 webhook_in_progress. Deliveries queue on the table lock behind each other for a
+ * few milliseconds each; a write that holds it longer is an import or an editor's bulk change.
+ */
+export const LOCK_WAIT_MS = 3_000
+/**
+ * PostgreSQL: deliveries that hold a pool connection at once (the pool has 10). A delivery waiting
+ * for a lock holds its connection for up to LOCK_WAIT_MS; the rest of the pool stays the readers'.
+ */
+export const PG_DELIVERY_CONNECTIONS = 3
+/** Retry-After of a delivery refused because a write holds the offers (as the import's own 409). */
+const IN_PROGRESS_RETRY_AFTER_S = 5
 
 export interface WebhookResult {
   status: 'completed'
@@ -75,6 +98,66 @@ const storageUnavailable = () =>
     { message: 'Durable idempotency storage is unavailable; retry later with the same key and body.' },
     { 'Retry-After': 10 },
   )
+
+/** The offers are held by an import or another long write: nothing was written, retry later. */
+const executionRunning = () =>
+  new PluginError(
+    'webhook_in_progress',
+    409,
+    {
+      message:
+        'An import or another write holds the offers; nothing was written. Retry after Retry-After with a new nonce and the same key and body.',
+    },
+    { 'Retry-After': IN_PROGRESS_RETRY_AFTER_S },
+  )
+
+/** PostgreSQL's lock_not_available (55P03): `lock_timeout` ran out, or NOWAIT found the lock taken. */
+function isLockNotAvailable(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '55P03'
+}
+
+/**
+ * A counting semaphore: at most `limit` holders; the others wait in arrival order. PostgreSQL's
+ * deliveries take a turn before they take a pool connection (PG_DELIVERY_CONNECTIONS).
+ */
+export class Turns {
+  #active = 0
+  readonly #waiting: Array<() => void> = []
+  /** The most turns held at once since the start (benchmarks and tests). */
+  peak = 0
+
+  constructor(readonly limit: number) {}
+
+  get active(): number {
+    return this.#active
+  }
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#active >= this.limit) await new Promise<void>((resolve) => this.#waiting.push(resolve))
+    else this.#active++
+    this.peak = Math.max(this.peak, this.#active)
+    try {
+      return await work()
+    } finally {
+      // the turn passes straight to the next waiter (the count stays), or is given back
+      const next = this.#waiting.shift()
+      if (next) next()
+      else this.#active--
+    }
+  }
+}
+
+const turns = new WeakMap<HostContext, Turns>()
+
+/** The app's PostgreSQL delivery turns (created on first use): how many were held at once. */
+export function webhookTurns(ctx: HostContext): Turns {
+  let gate = turns.get(ctx)
+  if (!gate) {
+    gate = new Turns(PG_DELIVERY_CONNECTIONS)
+    turns.set(ctx, gate)
+  }
+  return gate
+}
 
 function isScalar(value: unknown): boolean {
   return value === null || ['string', 'number', 'boolean'].includes(typeof value)
@@ -140,7 +223,7 @@ async function receivePropertyWebhook(
   // SQLite has one writer and pays an fsync per commit: deliveries share commits. PostgreSQL
   // runs each delivery in its own transaction, concurrently with the others.
   const answer = ctx.caps.concurrentWriters
-    ? ((await runBatch(ctx, [delivery]))[0] as Answer)
+    ? ((await webhookTurns(ctx).run(() => runBatch(ctx, [delivery])))[0] as Answer)
     : await committerOf(ctx).submit(delivery)
   if (!answer.ok) throw answer.error
   return answer.outcome
@@ -301,7 +384,9 @@ async function runDelivery(
     const done = await executeEvent(trx, ctx, delivery, values)
     await sql`release savepoint dg_webhook_event`.execute(trx)
     return answered(delivery, done.result, done.kind === 'replay')
-  } catch (error) {
+  } catch (thrown) {
+    // a lock wait that ran out (PostgreSQL) anywhere in the execution: a write holds the offers
+    const error = isLockNotAvailable(thrown) ? executionRunning() : thrown
     if (error instanceof PluginError) {
       // nothing of the event stays: the key is free for the corrected event (or a retry)
       await storage(async () => {
@@ -382,7 +467,7 @@ async function executeEvent(
   const idempotencyKey = delivery.headers.idempotencyKey
   const owner = `${PROCESS_TOKEN}-${++executions}`
   const today = warsawDate(now)
-  await lockOffersForWrite(trx as unknown as Kysely<never>, ctx.caps.name)
+  await lockOffersForDelivery(trx, ctx)
   // the claim commits with the writes: one durable commit for the whole execution
   const claim = await claimExecution(trx, ctx, idempotencyKey, bodySha256, owner)
   if (claim.kind === 'replay') return claim
@@ -427,6 +512,28 @@ async function executeEvent(
     )
   }
   return { kind: 'executed', result }
+}
+
+/**
+ * The offers table lock of the shared write path, taken without waiting behind a long write. On
+ * PostgreSQL every lock wait of the rest of the transaction is bounded by `lock_timeout`; a running
+ * import (its named lock held) is not waited for at all: it holds the table for its whole commit.
+ * The refusal (55P03) becomes 409 webhook_in_progress in runDelivery. SQLite's single writer
+ * needs no table lock.
+ */
+async function lockOffersForDelivery(trx: Executor, ctx: HostContext): Promise<void> {
+  if (ctx.caps.name !== 'postgres') {
+    await lockOffersForWrite(trx as unknown as Kysely<never>, ctx.caps.name)
+    return
+  }
+  await sql.raw(`SET LOCAL lock_timeout = '${LOCK_WAIT_MS}ms'`).execute(trx)
+  const importLock = await trx
+    .selectFrom('locks')
+    .select('expires_at')
+    .where('name', '=', IMPORT_LOCK)
+    .executeTakeFirst()
+  const importRunning = importLock !== undefined && importLock.expires_at >= ctx.now().toISOString()
+  await sql.raw(`LOCK TABLE offers IN SHARE ROW EXCLUSIVE MODE${importRunning ? ' NOWAIT' : ''}`).execute(trx)
 }
 
 type Claim = { kind: 'claimed' } | { kind: 'replay'; result: WebhookResult }
