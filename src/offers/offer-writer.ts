@@ -32,6 +32,7 @@ import {
   updateComponent,
   updateInvestmentLocation,
   updateOffer,
+  updateOffers,
 } from './offers-repository.js'
 import type { NormalizedOfferValues } from './validate-offer-row.js'
 
@@ -326,6 +327,21 @@ export function createPlanWriter(
     }
 
     const creates: Array<{ op: PlannedOperation; row: NewOffer }> = []
+    // a large plan (an import) updates its offers in batches (see updateOffers); one offer, or
+    // the editor's, by itself
+    const batched = new Map<number, OfferUpdate>()
+    const bulk = options.bulk
+    const update = async (id: number, set: OfferUpdate) => {
+      if (bulk === undefined) return updateOffer(db, id, set)
+      if (batched.has(id)) await flushUpdates()
+      batched.set(id, set)
+    }
+    const flushUpdates = async () => {
+      if (bulk === undefined || batched.size === 0) return
+      const updates = [...batched].map(([id, set]) => ({ id, set }))
+      batched.clear()
+      await updateOffers(db, bulk, updates)
+    }
     for (const op of operations) {
       if (op.action !== 'archive') counts.processed++
       if (op.action === 'unchanged') {
@@ -356,7 +372,7 @@ export function createPlanWriter(
       if (!offer) throw new Error(`offer ${op.offerId} disappeared during the transaction`)
       if (op.action === 'archive') {
         counts.archived++
-        await updateOffer(db, offer.id, { status: 'archived', host_status: 'private', modified_at: nowIso })
+        await update(offer.id, { status: 'archived', host_status: 'private', modified_at: nowIso })
         for (const price of PRICE_COLUMNS) {
           if (offer[price.cents] === null) continue
           record({
@@ -396,7 +412,7 @@ export function createPlanWriter(
       if (set.status === 'archived') set.host_status = 'private'
       if (op.values.meta !== undefined && op.changes.some((change) => change.startsWith(META_FIELD_PREFIX)))
         set.custom_meta = mergedCustomMeta(offer.custom_meta, op.values.meta)
-      await updateOffer(db, offer.id, { ...set, modified_at: nowIso })
+      await update(offer.id, { ...set, modified_at: nowIso })
       for (const price of PRICE_COLUMNS) {
         const after = op.values[price.value]
         if (after === undefined || !op.changes.includes(price.field)) continue
@@ -411,6 +427,7 @@ export function createPlanWriter(
       }
     }
 
+    await flushUpdates()
     if (history.length > 0) await insertPriceHistory(db, history.splice(0), options.bulk)
     if (creates.length > 0 && explicitIds) {
       // numbered in one range by this writer: their first prices are copied by the database
