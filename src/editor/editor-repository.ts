@@ -86,7 +86,13 @@ export async function countOffers(db: Executor, dialect: DialectName, filters: O
   return Number(row.total)
 }
 
-/** The ids of a page of offers, in order (the rows are read as a write reads them). */
+/**
+ * The ids of a page of offers, in order (the rows are read as a write reads them). Offers without
+ * a price (or area) come last whichever the direction. That order is read as two index walks, the
+ * offers with a value and then those without: `ORDER BY price DESC NULLS LAST` is the reverse of
+ * no index on PostgreSQL (its indexes keep NULLs last ascending, so first descending), which then
+ * sorted every offer for each page; SQLite walks its index either way.
+ */
 export async function selectOfferPage(
   db: Executor,
   dialect: DialectName,
@@ -94,20 +100,45 @@ export async function selectOfferPage(
   order: { by: OfferOrder; direction: 'asc' | 'desc' },
   page: Page,
 ): Promise<number[]> {
-  let q = filteredOffers(db, dialect, filters).select('offers.id')
   const dir = order.direction
+  if (order.by === 'price' || order.by === 'area') {
+    const key = order.by === 'price' ? sql.ref('offers.price_total_cents') : sql.raw(areaNumericSql(dialect))
+    const valued = await filteredOffers(db, dialect, filters)
+      .select('offers.id')
+      .where(key, 'is not', null)
+      .orderBy(key, dir)
+      .orderBy('offers.id', dir)
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute()
+    const ids = valued.map((row) => row.id)
+    if (ids.length === page.limit) return ids
+    // the page reaches the offers without a value: from their first one, or past as many of them
+    // as the offset goes beyond the offers with one
+    let skip = 0
+    if (ids.length === 0 && page.offset > 0) {
+      const row = await filteredOffers(db, dialect, filters)
+        .where(key, 'is not', null)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+      skip = Math.max(0, page.offset - Number(row.n))
+    }
+    const rest = await filteredOffers(db, dialect, filters)
+      .select('offers.id')
+      .where(key, 'is', null)
+      .orderBy('offers.id', dir)
+      .limit(page.limit - ids.length)
+      .offset(skip)
+      .execute()
+    return [...ids, ...rest.map((row) => row.id)]
+  }
+  let q = filteredOffers(db, dialect, filters).select('offers.id')
   switch (order.by) {
     case 'title':
       q = q.orderBy('offers.title', dir)
       break
     case 'code':
       q = q.orderBy('offers.code', dir)
-      break
-    case 'price':
-      q = q.orderBy('offers.price_total_cents', (ob) => (dir === 'asc' ? ob.asc() : ob.desc()).nullsLast())
-      break
-    case 'area':
-      q = q.orderBy(sql.raw(areaNumericSql(dialect)), (ob) => (dir === 'asc' ? ob.asc() : ob.desc()).nullsLast())
       break
     case 'id':
       break

@@ -13,6 +13,7 @@ import * as publicationDeveloper from './migrations/0008-publication-developer.j
 import * as alerts from './migrations/0009-alerts.js'
 import * as operatorAdministration from './migrations/0011-operator-administration.js'
 import * as credentialsRevision from './migrations/0012-credentials-revision.js'
+import * as editorListIndexes from './migrations/0013-editor-list-indexes.js'
 
 interface MigrationModule {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>
@@ -35,6 +36,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, MigrationModule]> = [
   ['0009-alerts', alerts],
   ['0011-operator-administration', operatorAdministration],
   ['0012-credentials-revision', credentialsRevision],
+  ['0013-editor-list-indexes', editorListIndexes],
 ]
 
 export class MigrationError extends Error {}
