@@ -27,7 +27,7 @@ import type * as Config from '../src/config.js'
 import type { HostContext } from '../src/host/context.js'
 import type * as ServiceDatabase from '../src/host/db/database.js'
 import type * as ImportService from '../src/imports/offer-import-service.js'
-import type { RowError } from '../src/offers/validate-offer-row.js'
+import type { RowError } from '../src/offers/validation/validate-offer-row.js'
 
 const service = pathToFileURL(process.env.BENCH_SERVICE ?? fileURLToPath(new URL('../dist', import.meta.url))).href
 const { createHostContext } = (await import(`${service}/app.js`)) as typeof App

@@ -38,18 +38,18 @@ import { createHostContext } from '../src/app.js'
 import { loadConfig } from '../src/config.js'
 import { openConfiguredDatabase } from '../src/host/db/database.js'
 import type { NewOffer, NewOfferComponent } from '../src/host/db/schema.js'
-import { buildDailyCsv, dailyCsvFileName } from '../src/publication/daily-csv.js'
-import { developerForCsv } from '../src/publication/collect-daily-input.js'
-import { getPublicDatasetId } from '../src/publication/dataset.js'
+import { buildDailyCsv, dailyCsvFileName } from '../src/publication/daily-file/daily-csv.js'
+import { developerForCsv } from '../src/publication/daily-file/collect-daily-input.js'
+import { getPublicDatasetId } from '../src/publication/daily-file/dataset.js'
 import {
   buildHarvesterXml,
   dailyResourceExtIdent,
   md5Hex,
   officialDatasetTexts,
   officialResourceTexts,
-} from '../src/publication/harvester-xml.js'
+} from '../src/publication/daily-file/harvester-xml.js'
 import { MD5_NAME } from '../src/publication/publication-service.js'
-import { updatePublicationSettings } from '../src/publication/publication-settings.js'
+import { updatePublicationSettings } from '../src/publication/settings/publication-settings.js'
 import { type Manifest, type ManifestDay, PublicationStore, XML_NAME } from '../src/publication/publication-store.js'
 import { warsawDate } from '../src/licensing/license.js'
 import type { ChildResult } from './publication-child.js'

@@ -23,7 +23,7 @@ import { openConfiguredDatabase } from '../../src/host/db/database.js'
 import { createUser } from '../../src/host/users/users.js'
 import { warsawDate } from '../../src/licensing/license.js'
 import { publish } from '../../src/publication/publication-service.js'
-import { updatePublicationSettings } from '../../src/publication/publication-settings.js'
+import { updatePublicationSettings } from '../../src/publication/settings/publication-settings.js'
 import { benchDatabaseUrl, databaseName, maintenanceClient, recreateDatabase } from './bench-database.js'
 import { seedWebhookCatalog, type WebhookCatalog, webhookCatalog } from './webhook-events.js'
 

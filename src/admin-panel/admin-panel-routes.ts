@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url'
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { baseUrl } from '../config.js'
-import { ifNoneMatchMatches } from '../host/http/conditional.js'
+import { ifNoneMatchMatches } from '../host/http/responses/conditional.js'
 import { HostError } from '../host/errors.js'
 
 export const ADMIN_PANEL_PATH = '/dg-admin'

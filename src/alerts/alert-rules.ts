@@ -15,9 +15,9 @@
  */
 import type { HostContext } from '../host/context.js'
 import { getLicenseState } from '../licensing/license.js'
-import { type Dataset, datasetBase, datasetStore, listDatasets } from '../publication/datasets.js'
-import { checkDelivery } from '../publication/delivery-check.js'
-import { getPublicationSettings } from '../publication/publication-settings.js'
+import { type Dataset, datasetBase, datasetStore, listDatasets } from '../publication/daily-file/datasets.js'
+import { checkDelivery } from '../publication/delivery/delivery-check.js'
+import { getPublicationSettings } from '../publication/settings/publication-settings.js'
 import { isTrialAddress, missedDays, todayInWarsaw } from '../publication/publication-service.js'
 import type { Manifest } from '../publication/publication-store.js'
 import {

@@ -10,7 +10,12 @@ import { selectCatalogState } from './catalog-repository.js'
 import { userCan } from '../host/auth/capabilities.js'
 import { HostError } from '../host/errors.js'
 import { requirePrincipal, WWW_AUTHENTICATE } from '../host/http/authenticate.js'
-import { clientBucketIp, hitRateLimit, rateLimitHeaders, type RateLimitPolicy } from '../host/http/rate-limit.js'
+import {
+  clientBucketIp,
+  hitRateLimit,
+  rateLimitHeaders,
+  type RateLimitPolicy,
+} from '../host/http/rate-limit/rate-limit.js'
 import { requiresAtCatalogRevision } from '../licensing/license.js'
 
 const catalogStates = new WeakMap<FastifyRequest, Promise<{ revision: number; modified_at: string }>>()

@@ -58,4 +58,4 @@ export const RECORD_TYPE_LABELS: Record<string, string> = {
 }
 
 // one transliteration for permalinks and official file names
-export { slugify } from '../publication/daily-csv.js'
+export { slugify } from '../publication/daily-file/daily-csv.js'

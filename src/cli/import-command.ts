@@ -8,7 +8,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 
 import { HostError } from '../host/errors.js'
-import { estimateDataRows } from '../imports/estimate-rows.js'
+import { estimateDataRows } from '../imports/reading/estimate-rows.js'
 import {
   executeOfferImport,
   parseMapping,

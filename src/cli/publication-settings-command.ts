@@ -7,7 +7,7 @@ import fs from 'node:fs/promises'
 
 import { HostError, PluginError } from '../host/errors.js'
 import { runPreflight } from '../publication/preflight.js'
-import type { PublicationSettings } from '../publication/publication-settings.js'
+import type { PublicationSettings } from '../publication/settings/publication-settings.js'
 import {
   createDeveloper,
   DEVELOPER_FIELDS,
@@ -24,7 +24,7 @@ import {
   type SettingsIssueView,
   updateDeveloper,
   updateInvestmentLocation,
-} from '../publication/settings-service.js'
+} from '../publication/settings/settings-service.js'
 import { type CliEnvironment, withHostContext } from './cli-context.js'
 import type { CommandResult, OptionSpec } from './commands.js'
 

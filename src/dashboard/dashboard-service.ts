@@ -10,9 +10,13 @@ import { Cron } from 'croner'
 import { recentAlerts } from '../alerts/alert-service.js'
 import type { HostContext } from '../host/context.js'
 import { getLicenseState, warsawDate } from '../licensing/license.js'
-import { listDatasets } from '../publication/datasets.js'
-import { type PublicationRecord, publicationHistory, publicationRecord } from '../publication/publication-history.js'
-import { getPublicationSettings } from '../publication/publication-settings.js'
+import { listDatasets } from '../publication/daily-file/datasets.js'
+import {
+  type PublicationRecord,
+  publicationHistory,
+  publicationRecord,
+} from '../publication/history/publication-history.js'
+import { getPublicationSettings } from '../publication/settings/publication-settings.js'
 import { countUntypedListedOffers } from '../publication/publications-repository.js'
 import { webhookActivity } from '../webhook/webhook-activity.js'
 import {

@@ -11,8 +11,12 @@ import { type AppConfig, baseUrl } from '../config.js'
 import { formatAppPassword } from '../host/auth/app-passwords.js'
 import type { HostContext } from '../host/context.js'
 import { startServer } from '../main.js'
-import { getLastPublication, getLastPublicationFailure, type LastPublication } from '../publication/dataset.js'
-import { getPublicationSettings, updatePublicationSettings } from '../publication/publication-settings.js'
+import {
+  getLastPublication,
+  getLastPublicationFailure,
+  type LastPublication,
+} from '../publication/daily-file/dataset.js'
+import { getPublicationSettings, updatePublicationSettings } from '../publication/settings/publication-settings.js'
 import { PUBLIC_PATH } from '../publication/publication-service.js'
 import type { DemoCredentials } from './demo-setup.js'
 

@@ -7,7 +7,7 @@
 import { isDeniedKey } from '../catalog/custom-meta.js'
 import type { HostContext } from '../host/context.js'
 import type { MetaType, PostType } from '../host/meta/meta-registry.js'
-import type { MetaCheck } from '../offers/validate-editor-offer.js'
+import type { MetaCheck } from '../offers/validation/validate-editor-offer.js'
 
 const MAX_STRING_LENGTH = 2000
 

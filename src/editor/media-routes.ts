@@ -17,7 +17,7 @@ import { Type } from 'typebox'
 
 import { HostError, PluginError } from '../host/errors.js'
 import { actorOf, requireCapability, requirePrincipal } from '../host/http/authenticate.js'
-import { ifNoneMatchMatches } from '../host/http/conditional.js'
+import { ifNoneMatchMatches } from '../host/http/responses/conditional.js'
 import { errorResponse, errorResponses, RowId } from '../host/http/schemas.js'
 import { serviceOrigin } from '../host/http/service-origin.js'
 import { type MediaOwner, selectAttachmentByFile } from './editor-repository.js'

@@ -13,8 +13,8 @@ import path from 'node:path'
 import { type Actor, recordAudit } from '../host/audit/audit.js'
 import type { Executor, HostContext } from '../host/context.js'
 import { HostError, PluginError } from '../host/errors.js'
-import { parseInteger, parseText } from '../offers/parse-values.js'
-import { type RowError, rowError } from '../offers/row-errors.js'
+import { parseInteger, parseText } from '../offers/validation/parse-values.js'
+import { type RowError, rowError } from '../offers/validation/row-errors.js'
 import {
   type AttachmentRow,
   deleteAttachment,

@@ -3,7 +3,7 @@
  * `validation_failed` (`issues`, each with its field, a stable code and both texts).
  */
 import { PluginError } from '../host/errors.js'
-import type { RowError } from '../offers/row-errors.js'
+import type { RowError } from '../offers/validation/row-errors.js'
 
 /** 422 with every problem of the input, as the webhook's `validation_failed`; nothing is written. */
 export function validationFailed(errors: readonly RowError[]): PluginError {

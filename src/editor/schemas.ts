@@ -9,7 +9,7 @@
 import { type TObject, type TSchema, Type } from 'typebox'
 
 import { CLEARABLE_FIELDS, COMPONENT_GROUPS, COMPONENT_KINDS, HOST_STATUSES } from '../offers/editor-operation.js'
-import { EDITOR_OFFER_FIELDS } from '../offers/validate-editor-offer.js'
+import { EDITOR_OFFER_FIELDS } from '../offers/validation/validate-editor-offer.js'
 import { STATUS_CODES } from '../catalog/schemas.js'
 import { RowId, stringEnum } from '../host/http/schemas.js'
 

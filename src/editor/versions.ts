@@ -8,7 +8,7 @@
  */
 import { hash } from 'node:crypto'
 
-import { parseEntityTags } from '../host/http/conditional.js'
+import { parseEntityTags } from '../host/http/responses/conditional.js'
 import { HostError, PluginError } from '../host/errors.js'
 
 /** The version of a stored row and what belongs to it, as a quoted strong entity tag. */

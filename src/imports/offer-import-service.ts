@@ -30,7 +30,7 @@ import { measured, recordImportExecution, recordImportPreview } from '../host/me
 import { warsawDate } from '../licensing/license.js'
 import { selectCatalogState } from '../catalog/catalog-repository.js'
 import { CANONICAL_FIELDS, isCanonicalField, isDwellingType } from '../offers/canonical-fields.js'
-import { META_FIELD_PREFIX, type MetaScalar } from '../offers/meta-values.js'
+import { META_FIELD_PREFIX, type MetaScalar } from '../offers/validation/meta-values.js'
 import {
   type Comparable,
   createPlanner,
@@ -41,9 +41,9 @@ import {
 } from '../offers/offer-planner.js'
 import { createPlanWriter } from '../offers/offer-writer.js'
 import { countOffers, selectInvestmentSourceIds } from '../offers/offers-repository.js'
-import { rowError } from '../offers/row-errors.js'
-import { type ImportMode, type NormalizedOfferValues, type RowError } from '../offers/validate-offer-row.js'
-import { fileErrorMessagePl, FileReadError } from './file-errors.js'
+import { rowError } from '../offers/validation/row-errors.js'
+import { type ImportMode, type NormalizedOfferValues, type RowError } from '../offers/validation/validate-offer-row.js'
+import { fileErrorMessagePl, FileReadError } from './reading/file-errors.js'
 import {
   countJobItemChunks,
   deleteExpiredJobs,
@@ -59,9 +59,13 @@ import {
   transitionJob,
   updateImportJobOfRun,
 } from './import-jobs-repository.js'
-import { ChunkBuilder, chunkSizeOf, decodeChunk, PLAN_FORMAT } from './stored-operations.js'
-import { PlanChanged, writeJobOnWorker } from './execute-import-thread.js'
-import { validateOfferFile, type ValidateOfferFileArgs, validateOfferFileOnWorker } from './validate-offer-file.js'
+import { ChunkBuilder, chunkSizeOf, decodeChunk, PLAN_FORMAT } from './execution/stored-operations.js'
+import { PlanChanged, writeJobOnWorker } from './execution/execute-import-thread.js'
+import {
+  validateOfferFile,
+  type ValidateOfferFileArgs,
+  validateOfferFileOnWorker,
+} from './reading/validate-offer-file.js'
 
 export const PREVIEW_RETENTION_MS = 24 * 3600 * 1000
 export const RESULT_RETENTION_MS = 7 * 24 * 3600 * 1000

@@ -12,7 +12,7 @@
  * compares field by field, as for any row.
  */
 import { changeBit } from './change-set.js'
-import type { NormalizedOfferValues } from './validate-offer-row.js'
+import type { NormalizedOfferValues } from './validation/validate-offer-row.js'
 
 /**
  * The stored columns, in `comparedText` order: offer columns (`o.`) for the planner's offer fields,

@@ -10,7 +10,7 @@ import type { Executor } from '../host/context.js'
 import { type OfferStatus, STANDALONE_PART_TYPES } from './canonical-fields.js'
 import { decodeChangeSet, encodeChangeSet } from './change-set.js'
 import { createsExactlySent } from './compared-values.js'
-import { META_FIELD_PREFIX } from './meta-values.js'
+import { META_FIELD_PREFIX } from './validation/meta-values.js'
 import type {
   ClearableField,
   ComponentValues,
@@ -20,8 +20,8 @@ import type {
   PlannedComponentChange,
   StoredComponent,
 } from './editor-operation.js'
-import { priceWithinRounding } from './price-consistency.js'
-import { fieldError, formatAreaPl, formatCentsPl } from './row-errors.js'
+import { priceWithinRounding } from './validation/price-consistency.js'
+import { fieldError, formatAreaPl, formatCentsPl } from './validation/row-errors.js'
 import {
   type EditorTarget,
   type InvestmentKeyRow,
@@ -33,7 +33,12 @@ import {
   selectOffersBySourceKeys,
   selectPlanOffersByKeys,
 } from './offers-repository.js'
-import { type ImportMode, type NormalizedOfferValues, offerKey, type RowError } from './validate-offer-row.js'
+import {
+  type ImportMode,
+  type NormalizedOfferValues,
+  offerKey,
+  type RowError,
+} from './validation/validate-offer-row.js'
 
 export type PlanAction = 'create' | 'update' | 'unchanged' | 'archive'
 

@@ -13,7 +13,7 @@ import type { DialectName } from '../host/db/dialect.js'
 import type { NewOffer, NewPriceHistory, OfferRow, OfferUpdate } from '../host/db/schema.js'
 import { OFFER_TYPE_LABELS, slugify } from '../catalog/presentation.js'
 import { UNQUALIFIED_PROPERTY_TYPE } from './canonical-fields.js'
-import { META_FIELD_PREFIX } from './meta-values.js'
+import { META_FIELD_PREFIX } from './validation/meta-values.js'
 import type { ClearableField, ComponentValues, EditorFields, EditorOperation, PriceNote } from './editor-operation.js'
 import { isStandalonePart, type OfferPlan, type PlannedOperation } from './offer-planner.js'
 import {
@@ -34,7 +34,7 @@ import {
   updateOffer,
   updateOffers,
 } from './offers-repository.js'
-import type { NormalizedOfferValues } from './validate-offer-row.js'
+import type { NormalizedOfferValues } from './validation/validate-offer-row.js'
 
 export interface ApplyCounts {
   processed: number

@@ -3,8 +3,8 @@
  * which this service applies it, and (issue 6) its 58 columns and rules. A new ministry standard
  * becomes a new module beside this one, never an edit of it.
  */
-import { HARVESTER_NAMESPACE } from './harvester-xml.js'
-import { OFFICIAL_COLUMNS, type OfficialColumn } from './official-columns.js'
+import { HARVESTER_NAMESPACE } from './daily-file/harvester-xml.js'
+import { OFFICIAL_COLUMNS, type OfficialColumn } from './daily-file/official-columns.js'
 
 export interface LegalContract {
   /** Stable identifier reported as `contract.id` / `contract_id`. */

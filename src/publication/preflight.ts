@@ -9,13 +9,13 @@
 import type { HostContext } from '../host/context.js'
 import { PluginError } from '../host/errors.js'
 import { getLicenseState, isCalendarDate } from '../licensing/license.js'
-import { checkDelivery, type DeliveryStatus } from './delivery-check.js'
+import { checkDelivery, type DeliveryStatus } from './delivery/delivery-check.js'
 import { CURRENT_LEGAL_CONTRACT } from './legal-contract.js'
-import { type PortalStatus, type PortalSummary, verifyPortal } from './portal-check.js'
+import { type PortalStatus, type PortalSummary, verifyPortal } from './delivery/portal-check.js'
 import { issue, type PublicationIssue } from './publication-issue.js'
 import { isTrialAddress, preparePublication, publicationStore, todayInWarsaw } from './publication-service.js'
-import { datasetBase, datasetOf, datasetStore, primaryDataset } from './datasets.js'
-import { getPublicationSettings } from './publication-settings.js'
+import { datasetBase, datasetOf, datasetStore, primaryDataset } from './daily-file/datasets.js'
+import { getPublicationSettings } from './settings/publication-settings.js'
 import { XML_NAME } from './publication-store.js'
 
 export interface PreflightArgs {

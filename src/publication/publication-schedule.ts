@@ -18,8 +18,8 @@ import {
 import type { HostContext } from '../host/context.js'
 import { PluginError } from '../host/errors.js'
 import type { TrackJob } from '../host/scheduler.js'
-import { listDatasets } from './datasets.js'
-import { getPublicationSettings } from './publication-settings.js'
+import { listDatasets } from './daily-file/datasets.js'
+import { getPublicationSettings } from './settings/publication-settings.js'
 import { publish, todayInWarsaw } from './publication-service.js'
 
 export type ScheduledPublicationOutcome = 'published' | 'skipped' | 'failed' | 'busy'

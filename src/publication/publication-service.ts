@@ -25,11 +25,11 @@ import {
   noGaps,
   readDailyOffers,
   type UntypedOffer,
-} from './collect-daily-input.js'
-import { CsvByteChecker } from './csv-byte-check.js'
+} from './daily-file/collect-daily-input.js'
+import { CsvByteChecker } from './daily-file/csv-byte-check.js'
 import { issue, type PublicationIssue } from './publication-issue.js'
-import { dailyCsvFileName, DailyCsvError, DailyCsvSerializer } from './daily-csv.js'
-import { getPublicDatasetId } from './dataset.js'
+import { dailyCsvFileName, DailyCsvError, DailyCsvSerializer } from './daily-file/daily-csv.js'
+import { getPublicDatasetId } from './daily-file/dataset.js'
 import {
   buildHarvesterXml,
   dailyResourceExtIdent,
@@ -37,12 +37,12 @@ import {
   md5Hex,
   officialDatasetTexts,
   officialResourceTexts,
-} from './harvester-xml.js'
-import { type Dataset, datasetBase, datasetOf, datasetStore, primaryDataset } from './datasets.js'
-import { getPublicationSettings, validateDeveloper } from './publication-settings.js'
+} from './daily-file/harvester-xml.js'
+import { type Dataset, datasetBase, datasetOf, datasetStore, primaryDataset } from './daily-file/datasets.js'
+import { getPublicationSettings, validateDeveloper } from './settings/publication-settings.js'
 import { type Manifest, type ManifestDay, PublicationStore, XML_NAME } from './publication-store.js'
 import { firstPublishedUrls } from './publications-repository.js'
-import { validateHarvesterXml } from './validate-xml.js'
+import { validateHarvesterXml } from './daily-file/validate-xml.js'
 
 export const PUBLICATION_LOCK = 'publication'
 const LEASE_MS = 120_000

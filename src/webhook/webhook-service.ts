@@ -38,7 +38,7 @@ import { measured, recordWebhook } from '../host/metrics.js'
 import { requires, warsawDate } from '../licensing/license.js'
 import { planOffers } from '../offers/offer-planner.js'
 import { applyOfferPlan } from '../offers/offer-writer.js'
-import { type NormalizedOfferValues, type RowError, validateOfferRow } from '../offers/validate-offer-row.js'
+import { type NormalizedOfferValues, type RowError, validateOfferRow } from '../offers/validation/validate-offer-row.js'
 import { GroupCommit, type GroupCommitStats } from './group-commit.js'
 import {
   checkSignedHeaders,

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { setUpDemo } from '../../src/demo/demo-setup.js'
 import { warsawDate } from '../../src/licensing/license.js'
-import { updatePublicationSettings } from '../../src/publication/publication-settings.js'
+import { updatePublicationSettings } from '../../src/publication/settings/publication-settings.js'
 import { getWebhookSecret } from '../../src/webhook/webhook-secret.js'
 import { createTestUser } from '../helpers/factories.js'
 import { startTestApp, type TestEnv } from '../helpers/test-app.js'

@@ -16,8 +16,8 @@ import path from 'node:path'
 
 import { afterAll, describe, expect, it } from 'vitest'
 
-import { OFFICIAL_COLUMNS } from '../../src/publication/official-columns.js'
-import { validateHarvesterXml } from '../../src/publication/validate-xml.js'
+import { OFFICIAL_COLUMNS } from '../../src/publication/daily-file/official-columns.js'
+import { validateHarvesterXml } from '../../src/publication/daily-file/validate-xml.js'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 

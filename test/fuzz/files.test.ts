@@ -22,7 +22,7 @@ import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { setUpDemo } from '../../src/demo/demo-setup.js'
-import { MAX_SHARED_STRINGS } from '../../src/imports/read-xlsx-cells.js'
+import { MAX_SHARED_STRINGS } from '../../src/imports/reading/read-xlsx-cells.js'
 import { TEST_DIALECTS } from '../helpers/databases.js'
 import { createTestUser } from '../helpers/factories.js'
 import { multipart } from '../helpers/multipart.js'

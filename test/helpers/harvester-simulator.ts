@@ -17,7 +17,7 @@
  */
 import { createHash } from 'node:crypto'
 
-import { validateHarvesterXml } from '../../src/publication/validate-xml.js'
+import { validateHarvesterXml } from '../../src/publication/daily-file/validate-xml.js'
 
 export type HarvestStepName = 'file_name' | 'head' | 'md5_file' | 'md5_match' | 'xsd' | 'resources' | 'csv'
 

@@ -12,7 +12,7 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { executeOfferImport } from '../../src/imports/offer-import-service.js'
-import { updatePublicationSettings } from '../../src/publication/publication-settings.js'
+import { updatePublicationSettings } from '../../src/publication/settings/publication-settings.js'
 import { rotateWebhookSecret } from '../../src/webhook/webhook-secret.js'
 import { createTestUser, grantProLicense, type TestUser } from '../helpers/factories.js'
 import { seedFixedCatalog } from '../helpers/fixed-catalog.js'

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import ExcelJS from 'exceljs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { estimateDataRows } from '../../src/imports/estimate-rows.js'
+import { estimateDataRows } from '../../src/imports/reading/estimate-rows.js'
 
 let dir: string
 let sequence = 0

@@ -7,8 +7,13 @@ import fc from 'fast-check'
 import iconv from 'iconv-lite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { FileReadError } from '../../src/imports/file-errors.js'
-import { type CsvRecord, detectCsvDialect, readCsvRecords, splitQuoteFreeRecords } from '../../src/imports/read-csv.js'
+import { FileReadError } from '../../src/imports/reading/file-errors.js'
+import {
+  type CsvRecord,
+  detectCsvDialect,
+  readCsvRecords,
+  splitQuoteFreeRecords,
+} from '../../src/imports/reading/read-csv.js'
 
 /** csv-parse as the quoted path is told (read-csv.ts parserOptions): the reference. */
 function csvParseRecords(text: string, delimiter: string): string[][] {

@@ -7,15 +7,15 @@ import ExcelJS from 'exceljs'
 import iconv from 'iconv-lite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { FileReadError } from '../../src/imports/file-errors.js'
+import { FileReadError } from '../../src/imports/reading/file-errors.js'
 import {
   DEFAULT_FILE_LIMITS,
   type FileLimits,
   type OfferFileReader,
   type OfferFileRow,
   readOfferFile,
-} from '../../src/imports/read-offer-file.js'
-import { cellText, formatNumber, isDateFormat } from '../../src/imports/read-xlsx.js'
+} from '../../src/imports/reading/read-offer-file.js'
+import { cellText, formatNumber, isDateFormat } from '../../src/imports/reading/read-xlsx.js'
 
 let dir: string
 let sequence = 0

@@ -13,8 +13,8 @@ import {
   PLAN_FORMAT,
   STORED_LOCATION_FIELDS,
   STORED_VALUE_FIELDS,
-} from '../../src/imports/stored-operations.js'
-import type { NormalizedOfferValues } from '../../src/offers/validate-offer-row.js'
+} from '../../src/imports/execution/stored-operations.js'
+import type { NormalizedOfferValues } from '../../src/offers/validation/validate-offer-row.js'
 
 const create: PlannedOperation = {
   row: 2,

@@ -18,7 +18,7 @@ import {
   type ValidationEvent,
   validateOfferFile,
   validateOfferFileOnWorker,
-} from '../../src/imports/validate-offer-file.js'
+} from '../../src/imports/reading/validate-offer-file.js'
 import { grantProLicense } from '../helpers/factories.js'
 import { previewImportFile, writeImportFile } from '../helpers/imports.js'
 import { describeEachDatabase, type TestEnv } from '../helpers/test-app.js'

@@ -5,7 +5,7 @@ import path from 'node:path'
 import ExcelJS from 'exceljs'
 import { describe, expect, it } from 'vitest'
 
-import { readOfferFile } from '../../src/imports/read-offer-file.js'
+import { readOfferFile } from '../../src/imports/reading/read-offer-file.js'
 
 describe('XLSX reading of Polish text in large sheets', () => {
   it('keeps every multi-byte letter intact whatever the chunk boundaries (shared and inline strings)', async () => {

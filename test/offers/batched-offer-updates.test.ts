@@ -9,7 +9,7 @@ import { recordAudit } from '../../src/host/audit/audit.js'
 import type { DialectName } from '../../src/host/db/dialect.js'
 import { planOffers, type PlanInput } from '../../src/offers/offer-planner.js'
 import { createPlanWriter } from '../../src/offers/offer-writer.js'
-import { type ImportMode, validateRows } from '../../src/offers/validate-offer-row.js'
+import { type ImportMode, validateRows } from '../../src/offers/validation/validate-offer-row.js'
 import { seedCatalog } from '../helpers/imports.js'
 import { describeEachDatabase, type TestEnv } from '../helpers/test-app.js'
 

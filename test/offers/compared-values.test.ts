@@ -15,7 +15,7 @@ import {
   type NormalizedOfferValues,
   offerKey,
   validateRows,
-} from '../../src/offers/validate-offer-row.js'
+} from '../../src/offers/validation/validate-offer-row.js'
 import { seedCatalog } from '../helpers/imports.js'
 import { describeEachDatabase, type TestEnv } from '../helpers/test-app.js'
 

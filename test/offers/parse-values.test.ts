@@ -19,7 +19,7 @@ import {
   parseStatus,
   parseText,
   parseVoivodeship,
-} from '../../src/offers/parse-values.js'
+} from '../../src/offers/validation/parse-values.js'
 
 const value = <T>(result: { ok: true; value: T } | { ok: false }): T | 'failed' => (result.ok ? result.value : 'failed')
 const code = (result: { ok: true } | { ok: false; code: string }): string => (result.ok ? 'ok' : result.code)

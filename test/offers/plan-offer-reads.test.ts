@@ -6,7 +6,7 @@
 import { beforeAll, expect, it } from 'vitest'
 
 import { createPlanner, type PlannedOperation, type PlanInput, planOffers } from '../../src/offers/offer-planner.js'
-import { validateRows } from '../../src/offers/validate-offer-row.js'
+import { validateRows } from '../../src/offers/validation/validate-offer-row.js'
 import { seedCatalog } from '../helpers/imports.js'
 import { describeEachDatabase, type TestEnv } from '../helpers/test-app.js'
 

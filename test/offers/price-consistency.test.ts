@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 
-import { priceWithinRounding } from '../../src/offers/price-consistency.js'
+import { priceWithinRounding } from '../../src/offers/validation/price-consistency.js'
 
 /** The rule in exact integer arithmetic, as it was first written: the reference for the fast path. */
 function reference(totalCents: number, m2Cents: number, area: string): boolean {

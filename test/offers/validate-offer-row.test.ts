@@ -7,7 +7,7 @@ import {
   splitOfferKey,
   validateOfferRow,
   validateRows,
-} from '../../src/offers/validate-offer-row.js'
+} from '../../src/offers/validation/validate-offer-row.js'
 
 const FULL_ROW = {
   source_investment_id: 'INV-1',

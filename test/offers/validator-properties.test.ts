@@ -16,7 +16,7 @@ import {
   parseInteger,
   parseMoney,
   VALUE_ERROR_CODES,
-} from '../../src/offers/parse-values.js'
+} from '../../src/offers/validation/parse-values.js'
 import {
   type NormalizedOfferValues,
   offerKey,
@@ -24,7 +24,7 @@ import {
   splitOfferKey,
   validateOfferRow,
   validateRows,
-} from '../../src/offers/validate-offer-row.js'
+} from '../../src/offers/validation/validate-offer-row.js'
 
 const KNOWN_ROW_CODES: ReadonlySet<string> = new Set(ROW_ERROR_CODES)
 const KNOWN_VALUE_CODES: ReadonlySet<string> = new Set(VALUE_ERROR_CODES)

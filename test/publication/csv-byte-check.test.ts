@@ -12,8 +12,8 @@ import { parse } from 'csv-parse/sync'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 
-import { checkCsvBytes, CsvByteChecker } from '../../src/publication/csv-byte-check.js'
-import { OFFICIAL_HEADER_LINE } from '../../src/publication/official-columns.js'
+import { checkCsvBytes, CsvByteChecker } from '../../src/publication/daily-file/csv-byte-check.js'
+import { OFFICIAL_HEADER_LINE } from '../../src/publication/daily-file/official-columns.js'
 
 const GOLDEN_CSV = fileURLToPath(new URL('../fixtures/golden/daily-2026-11-20.csv', import.meta.url))
 const golden = fs.readFileSync(GOLDEN_CSV)

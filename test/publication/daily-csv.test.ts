@@ -16,8 +16,8 @@ import {
   type DailyCsvInput,
   type DailyCsvInvestment,
   type DailyCsvOffer,
-} from '../../src/publication/daily-csv.js'
-import { OFFICIAL_HEADER_LINE, OFFICIAL_HEADERS } from '../../src/publication/official-columns.js'
+} from '../../src/publication/daily-file/daily-csv.js'
+import { OFFICIAL_HEADER_LINE, OFFICIAL_HEADERS } from '../../src/publication/daily-file/official-columns.js'
 
 const zl = (amount: number): number => Math.round(amount * 100)
 

@@ -11,7 +11,7 @@ import fs from 'node:fs'
 
 import { beforeAll, expect, it } from 'vitest'
 
-import { updatePublicationSettings } from '../../src/publication/publication-settings.js'
+import { updatePublicationSettings } from '../../src/publication/settings/publication-settings.js'
 import { createTestUser, grantProLicense, type TestUser } from '../helpers/factories.js'
 import { seedFixedCatalog } from '../helpers/fixed-catalog.js'
 import { type HarvestResult, SimulatedHarvester } from '../helpers/harvester-simulator.js'

@@ -17,9 +17,9 @@ import path from 'node:path'
 import { parse } from 'csv-parse/sync'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { OFFICIAL_COLUMN_INDEX } from '../../src/publication/official-columns.js'
+import { OFFICIAL_COLUMN_INDEX } from '../../src/publication/daily-file/official-columns.js'
 import { preparePublication, publicationStore } from '../../src/publication/publication-service.js'
-import { updatePublicationSettings } from '../../src/publication/publication-settings.js'
+import { updatePublicationSettings } from '../../src/publication/settings/publication-settings.js'
 import { FIXED_HIDDEN_CODES, FIXED_PUBLISHED_CODES, seedFixedCatalog } from '../helpers/fixed-catalog.js'
 import { createTestUser, grantProLicense, type TestUser } from '../helpers/factories.js'
 import {

@@ -14,8 +14,8 @@ import {
   officialResourceTexts,
   type HarvesterResourceInput,
   type HarvesterXmlInput,
-} from '../../src/publication/harvester-xml.js'
-import { OFFICIAL_XSD_URL, validateHarvesterXml } from '../../src/publication/validate-xml.js'
+} from '../../src/publication/daily-file/harvester-xml.js'
+import { OFFICIAL_XSD_URL, validateHarvesterXml } from '../../src/publication/daily-file/validate-xml.js'
 
 // A copy of the ministry's example, kept in the repository so the test does not depend on ../shared.
 const OFFICIAL_EXAMPLE = path.resolve(
@@ -182,12 +182,12 @@ describe('harvester XML', () => {
     expect(await validateHarvesterXml(readFileSync(OFFICIAL_EXAMPLE))).toEqual({ valid: true, errors: [] })
   })
 
-  it('finds the bundled XSD from src/publication and from dist/publication', () => {
+  it('finds the bundled XSD from src/publication/daily-file and from dist/publication/daily-file', () => {
     const fromSrc = fileURLToPath(OFFICIAL_XSD_URL)
     const fromDist = fileURLToPath(
       new URL(
-        '../../resources/official/otwarte_dane_latest.xsd',
-        pathToFileURL(path.resolve(import.meta.dirname, '../../dist/publication/validate-xml.js')),
+        '../../../resources/official/otwarte_dane_latest.xsd',
+        pathToFileURL(path.resolve(import.meta.dirname, '../../dist/publication/daily-file/validate-xml.js')),
       ),
     )
     expect(fromDist).toBe(fromSrc)

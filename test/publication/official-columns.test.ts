@@ -10,7 +10,7 @@ import {
   OFFICIAL_COLUMNS,
   OFFICIAL_HEADER_LINE,
   OFFICIAL_HEADERS,
-} from '../../src/publication/official-columns.js'
+} from '../../src/publication/daily-file/official-columns.js'
 
 // A copy of the ministry's template, kept in the repository so the test does not depend on ../shared.
 const TEMPLATE = path.resolve(

@@ -7,9 +7,9 @@ import { beforeAll, expect, it } from 'vitest'
 
 import { setUpDemo } from '../../src/demo/demo-setup.js'
 import { publicationStore, publish } from '../../src/publication/publication-service.js'
-import { updatePublicationSettings } from '../../src/publication/publication-settings.js'
-import { OFFICIAL_HEADER_LINE } from '../../src/publication/official-columns.js'
-import { validateHarvesterXml } from '../../src/publication/validate-xml.js'
+import { updatePublicationSettings } from '../../src/publication/settings/publication-settings.js'
+import { OFFICIAL_HEADER_LINE } from '../../src/publication/daily-file/official-columns.js'
+import { validateHarvesterXml } from '../../src/publication/daily-file/validate-xml.js'
 import { createTestUser, type TestUser } from '../helpers/factories.js'
 import { describeEachDatabase, type TestEnv } from '../helpers/test-app.js'
 

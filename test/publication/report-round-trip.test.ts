@@ -13,16 +13,16 @@ import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
 
 import { setUpDemo } from '../../src/demo/demo-setup.js'
-import { readOfferFile } from '../../src/imports/read-offer-file.js'
+import { readOfferFile } from '../../src/imports/reading/read-offer-file.js'
 import {
   type DailyCsvComponent,
   type DailyCsvDeveloper,
   type DailyCsvInvestment,
   type DailyCsvOffer,
   DailyCsvSerializer,
-} from '../../src/publication/daily-csv.js'
-import { updatePublicationSettings } from '../../src/publication/publication-settings.js'
-import { convertReport } from '../../src/publication/report-convert.js'
+} from '../../src/publication/daily-file/daily-csv.js'
+import { updatePublicationSettings } from '../../src/publication/settings/publication-settings.js'
+import { convertReport } from '../../src/publication/report/report-convert.js'
 import { createTestUser, grantProLicense } from '../helpers/factories.js'
 import { multipart } from '../helpers/multipart.js'
 import { describeEachDatabase, startTestApp, type TestEnv } from '../helpers/test-app.js'

@@ -10,14 +10,14 @@ import { beforeAll, expect, it } from 'vitest'
 import { setUpDemo } from '../../src/demo/demo-setup.js'
 import { PluginError } from '../../src/host/errors.js'
 import { setOption } from '../../src/host/options/options.js'
-import { OFFICIAL_COLUMN_INDEX } from '../../src/publication/official-columns.js'
+import { OFFICIAL_COLUMN_INDEX } from '../../src/publication/daily-file/official-columns.js'
 import { preparePublication, publicationStore } from '../../src/publication/publication-service.js'
 import {
   getPublicationSettings,
   PUBLICATION_SETTINGS_OPTION,
   updatePublicationSettings,
-} from '../../src/publication/publication-settings.js'
-import { validateHarvesterXml } from '../../src/publication/validate-xml.js'
+} from '../../src/publication/settings/publication-settings.js'
+import { validateHarvesterXml } from '../../src/publication/daily-file/validate-xml.js'
 import { createTestUser, type TestUser } from '../helpers/factories.js'
 import { describeEachDatabase, type TestEnv } from '../helpers/test-app.js'
 

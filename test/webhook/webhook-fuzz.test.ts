@@ -25,7 +25,7 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { CANONICAL_FIELDS, type CanonicalField, VOIVODESHIPS } from '../../src/offers/canonical-fields.js'
-import { validateOfferRow } from '../../src/offers/validate-offer-row.js'
+import { validateOfferRow } from '../../src/offers/validation/validate-offer-row.js'
 import { WEBHOOK_BODY_LIMIT } from '../../src/webhook/routes.js'
 import { sign, verifySignedRequest } from '../../src/webhook/verify-signature.js'
 import { rotateWebhookSecret } from '../../src/webhook/webhook-secret.js'

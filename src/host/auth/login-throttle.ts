@@ -16,7 +16,7 @@
  * attacker holding one valid account cannot reset the address count of its guesses on others.
  */
 import type { HostContext } from '../context.js'
-import { clientBucketIp } from '../http/rate-limit.js'
+import { clientBucketIp } from '../http/rate-limit/rate-limit.js'
 import {
   countFailure,
   deleteForgottenThrottles,

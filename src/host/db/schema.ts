@@ -255,7 +255,7 @@ export interface ImportJobsTable {
   archive_scope: string
   /** SHA-256 of the previewed plan; execution re-plans and must arrive at the same digest. */
   plan_digest: string
-  /** How the plan's operations are stored (see imports/stored-operations.ts). */
+  /** How the plan's operations are stored (see imports/execution/stored-operations.ts). */
   plan_format: Generated<number>
   /** The catalog revision the whole plan was computed against; null when it changed meanwhile. */
   plan_revision: number | null

@@ -9,7 +9,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 
 import { isDatabaseUnavailable } from '../db/dialect.js'
 import { HostError, PluginError } from '../errors.js'
-import { localizeMessages, requestLanguage } from './localize-messages.js'
+import { localizeMessages, requestLanguage } from './responses/localize-messages.js'
 
 interface AjvIssue {
   instancePath?: string

@@ -1,0 +1,46 @@
+/*
+ * Worker thread of a large SQLite import execution (see execute-import-thread.ts): opens its own
+ * connection to the database file, runs the execution's transaction and answers once.
+ */
+import { type MessagePort, parentPort, workerData } from 'node:worker_threads'
+
+import { pino } from 'pino'
+
+import { openDatabase } from '../../host/db/database.js'
+import { PlanChanged, type ThreadJob, type ThreadMessage } from './execute-import-thread.js'
+import { writeJob } from '../offer-import-service.js'
+
+if (!parentPort) throw new Error('execute-import-thread-worker.ts runs only as a worker thread')
+const port: MessagePort = parentPort
+const post = (message: ThreadMessage) => port.postMessage(message)
+const log = pino(
+  { level: (workerData as { logLevel?: string } | undefined)?.logLevel ?? 'info' },
+  { write: (line: string) => post({ kind: 'log', line }) },
+)
+
+async function execute(job: ThreadJob): Promise<void> {
+  const database = openDatabase({ sqliteFile: job.file, sqliteWalCheckpointer: false })
+  try {
+    const now = new Date(job.now)
+    const result = await writeJob(
+      { db: database.db, caps: database.caps, now: () => now },
+      job.job,
+      job.actor,
+      job.runToken,
+      (written, total) => post({ kind: 'progress', written, total }),
+    )
+    post({ kind: 'done', result })
+  } catch (error) {
+    if (!(error instanceof PlanChanged)) log.error({ err: error, job: job.job.id }, 'import transaction failed')
+    post({
+      kind: 'failed',
+      planChanged: error instanceof PlanChanged,
+      message: error instanceof Error ? error.message : String(error),
+    })
+  } finally {
+    await database.destroy()
+    port.close()
+  }
+}
+
+port.once('message', (job: ThreadJob) => void execute(job))

@@ -1,0 +1,390 @@
+/*
+ * Official report import (contract 4.4, 2.6). Preview: the uploaded 58-column report is converted
+ * to the canonical daily CSV and validated (report-convert.ts); a valid result is kept under
+ * DG_DATA_DIR/report-imports/<job id>.csv (never served) with a job in `import_jobs` (type
+ * `report`). Confirm (`confirm=true`, `date`): that exact CSV becomes the published file of the day
+ * through the one publication pipeline, which holds the publication lock. Neither step reads or
+ * writes offers, investments or the catalog.
+ */
+import { createHash, randomBytes } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+import fs from 'node:fs/promises'
+import path from 'node:path'
+
+import { type Actor, recordAudit } from '../../host/audit/audit.js'
+import type { HostContext } from '../../host/context.js'
+import { PluginError } from '../../host/errors.js'
+import { fileErrorMessagePl, FileReadError } from '../../imports/reading/file-errors.js'
+import {
+  findImportJob,
+  type ImportJobRow,
+  insertImportJob,
+  transitionJob,
+} from '../../imports/import-jobs-repository.js'
+import { PREVIEW_RETENTION_MS, RESULT_RETENTION_MS } from '../../imports/offer-import-service.js'
+import { readOfferFile } from '../../imports/reading/read-offer-file.js'
+import { isCalendarDate, requires, warsawDate } from '../../licensing/license.js'
+import { dailyCsvFileName, slugify } from '../daily-file/daily-csv.js'
+import { getPublicationSettings, resolvePublishingDeveloper } from '../settings/publication-settings.js'
+import { checkCsvBytes } from '../daily-file/csv-byte-check.js'
+import { type PublicationOutcome, publish } from '../publication-service.js'
+import { convertReport, type ReportError, type ReportWarning } from './report-convert.js'
+
+export const REPORT_JOB_TYPE = 'report'
+/** Under DG_DATA_DIR; not below `publication/`, so nothing here is ever served. */
+export const REPORT_DIR = 'report-imports'
+
+/*
+ * Job statuses of a report import. `validated` and not the offer import's `previewed`: the offer
+ * execution endpoint executes `previewed` jobs, and must refuse a report job (it answers 409
+ * import_conflict for any other status).
+ */
+export type ReportJobStatus = 'invalid' | 'validated' | 'completed'
+
+export interface ReportPreview {
+  valid: boolean
+  /** Technical: where the converted CSV is kept, relative to DG_DATA_DIR; not to be stored or interpreted. */
+  csv_path: string | null
+  row_count: number
+  /** The warnings' messages in one text, or null. */
+  warning: string | null
+  warnings: ReportWarning[]
+  errors: ReportError[]
+  errors_total: number
+  format: string
+  sheet?: string
+}
+
+interface StoredReport {
+  csv_path: string | null
+  warnings: ReportWarning[]
+  sheet?: string
+  /** The developer entity the report names: its dataset is the one the report is published in. */
+  developer_id?: number | null
+}
+
+export interface ReportPreviewArgs {
+  actor: Actor
+  operator: { userId: number | null; name: string }
+  filePath: string
+  fileName: string
+  sheet?: string | undefined
+}
+
+function csvRelativePath(id: string): string {
+  return `${REPORT_DIR}/${id}.csv`
+}
+
+async function sha256File(filePath: string): Promise<string> {
+  const hash = createHash('sha256')
+  for await (const chunk of createReadStream(filePath)) hash.update(chunk as Buffer)
+  return hash.digest('hex')
+}
+
+async function writeFileAtomically(target: string, content: Buffer): Promise<void> {
+  await fs.mkdir(path.dirname(target), { recursive: true })
+  const temp = `${target}.${randomBytes(4).toString('hex')}.tmp`
+  const handle = await fs.open(temp, 'w')
+  try {
+    await handle.writeFile(content)
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+  await fs.rename(temp, target)
+}
+
+export async function previewReportImport(
+  ctx: HostContext,
+  args: ReportPreviewArgs,
+): Promise<{ id: string; preview: ReportPreview }> {
+  await removeOrphanReportFiles(ctx).catch((error: unknown) =>
+    ctx.log.warn({ err: error }, 'report import: clean-up of old converted files failed'),
+  )
+  const id = randomBytes(16).toString('hex')
+  const now = ctx.now()
+  const entities = await ctx.db.selectFrom('developers').select(['id', 'nip']).orderBy('id').execute()
+  const fileSha = await sha256File(args.filePath)
+
+  let format = 'unknown'
+  let sheet: string | undefined
+  let converted: Awaited<ReturnType<typeof convertReport>>
+  try {
+    const reader = await readOfferFile({
+      path: args.filePath,
+      fileName: args.fileName,
+      ...(args.sheet?.trim() ? { sheet: args.sheet } : {}),
+      limits: { maxBytes: ctx.config.importMaxBytes, maxRows: ctx.config.importMaxRows },
+    })
+    format = reader.format
+    sheet = reader.sheet
+    converted = await convertReport(reader, {
+      today: warsawDate(now),
+      maxErrors: ctx.config.importMaxErrors,
+      developerNips: entities.flatMap((e) => (e.nip ? [e.nip] : [])),
+    })
+  } catch (error) {
+    if (!(error instanceof FileReadError)) throw error
+    converted = {
+      content: null,
+      rowCount: 0,
+      errors: [
+        {
+          row: 0,
+          field: 'file',
+          code: error.code,
+          message: fileErrorMessagePl(error.code, error.details),
+          message_pl: fileErrorMessagePl(error.code, error.details),
+          message_en: error.message,
+        },
+      ],
+      errorsTotal: 1,
+      warnings: [],
+    }
+  }
+
+  // the pipeline's own byte rules, so that a valid preview cannot fail them at confirmation
+  if (converted.content) {
+    for (const problem of checkCsvBytes(converted.content)) {
+      converted.errors.push({
+        row: 0,
+        field: 'file',
+        code: problem.code,
+        message: problem.message_pl,
+        message_pl: problem.message_pl,
+        message_en: problem.message_en,
+      })
+      converted.errorsTotal += 1
+    }
+  }
+  const valid = converted.errorsTotal === 0 && converted.content !== null
+  const csvPath = valid ? csvRelativePath(id) : null
+  const csvSha = valid && converted.content ? createHash('sha256').update(converted.content).digest('hex') : ''
+  if (valid && converted.content)
+    await writeFileAtomically(path.join(ctx.config.dataDir, csvRelativePath(id)), converted.content)
+
+  const named = entities.find((e) => e.nip !== null && e.nip === converted.developerNip)
+  const stored: StoredReport = {
+    csv_path: csvPath,
+    warnings: converted.warnings,
+    ...(sheet ? { sheet } : {}),
+    developer_id: named?.id ?? null,
+  }
+  const counters = { rows: converted.rowCount, errors: converted.errorsTotal, warnings: converted.warnings.length }
+  const status: ReportJobStatus = valid ? 'validated' : 'invalid'
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      await insertImportJob(trx, {
+        id,
+        type: REPORT_JOB_TYPE,
+        mode: REPORT_JOB_TYPE,
+        status,
+        operator_user_id: args.operator.userId,
+        operator_name: args.operator.name,
+        file_name: args.fileName.slice(0, 255),
+        file_sha256: fileSha,
+        file_format: format,
+        mapping: JSON.stringify(stored),
+        counters: JSON.stringify(counters),
+        errors: JSON.stringify(converted.errors),
+        archive_scope: JSON.stringify({ investments: [], total: 0 }),
+        // the digest of what will be published: confirmation publishes these bytes or nothing
+        plan_digest: csvSha,
+        created_at: now.toISOString(),
+        updated_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + PREVIEW_RETENTION_MS).toISOString(),
+      })
+      await recordAudit(
+        ctx,
+        {
+          actor: args.actor,
+          action: 'report_import.preview',
+          objectType: 'import_job',
+          objectId: id,
+          outcome: valid ? 'success' : 'refused',
+          details: { file: args.fileName.slice(0, 255), format, ...counters },
+        },
+        trx,
+      )
+    })
+  } catch (error) {
+    if (csvPath) await fs.rm(path.join(ctx.config.dataDir, csvPath), { force: true })
+    throw error
+  }
+
+  return {
+    id,
+    preview: {
+      valid,
+      csv_path: csvPath,
+      row_count: converted.rowCount,
+      warning:
+        converted.warnings.length > 0 ? converted.warnings.map((w) => w.message_en ?? w.message).join(' ') : null,
+      warnings: converted.warnings,
+      errors: converted.errors,
+      errors_total: converted.errorsTotal,
+      format,
+      ...(sheet ? { sheet } : {}),
+    },
+  }
+}
+
+export interface ReportConfirmArgs {
+  actor: Actor
+  jobId: unknown
+  confirm: boolean
+  date: unknown
+}
+
+export interface ReportConfirmOutcome {
+  id: string
+  result: PublicationOutcome
+  replayed?: true
+}
+
+const notFound = (id: string) =>
+  new PluginError('import_not_found', 404, {
+    message: id
+      ? `No report import job ${id} (unknown or expired); preview the report file again.`
+      : 'Send a report file (multipart, field "file") to preview it, or job_id, confirm=true and date to publish a previewed one.',
+  })
+
+async function findReportJob(ctx: HostContext, jobId: unknown): Promise<ImportJobRow> {
+  const id = typeof jobId === 'string' ? jobId.trim() : ''
+  if (!/^[0-9a-f]{32}$/.test(id)) throw notFound(id.slice(0, 64))
+  const job = await findImportJob(ctx.db, id)
+  if (!job || job.type !== REPORT_JOB_TYPE || job.expires_at < ctx.now().toISOString()) throw notFound(id)
+  return job
+}
+
+/**
+ * Publishes a previewed report for a date. Order: entitlement (publication execution needs PRO
+ * with api_webhooks, contract 1.7) → job (404) → confirmation (422) → job validity (422) → date
+ * (400) → the pipeline (409 while another publication runs, 422 with issues when it fails).
+ */
+export async function confirmReportImport(ctx: HostContext, args: ReportConfirmArgs): Promise<ReportConfirmOutcome> {
+  await requires(ctx, 'api_webhooks')
+  const job = await findReportJob(ctx, args.jobId)
+  if (!args.confirm)
+    throw new PluginError('report_confirmation_required', 422, {
+      message: 'Publishing a report replaces the published file of that date; send confirm=true with job_id and date.',
+      id: job.id,
+    })
+  if (job.status === 'invalid')
+    throw new PluginError('import_invalid', 422, {
+      message: 'The preview of this report found errors; correct the file and preview it again.',
+      id: job.id,
+      errors: JSON.parse(job.errors) as ReportError[],
+    })
+  const date = typeof args.date === 'string' ? args.date.trim() : ''
+  if (!isCalendarDate(date))
+    throw new PluginError('invalid_date', 400, {
+      message: 'date must be the real calendar date YYYY-MM-DD the report is published for.',
+    })
+  if (job.status === 'completed') {
+    const result = JSON.parse(job.result ?? '{}') as PublicationOutcome
+    if (result.date === date) return { id: job.id, result, replayed: true }
+    throw new PluginError('import_conflict', 409, {
+      message: `This report was already published for ${result.date}; preview the file again to publish it for another date.`,
+      id: job.id,
+    })
+  }
+  if (job.status !== 'validated')
+    throw new PluginError('import_conflict', 409, { message: `The job is ${job.status} and cannot be published.` })
+
+  const stored = JSON.parse(job.mapping) as StoredReport
+  const content = stored.csv_path
+    ? await fs.readFile(path.join(ctx.config.dataDir, stored.csv_path)).catch(() => undefined)
+    : undefined
+  if (!content || createHash('sha256').update(content).digest('hex') !== job.plan_digest)
+    throw new PluginError('report_file_unavailable', 422, {
+      message: 'The converted report of this job is no longer available unchanged; preview the file again.',
+      id: job.id,
+    })
+  const counters = JSON.parse(job.counters) as { rows?: number }
+  const storedReport = JSON.parse(job.mapping) as StoredReport
+  const developerId = storedReport.developer_id ?? null
+  const developer = developerId
+    ? await ctx.db.selectFrom('developers').selectAll().where('id', '=', developerId).executeTakeFirst()
+    : await resolvePublishingDeveloper(ctx, await getPublicationSettings(ctx))
+  const fileName = dailyCsvFileName(date, slugify(developer?.name ?? '') || 'deweloper')
+
+  const started = ctx.now().toISOString()
+  let result: PublicationOutcome
+  try {
+    result = await publish(ctx, {
+      date,
+      trigger: 'report_import',
+      actor: args.actor,
+      csv: { fileName, content, rows: counters.rows ?? 0 },
+      developerId,
+    })
+  } catch (error) {
+    if (error instanceof PluginError && error.status === 422) {
+      await ctx.db
+        .updateTable('import_jobs')
+        .set({ failure: JSON.stringify(error.extra.issues ?? []), updated_at: ctx.now().toISOString() })
+        .where('id', '=', job.id)
+        .execute()
+        .catch(() => undefined)
+      throw new PluginError(error.error, error.status, { ...error.extra, id: job.id }, error.headers)
+    }
+    throw error
+  }
+
+  const finished = ctx.now()
+  await ctx.db.transaction().execute(async (trx) => {
+    await transitionJob(trx, job.id, 'validated', {
+      status: 'completed',
+      result: JSON.stringify(result),
+      failure: null,
+      started_at: started,
+      finished_at: finished.toISOString(),
+      updated_at: finished.toISOString(),
+      expires_at: new Date(finished.getTime() + RESULT_RETENTION_MS).toISOString(),
+    })
+    await recordAudit(
+      ctx,
+      {
+        actor: args.actor,
+        action: 'report_import.confirm',
+        objectType: 'import_job',
+        objectId: job.id,
+        outcome: 'success',
+        details: { date, version: result.version, records: result.record_count, csv_md5: result.csv.md5 },
+      },
+      trx,
+    )
+  })
+  return { id: job.id, result }
+}
+
+/**
+ * Converted files whose job is gone (retention removes jobs after 24 hours or 7 days) or that
+ * were never recorded (a crash between the file and the job). Run before every preview.
+ */
+export async function removeOrphanReportFiles(ctx: HostContext): Promise<number> {
+  const dir = path.join(ctx.config.dataDir, REPORT_DIR)
+  let names: string[]
+  try {
+    names = await fs.readdir(dir)
+  } catch {
+    return 0
+  }
+  // file times are the real clock's, not ctx.now()'s
+  const cutoff = Date.now() - 3600_000
+  let removed = 0
+  for (const name of names) {
+    const match = /^([0-9a-f]{32})\.csv(?:\.[0-9a-f]+\.tmp)?$/.exec(name)
+    if (!match?.[1]) continue
+    const file = path.join(dir, name)
+    const stat = await fs.stat(file).catch(() => undefined)
+    // a file younger than an hour may belong to a preview that is still being recorded
+    if (!stat || stat.mtimeMs > cutoff) continue
+    const job = await findImportJob(ctx.db, match[1])
+    if (job && job.expires_at >= ctx.now().toISOString() && !name.endsWith('.tmp')) continue
+    await fs.rm(file, { force: true })
+    removed += 1
+  }
+  return removed
+}
