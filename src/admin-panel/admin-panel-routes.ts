@@ -73,15 +73,26 @@ function etagOf(body: Buffer): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`
 }
 
+/**
+ * The panel's files by the name a URL gives them: `app.js` at the top, `views/view-audit.js` one
+ * folder down (the views and the editor have folders of their own; deeper folders are not served).
+ */
 function loadAssets(restBase: string): Map<string, Asset> {
   const assets = new Map<string, Asset>()
-  for (const entry of fs.readdirSync(ADMIN_PANEL_ASSETS_DIR, { withFileTypes: true })) {
+  const add = (folder: string, entry: fs.Dirent) => {
     const contentType = CONTENT_TYPES[path.extname(entry.name)]
-    if (!entry.isFile() || !contentType) continue
-    let body = fs.readFileSync(path.join(ADMIN_PANEL_ASSETS_DIR, entry.name))
-    if (entry.name === INDEX)
+    if (!entry.isFile() || !contentType) return
+    const name = folder ? `${folder}/${entry.name}` : entry.name
+    let body = fs.readFileSync(path.join(ADMIN_PANEL_ASSETS_DIR, name))
+    if (name === INDEX)
       body = Buffer.from(body.toString('utf8').replaceAll(REST_BASE_PLACEHOLDER, escapeAttribute(restBase)))
-    assets.set(entry.name, { body, contentType, etag: etagOf(body) })
+    assets.set(name, { body, contentType, etag: etagOf(body) })
+  }
+  for (const entry of fs.readdirSync(ADMIN_PANEL_ASSETS_DIR, { withFileTypes: true })) {
+    if (entry.isDirectory()) {
+      const folder = path.join(ADMIN_PANEL_ASSETS_DIR, entry.name)
+      for (const inner of fs.readdirSync(folder, { withFileTypes: true })) add(entry.name, inner)
+    } else add('', entry)
   }
   const resolve = createRequire(import.meta.url).resolve
   for (const [name, file] of Object.entries(VENDOR_FILES)) {
@@ -118,10 +129,16 @@ export async function adminPanelRoutes(app: FastifyInstance): Promise<void> {
     reply.code(301).header('Location', `${ADMIN_PANEL_PATH}/`).send(),
   )
   app.get(`${ADMIN_PANEL_PATH}/`, { schema: hidden }, async (request, reply) => sendAsset(request, reply, index))
-  app.get(`${ADMIN_PANEL_PATH}/:file`, { schema: hidden }, async (request, reply) => {
-    const { file } = request.params as { file: string }
-    const asset = assets.get(file)
+  const serve = (name: string, request: FastifyRequest, reply: FastifyReply) => {
+    const asset = assets.get(name)
     if (!asset) throw new HostError('dg_file_not_found', 'No admin-panel file has this name.', 404)
     return sendAsset(request, reply, asset)
+  }
+  app.get(`${ADMIN_PANEL_PATH}/:file`, { schema: hidden }, async (request, reply) =>
+    serve((request.params as { file: string }).file, request, reply),
+  )
+  app.get(`${ADMIN_PANEL_PATH}/:folder/:file`, { schema: hidden }, async (request, reply) => {
+    const { folder, file } = request.params as { folder: string; file: string }
+    return serve(`${folder}/${file}`, request, reply)
   })
 }

@@ -39,23 +39,29 @@ describeEachDatabase('admin panel static files', (env) => {
   it('serves every file the page and its modules load, with its content type, ETag and HEAD', async () => {
     const page = (await get(`${PANEL}/`)).body
     const referenced = new Set([...page.matchAll(/(?:src|href)="([a-z0-9-]+\.(?:js|css|svg))"/g)].map((m) => m[1]!))
-    // follow the ES module graph from app.js, so a missing or misnamed module fails here
+    // follow the ES module graph from app.js, so a missing or misnamed module fails here (names are
+    // relative to the panel's root: `views/view-audit.js`)
     const queue = [...referenced].filter((name) => name.endsWith('.js'))
     while (queue.length > 0) {
       const name = queue.pop()!
       const response = await get(`${PANEL}/${name}`)
       expect(response.statusCode, name).toBe(200)
-      for (const match of response.body.matchAll(/from '\.\/([a-z0-9-]+\.js)'/g)) {
-        if (!referenced.has(match[1]!)) {
-          referenced.add(match[1]!)
-          queue.push(match[1]!)
+      for (const match of response.body.matchAll(/from '(\.{1,2}\/[a-z0-9/-]+\.js)'/g)) {
+        const target = path.posix.normalize(path.posix.join(path.posix.dirname(name), match[1]!))
+        expect(target.startsWith('..'), `${name} imports ${match[1]}`).toBe(false)
+        if (!referenced.has(target)) {
+          referenced.add(target)
+          queue.push(target)
         }
       }
     }
     expect([...referenced]).toEqual(expect.arrayContaining(['app.js', 'panel.css', 'favicon.svg', 'api.js']))
     // every view on disk is reachable from app.js (a view left out of the navigation fails here)
-    const views = fs.readdirSync(ADMIN_PANEL_ASSETS_DIR).filter((name) => /^view-.*\.js$/.test(name))
-    expect([...referenced].filter((name) => name.startsWith('view-')).sort()).toEqual(views.sort())
+    const views = fs
+      .readdirSync(ADMIN_PANEL_ASSETS_DIR, { recursive: true, encoding: 'utf8' })
+      .filter((name) => /(^|\/)view-[a-z0-9-]+\.js$/.test(name))
+    expect(views.length).toBeGreaterThan(10)
+    expect([...referenced].filter((name) => /(^|\/)view-/.test(name)).sort()).toEqual(views.sort())
 
     const types: Record<string, string> = {
       '.js': 'text/javascript; charset=utf-8',
@@ -102,6 +108,11 @@ describeEachDatabase('admin panel static files', (env) => {
       `${PANEL}/assets/app.js`,
       `${PANEL}/../../package.json`,
       `${PANEL}/..`,
+      `${PANEL}/views/..%2Fapp.js`,
+      `${PANEL}/..%2Fviews/view-audit.js`,
+      `${PANEL}/views/view-audit.js/x`,
+      `${PANEL}/editor/view-audit.js`,
+      `${PANEL}/views/editor/view-offers.js`,
     ]
     for (const url of attempts) {
       const response = await get(url)

@@ -2,10 +2,10 @@
 // generated login password shown once), a user's page (#/uzytkownicy/{id}) to change the role,
 // disable or enable the account, and issue (shown once, with a copy button) or revoke its
 // application passwords. Passwords are never kept anywhere but on the screen that shows them.
-import { badge, facts, formatWhen, h, mono, replaceChildren } from './dom.js'
-import { hashRoute } from './editor-labels.js'
-import { tr } from './i18n.js'
-import { describeError, ROLE_CODES, roleLabel } from './messages.js'
+import { badge, facts, formatWhen, h, mono, replaceChildren } from '../dom.js'
+import { hashRoute } from '../editor/editor-labels.js'
+import { tr } from '../i18n.js'
+import { describeError, ROLE_CODES, roleLabel } from '../messages.js'
 import {
   alertBox,
   card,
@@ -17,7 +17,7 @@ import {
   showFieldErrors,
   toast,
   withBusy,
-} from './ui.js'
+} from '../ui.js'
 
 function stateBadge(user) {
   const element = user.disabled ? badge(tr('wyłączone', 'disabled'), 'error') : badge(tr('aktywne', 'active'), 'ok')

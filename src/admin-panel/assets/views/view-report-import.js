@@ -13,9 +13,9 @@ import {
   mono,
   replaceChildren,
   todayInWarsaw,
-} from './dom.js'
-import { tr } from './i18n.js'
-import { alertBox, card, errorBox, formField, issueText, technicalDetails, toast, withBusy } from './ui.js'
+} from '../dom.js'
+import { tr } from '../i18n.js'
+import { alertBox, card, errorBox, formField, issueText, technicalDetails, toast, withBusy } from '../ui.js'
 
 const ERRORS_SHOWN = 200
 

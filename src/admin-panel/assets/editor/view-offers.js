@@ -2,7 +2,7 @@
 // publication status and "without type"), a new offer through POST {base}/offers, and one offer's
 // editor (view-offer-edit.js). Filters and page live in the address, so a list can be bookmarked
 // and "back" from an offer returns to it.
-import { formatArea, formatWhen, formatMoney, h, moneyToCents, replaceChildren, todayInWarsaw } from './dom.js'
+import { formatArea, formatWhen, formatMoney, h, moneyToCents, replaceChildren, todayInWarsaw } from '../dom.js'
 import {
   HOST_STATUSES,
   hashRoute,
@@ -15,7 +15,7 @@ import {
   replaceHashQuery,
 } from './editor-labels.js'
 import { issueLines } from './editor-forms.js'
-import { tr } from './i18n.js'
+import { tr } from '../i18n.js'
 import {
   alertBox,
   card,
@@ -26,7 +26,7 @@ import {
   showFieldErrors,
   toast,
   withBusy,
-} from './ui.js'
+} from '../ui.js'
 import { renderOfferEditor } from './view-offer-edit.js'
 
 const SECTION = 'oferty'

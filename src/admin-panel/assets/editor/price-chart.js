@@ -2,9 +2,9 @@
 // panel as uplot.js and uplot.css from its npm package) loaded on the first offer page, drawn from
 // the same records as the history table (GET {base}/offers/{id}/price-history). Each price holds
 // from its valid-from date until the next record, so the lines are steps; a withdrawn price is a gap.
-import { formatDate, formatMoney, h } from './dom.js'
+import { formatDate, formatMoney, h } from '../dom.js'
 import { priceTypeLabel } from './editor-labels.js'
-import { locale, tr } from './i18n.js'
+import { locale, tr } from '../i18n.js'
 
 const CHARTED = ['total', 'combined', 'm2']
 const COLOURS = { total: '#1d4e89', m2: '#c2410c', combined: '#067647' }

@@ -12,10 +12,10 @@ import {
   h,
   mono,
   replaceChildren,
-} from './dom.js'
-import { tr } from './i18n.js'
-import { triggerLabel } from './messages.js'
-import { card, errorBox, formField, issuesList, pagedTable, technicalDetails, withBusy } from './ui.js'
+} from '../dom.js'
+import { tr } from '../i18n.js'
+import { triggerLabel } from '../messages.js'
+import { card, errorBox, formField, issuesList, pagedTable, technicalDetails, withBusy } from '../ui.js'
 import { deliveryReport } from './view-publication.js'
 
 const TRIGGER_CODES = ['schedule', 'api', 'report_import', 'legacy_generate', 'cli']

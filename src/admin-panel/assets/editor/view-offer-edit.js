@@ -15,7 +15,7 @@ import {
   mono,
   replaceChildren,
   todayInWarsaw,
-} from './dom.js'
+} from '../dom.js'
 import {
   channelLabel,
   COMPONENT_GROUPS,
@@ -34,8 +34,8 @@ import {
 import { conflictRowsOf, customMetaEditor, readField, sendVersioned } from './editor-forms.js'
 import { mediaCard } from './editor-media.js'
 import { drawPriceChart } from './price-chart.js'
-import { tr } from './i18n.js'
-import { alertBox, card, confirmDialog, errorBox, formField, toast } from './ui.js'
+import { tr } from '../i18n.js'
+import { alertBox, card, confirmDialog, errorBox, formField, toast } from '../ui.js'
 
 const PRICES = ['price_total', 'price_m2', 'price_combined']
 /** Fields a stale edit compares between the offer as shown and as stored now. */

@@ -18,11 +18,11 @@ import {
   randomHex,
   replaceChildren,
   sleep,
-} from './dom.js'
-import { offerStatusLabel, propertyTypeLabel } from './editor-labels.js'
-import { tr } from './i18n.js'
-import { importActionLabel, jobStatusLabel } from './messages.js'
-import { alertBox, card, errorBox, issueText, technicalDetails, toast } from './ui.js'
+} from '../dom.js'
+import { offerStatusLabel, propertyTypeLabel } from '../editor/editor-labels.js'
+import { tr } from '../i18n.js'
+import { importActionLabel, jobStatusLabel } from '../messages.js'
+import { alertBox, card, errorBox, issueText, technicalDetails, toast } from '../ui.js'
 
 const MAPPING_STORAGE_KEY = 'dg-admin.import-mapping'
 const POLL_MS = 400

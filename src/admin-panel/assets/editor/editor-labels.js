@@ -1,7 +1,7 @@
 // What the catalog editor's views call things, in Polish and English: the operator sees "Cena za
 // m²" and "zarezerwowane", never price_m2 or reserved. The API's codes stay the values sent.
-import { badge, h } from './dom.js'
-import { tr } from './i18n.js'
+import { badge, h } from '../dom.js'
+import { tr } from '../i18n.js'
 
 const pick = (table, code, fallback = code) => {
   const pair = table[code]

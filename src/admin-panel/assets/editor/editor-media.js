@@ -3,10 +3,10 @@
 // `gallery` and `thumbnail_id` and its version), each image's text alternative and each
 // document's order (PATCH {base}/media/{id}), removal (DELETE {base}/media/{id}). The server judges
 // a file by its content; the panel only says what it refused and why.
-import { externalLink, formatDate, h, replaceChildren } from './dom.js'
+import { externalLink, formatDate, h, replaceChildren } from '../dom.js'
 import { sendVersioned } from './editor-forms.js'
-import { tr } from './i18n.js'
-import { card, confirmDialog, errorBox, toast } from './ui.js'
+import { tr } from '../i18n.js'
+import { card, confirmDialog, errorBox, toast } from '../ui.js'
 
 const ACCEPT = 'image/jpeg,image/png,image/webp,application/pdf,.jpg,.jpeg,.png,.webp,.pdf'
 

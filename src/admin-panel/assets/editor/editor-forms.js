@@ -1,10 +1,10 @@
 // What the editor's forms share: a write that names the version it edits (If-Match), the answers
 // an operator must understand (422 issues at their fields, 409 with the values stored meanwhile and
 // a way to save the change again over them), and the editor of registered custom fields.
-import { formatMoney, h, replaceChildren } from './dom.js'
+import { formatMoney, h, replaceChildren } from '../dom.js'
 import { fieldLabel, hostStatusLabel, offerStatusLabel, propertyTypeLabel, visibilityLabel } from './editor-labels.js'
-import { tr } from './i18n.js'
-import { conflictBox, errorBox, formField, showFieldErrors, withBusy } from './ui.js'
+import { tr } from '../i18n.js'
+import { conflictBox, errorBox, formField, showFieldErrors, withBusy } from '../ui.js'
 
 const MONEY_FIELDS = new Set(['price_total', 'price_m2', 'price_combined', 'price'])
 

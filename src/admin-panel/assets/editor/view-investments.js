@@ -2,7 +2,7 @@
 // (POST {base}/investments) or changed (PATCH {base}/investments/{id}, with the version shown in
 // If-Match): name, texts, publication status and visibility, developer entity, location (official
 // columns 29–35), prospectus address (58) and registered custom fields; deleted only without offers.
-import { externalLink, facts, formatNumber, formatWhen, h, mono, replaceChildren } from './dom.js'
+import { externalLink, facts, formatNumber, formatWhen, h, mono, replaceChildren } from '../dom.js'
 import {
   fieldLabel,
   HOST_STATUSES,
@@ -16,7 +16,7 @@ import {
 } from './editor-labels.js'
 import { customMetaEditor, issueLines, sendVersioned } from './editor-forms.js'
 import { mediaCard } from './editor-media.js'
-import { tr } from './i18n.js'
+import { tr } from '../i18n.js'
 import {
   alertBox,
   card,
@@ -27,7 +27,7 @@ import {
   showFieldErrors,
   toast,
   withBusy,
-} from './ui.js'
+} from '../ui.js'
 
 const SECTION = 'inwestycje'
 const LOCATION_FIELDS = ['voivodeship', 'powiat', 'gmina', 'city', 'street', 'building_no', 'postal_code']

@@ -1,8 +1,8 @@
 // Login with the user's login (or e-mail) and login password: POST {base}/session sets the
 // HttpOnly session cookie and returns the REST nonce the panel sends with every call.
-import { h, replaceChildren } from './dom.js'
-import { tr } from './i18n.js'
-import { errorBox, withBusy } from './ui.js'
+import { h, replaceChildren } from '../dom.js'
+import { tr } from '../i18n.js'
+import { errorBox, withBusy } from '../ui.js'
 
 export function renderLogin(root, { api, onLoggedIn }) {
   const message = h('div', { class: 'form-message', 'aria-live': 'assertive' })

@@ -3,9 +3,9 @@
 // and prospectus (58), the site options extensions define, and the legacy key parameter. Every
 // form sends the public REST call and shows the server's issues at their fields; nothing is
 // checked here that the API would not check again.
-import { badge, facts, formatDate, h, mono, nextDailyRun, replaceChildren } from './dom.js'
-import { hashRoute, offerStatusLabel, VOIVODESHIPS } from './editor-labels.js'
-import { tr } from './i18n.js'
+import { badge, facts, formatDate, h, mono, nextDailyRun, replaceChildren } from '../dom.js'
+import { hashRoute, offerStatusLabel, VOIVODESHIPS } from '../editor/editor-labels.js'
+import { tr } from '../i18n.js'
 import {
   alertBox,
   card,
@@ -19,7 +19,7 @@ import {
   technicalDetails,
   toast,
   withBusy,
-} from './ui.js'
+} from '../ui.js'
 
 const TABS = [
   ['publikacja', ['Publikacja', 'Publication']],

@@ -1,10 +1,10 @@
 // Dziennik zdarzeń (audit log): GET {base}/audit, newest first, paged, filtered by who, action,
 // object, channel, outcome and days (Warsaw), each entry's details folded beneath it. The API masks
 // anything that looks like a secret; the panel shows only what it gets.
-import { badge, formatWhen, h, mono } from './dom.js'
-import { tr } from './i18n.js'
-import { triggerLabel } from './messages.js'
-import { card, formField, pagedTable } from './ui.js'
+import { badge, formatWhen, h, mono } from '../dom.js'
+import { tr } from '../i18n.js'
+import { triggerLabel } from '../messages.js'
+import { card, formField, pagedTable } from '../ui.js'
 
 /** action: [Polish, English] */
 const ACTIONS = {

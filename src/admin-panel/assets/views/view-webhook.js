@@ -2,9 +2,9 @@
 // It is fetched only when the operator asks to see it (each view is audited) and never kept
 // anywhere but in this page's memory. Rotation follows contract 5.2.7, whose steps the
 // confirmation lists.
-import { formatWhen, h, replaceChildren } from './dom.js'
-import { tr } from './i18n.js'
-import { alertBox, card, confirmDialog, copyButton, errorBox, technicalDetails, toast, withBusy } from './ui.js'
+import { formatWhen, h, replaceChildren } from '../dom.js'
+import { tr } from '../i18n.js'
+import { alertBox, card, confirmDialog, copyButton, errorBox, technicalDetails, toast, withBusy } from '../ui.js'
 
 const MASK = 'dgwh_' + '•'.repeat(32)
 

@@ -13,11 +13,11 @@ import {
   mono,
   replaceChildren,
   sleep,
-} from './dom.js'
-import { offerStatusLabel } from './editor-labels.js'
-import { tr } from './i18n.js'
-import { jobStatusLabel, licenseLabel, triggerLabel } from './messages.js'
-import { alertBox, card, errorBox, issuesList, technicalDetails } from './ui.js'
+} from '../dom.js'
+import { offerStatusLabel } from '../editor/editor-labels.js'
+import { tr } from '../i18n.js'
+import { jobStatusLabel, licenseLabel, triggerLabel } from '../messages.js'
+import { alertBox, card, errorBox, issuesList, technicalDetails } from '../ui.js'
 
 const REFRESH_MS = 30_000
 

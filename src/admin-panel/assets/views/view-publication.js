@@ -14,10 +14,10 @@ import {
   mono,
   replaceChildren,
   todayInWarsaw,
-} from './dom.js'
-import { tr } from './i18n.js'
-import { triggerLabel } from './messages.js'
-import { alertBox, card, confirmDialog, errorBox, issuesList, technicalDetails, toast } from './ui.js'
+} from '../dom.js'
+import { tr } from '../i18n.js'
+import { triggerLabel } from '../messages.js'
+import { alertBox, card, confirmDialog, errorBox, issuesList, technicalDetails, toast } from '../ui.js'
 
 const STATUS_TONES = {
   ok: 'ok',
