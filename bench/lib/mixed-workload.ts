@@ -126,7 +126,7 @@ export interface WorkloadOptions {
 /** "12 accepted, 1 refused, …": what became of the events of a run. */
 export function describeEvents(events: WorkloadResult['events']): string {
   return (
-    `${events.accepted} accepted (2xx), ${events.refused} refused, ${events.exhausted} not accepted after 6 attempts, ` +
+    `${events.accepted} accepted (2xx), ${events.refused} refused, ${events.exhausted} not accepted after 6 failed attempts, ` +
     `${events.cutShort} still being retried when the run ended; ${events.sent} attempts`
   )
 }
@@ -142,7 +142,7 @@ export interface WorkloadResult {
   /** Harness event-loop lag samples: [time, lag ms]. */
   harnessLag: Array<[number, number]>
   /** Attempts sent; events accepted (2xx), refused (a 4xx the sender must not retry), not accepted
-   * after 6 attempts, and still being retried when the run ended. */
+   * after 6 failed attempts (waits for an execution in progress apart), and still being retried when the run ended. */
   events: { sent: number; accepted: number; refused: number; exhausted: number; cutShort: number }
   /** Numbers of the events a 2xx accepted, and of every event sent at least once. */
   acceptedEvents: number[]
@@ -299,7 +299,11 @@ export async function runMixedWorkload(options: WorkloadOptions): Promise<Worklo
   let nextEvent = options.firstEvent ?? 0
   type Delivered = 'accepted' | 'refused' | 'exhausted' | 'cutShort'
   async function sendEvent(event: BenchEvent, agents: http.Agent[], firstInstance: number): Promise<Delivered> {
-    for (let attempt = 0; attempt < 6; attempt++) {
+    // as the reference sender (src/webhook/sender.ts): 6 attempts for failures, and waits for an
+    // execution in progress (409 webhook_in_progress) apart, for up to 600 s in all
+    let failures = 0
+    let inProgressWaitedMs = 0
+    for (let attempt = 0; failures < 6; attempt++) {
       if (stopping) return 'cutShort'
       const instance = (firstInstance + attempt) % origins.length
       const request = signed(deployment.webhookSecret, event)
@@ -321,7 +325,11 @@ export async function runMixedWorkload(options: WorkloadOptions): Promise<Worklo
       const retryable = response.status === 0 || response.status === 503 || response.status === 409
       if (!retryable || errorCode(response) === 'idempotency_body_conflict') return 'refused'
       const retryAfter = Number(response.headers['retry-after'] ?? 1)
-      await sleep(Math.min(10, Number.isFinite(retryAfter) ? retryAfter : 1) * 1000)
+      const waitMs = Math.min(10, Number.isFinite(retryAfter) ? retryAfter : 1) * 1000
+      if (response.status === 409 && errorCode(response) === 'webhook_in_progress' && inProgressWaitedMs < 600_000)
+        inProgressWaitedMs += waitMs
+      else failures++
+      await sleep(waitMs)
     }
     return 'exhausted'
   }

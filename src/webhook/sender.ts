@@ -3,7 +3,9 @@
  * - the idempotency key is stable for the logical event, and the body is serialized once;
  * - every attempt gets a fresh timestamp, nonce and signature;
  * - 200 and 202 are success (200 with `replayed` means an earlier attempt already applied it);
- * - 409 webhook_in_progress: wait Retry-After, then try again with the same body and key;
+ * - 409 webhook_in_progress: wait Retry-After, then try again with the same body and key, for as
+ *   long as an execution may take (an import that updates 100,000 offers on PostgreSQL runs
+ *   ~45 s): these waits are bounded by their total time, not by the attempts;
  * - a body conflict, a validation failure or recovery_required stop the sender;
  * - network errors and other 5xx are retried with bounded exponential back-off.
  * Exported as `sendPropertyEvent` (package `dg-offers/webhook-sender`) and as `dg webhook send`.
@@ -19,8 +21,10 @@ export interface SendOptions {
   idempotencyKey: string
   /** The event: an object (serialized once here) or the exact JSON text to send. */
   payload: Record<string, string | number | boolean | null> | string
-  /** Attempts in all, including waits for an event in progress (default 8). */
+  /** Attempts after network errors and 5xx answers (default 8); a wait for an execution in progress is not counted here. */
   maxAttempts?: number
+  /** Longest total wait for an execution in progress (409 webhook_in_progress), in seconds (default 600). */
+  maxInProgressWaitSeconds?: number
   /** First back-off after a network error or 5xx, doubled each time (default 1000 ms, at most 30 s). */
   baseDelayMs?: number
   /** Longest Retry-After honoured, in seconds (default 60). */
@@ -96,7 +100,11 @@ export async function sendPropertyEvent(options: SendOptions): Promise<SendResul
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)))
   const now = options.now ?? (() => Date.now())
   const maxAttempts = options.maxAttempts ?? 8
+  const inProgressBudgetMs = (options.maxInProgressWaitSeconds ?? 600) * 1000
   let backoff = options.baseDelayMs ?? 1000
+  let inProgressWaitedMs = 0
+  // `failed` counts the attempts that maxAttempts bounds: those lost to the network or a 5xx
+  let failed = 0
   for (let attempt = 1; ; attempt++) {
     let response: Response
     try {
@@ -106,7 +114,7 @@ export async function sendPropertyEvent(options: SendOptions): Promise<SendResul
         body,
       })
     } catch (error) {
-      if (attempt >= maxAttempts) throw new WebhookSendError('network_error', undefined, String(error), attempt)
+      if (++failed >= maxAttempts) throw new WebhookSendError('network_error', undefined, String(error), attempt)
       options.onAttempt?.({ number: attempt, status: 'network_error', waitMs: backoff })
       await sleep(backoff)
       backoff = Math.min(backoff * 2, 30_000)
@@ -126,16 +134,19 @@ export async function sendPropertyEvent(options: SendOptions): Promise<SendResul
       const ok = parsed as { result: Record<string, unknown>; replayed?: boolean }
       return { status: response.status, replayed: ok.replayed === true, result: ok.result, attempts: attempt }
     }
-    if (response.status === 409 && code === 'webhook_in_progress' && attempt < maxAttempts) {
-      const wait =
-        Math.min(options.maxRetryAfterSeconds ?? 60, Math.max(1, Number(response.headers.get('retry-after')) || 1)) *
-        1000
-      options.onAttempt?.({ number: attempt, status: 409, error: code, waitMs: wait })
-      await sleep(wait)
+    const inProgressWait =
+      response.status === 409 && code === 'webhook_in_progress'
+        ? Math.min(options.maxRetryAfterSeconds ?? 60, Math.max(1, Number(response.headers.get('retry-after')) || 1)) *
+          1000
+        : undefined
+    if (inProgressWait !== undefined && inProgressWaitedMs + inProgressWait <= inProgressBudgetMs) {
+      options.onAttempt?.({ number: attempt, status: 409, error: code, waitMs: inProgressWait })
+      inProgressWaitedMs += inProgressWait
+      await sleep(inProgressWait)
       continue
     }
     const retryable = response.status >= 500 && !STOP_CODES.has(code)
-    if (!retryable || attempt >= maxAttempts) {
+    if (!retryable || ++failed >= maxAttempts) {
       options.onAttempt?.({ number: attempt, status: response.status, error: code })
       throw new WebhookSendError(code || `http_${response.status}`, response.status, parsed, attempt)
     }

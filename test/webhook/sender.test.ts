@@ -135,6 +135,43 @@ describe('reference webhook sender retry rules', () => {
     }
   })
 
+  it('keeps waiting for an execution in progress longer than its attempts allow, within a total wait', async () => {
+    // a long import: 12 answers "in progress" (60 s) before the event applies; maxAttempts bounds failures only
+    const busy = Array.from({ length: 12 }, () => ({
+      status: 409,
+      body: { error: 'webhook_in_progress' },
+      headers: { 'retry-after': '5' },
+    }))
+    const long = scripted([...busy, { status: 202, body: { accepted: true, result: { status: 'completed' } } }])
+    const waits: number[] = []
+    const result = await sendPropertyEvent({
+      url: 'http://x',
+      secret,
+      idempotencyKey: 'long-import-evt-01',
+      payload: { a: '1' },
+      fetch: long.fetchImpl,
+      sleep: async (ms) => void waits.push(ms),
+    })
+    expect(result).toMatchObject({ status: 202, attempts: 13 })
+    expect(waits).toEqual(Array.from({ length: 12 }, () => 5000))
+    expect(new Set(long.seen.map((s) => s.headers['x-dg-nonce'])).size).toBe(13)
+
+    // past the total wait, the sender gives up and says why
+    const endless = scripted(Array.from({ length: 10 }, () => busy[0]!))
+    await expect(
+      sendPropertyEvent({
+        url: 'http://x',
+        secret,
+        idempotencyKey: 'long-import-evt-02',
+        payload: '{}',
+        fetch: endless.fetchImpl,
+        sleep: async () => undefined,
+        maxInProgressWaitSeconds: 12,
+      }),
+    ).rejects.toMatchObject({ code: 'webhook_in_progress', status: 409, attempts: 3 })
+    expect(endless.seen).toHaveLength(3)
+  })
+
   it('stops at once on conflicts, validation failures and recovery_required, and gives up after bounded retries', async () => {
     for (const [status, error] of [
       [409, 'idempotency_body_conflict'],
