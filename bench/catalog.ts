@@ -110,7 +110,7 @@ async function seed(): Promise<{ authorization: string; offerIds: number[] }> {
 }
 
 async function startServer(port: number, barePort: number, bodyFile: string, extraEnv: Record<string, string> = {}) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/catalog-server.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/processes/catalog-server.ts'], {
     env: { ...env, ...extraEnv, PORT: String(port), BARE_PORT: String(barePort), BARE_BODY_FILE: bodyFile },
     stdio: ['ignore', 'pipe', 'inherit'],
   })

@@ -102,7 +102,7 @@ async function seed(): Promise<string> {
 async function startServer(port: number) {
   const bodyFile = path.join(dataDir, 'unused.json')
   fs.writeFileSync(bodyFile, '[]')
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/catalog-server.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/processes/catalog-server.ts'], {
     env: { ...env, PORT: String(port), BARE_PORT: String(port + 1), BARE_BODY_FILE: bodyFile },
     stdio: ['ignore', 'pipe', 'inherit'],
   })

@@ -2,7 +2,7 @@
  * `npm run bench:import` (issue 4, "Performance"): generates a 100,000-row offer file twice, as a
  * UTF-8 `;` CSV and as an XLSX (exceljs streaming writer), with 24 columns whose headers map 1:1 to
  * the canonical fields, then measures on SQLite, each in a fresh child process with a fresh data dir
- * (bench/import-child.ts), so that the peak RSS is the scenario's own:
+ * (bench/processes/import-child.ts), so that the peak RSS is the scenario's own:
  *   floor  csv-parse + one prepared INSERT per row in one transaction, no validation;
  *   (a)    CSV preview + execute into an empty catalog;
  *   (b)    XLSX preview + execute into an empty catalog;
@@ -12,7 +12,7 @@
  * BENCH_ASCII=1 writes the Polish letters of every text without diacritics (`śląskie` → `slaskie`,
  * which the validator still recognises), for measuring while non-ASCII text is mishandled somewhere.
  * BENCH_KEEP=1 keeps the generated files and data directories (the path is printed), so that one
- * scenario can be re-run under a profiler: `node --import tsx --cpu-prof bench/import-child.ts …`.
+ * scenario can be re-run under a profiler: `node --import tsx --cpu-prof bench/processes/import-child.ts …`.
  * The imports run the compiled build (dist/, built first: what `npm start` runs), and the child
  * itself runs as plain JavaScript (transpiled once into node_modules/.cache), so that each child
  * is what a deployed service is: Node and the built modules. BENCH_SOURCES=1 runs the child and
@@ -29,7 +29,7 @@ import { performance } from 'node:perf_hooks'
 
 import ts from 'typescript'
 
-import type { ChildResult } from './import-child.js'
+import type { ChildResult } from './processes/import-child.js'
 import { offerFile } from './lib/offer-file.js'
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 100_000)
@@ -44,7 +44,7 @@ const mapping = offers.mapping
 
 async function runChild(scenario: string, file: string, dataDir: string): Promise<ChildResult> {
   fs.mkdirSync(dataDir, { recursive: true })
-  const entry = FROM_SOURCES ? ['--import', 'tsx', 'bench/import-child.ts'] : [CHILD_JS]
+  const entry = FROM_SOURCES ? ['--import', 'tsx', 'bench/processes/import-child.ts'] : [CHILD_JS]
   const child = spawn(process.execPath, [...entry, scenario, file], {
     env: {
       ...process.env,
@@ -78,7 +78,7 @@ if (!FROM_SOURCES) {
   })
   if (build.status !== 0) throw new Error('npm run build failed: the benchmark measures the compiled service')
   // inside node_modules, so that the child's own imports (better-sqlite3, csv-parse, pino) resolve
-  const child = ts.transpileModule(fs.readFileSync('bench/import-child.ts', 'utf8'), {
+  const child = ts.transpileModule(fs.readFileSync('bench/processes/import-child.ts', 'utf8'), {
     compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
   })
   fs.mkdirSync(path.dirname(CHILD_JS), { recursive: true })

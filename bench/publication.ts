@@ -11,7 +11,7 @@
  *     folder with dataset.xml, dataset.md5 and a manifest listing every day, and the `current`
  *     pointer). Publishing 900 days one by one would take many minutes and measure nothing more:
  *     publish() reads only the manifest of the past days, never their CSVs.
- * Measured in a fresh child process (bench/publication-child.ts), so that the peak RSS
+ * Measured in a fresh child process (bench/processes/publication-child.ts), so that the peak RSS
  * (process.resourceUsage().maxRSS) is the publication's own:
  *   - publish() end to end for today: lock, catalog read, CSV, checks, XML with 901 resources, XSD,
  *     durable writes, pointer switch, record;
@@ -52,7 +52,7 @@ import { MD5_NAME } from '../src/publication/publication-service.js'
 import { updatePublicationSettings } from '../src/publication/settings/publication-settings.js'
 import { type Manifest, type ManifestDay, PublicationStore, XML_NAME } from '../src/publication/publication-store.js'
 import { warsawDate } from '../src/licensing/license.js'
-import type { ChildResult } from './publication-child.js'
+import type { ChildResult } from './processes/publication-child.js'
 
 const OFFERS = Number(process.env.BENCH_OFFERS ?? 20_000)
 const PAST_DAYS = Number(process.env.BENCH_DAYS ?? 900)
@@ -332,7 +332,7 @@ async function runChild(today: string): Promise<ChildResult> {
       ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
       '--import',
       'tsx',
-      'bench/publication-child.ts',
+      'bench/processes/publication-child.ts',
       today,
     ],
     {
@@ -343,7 +343,7 @@ async function runChild(today: string): Promise<ChildResult> {
   let out = ''
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
   const code = await new Promise<number | null>((resolve) => child.once('exit', resolve))
-  if (code !== 0) throw new Error(`bench/publication-child.ts exited with ${code}`)
+  if (code !== 0) throw new Error(`bench/processes/publication-child.ts exited with ${code}`)
   const line = out.trim().split('\n').pop() ?? ''
   return JSON.parse(line) as ChildResult
 }

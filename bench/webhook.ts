@@ -1,7 +1,7 @@
 /*
  * `npm run bench:webhook` (issue 5, "Performance"): on SQLite, 5,000 offers (50 investments of 100,
  * seeded directly with their first price records), measured with autocannon (20 connections)
- * against a server in a child process (bench/webhook-server.ts):
+ * against a server in a child process (bench/processes/webhook-server.ts):
  *   floor       a bare Fastify route that reads the raw body and only verifies the HMAC of the same
  *               signed requests (`verifySignedRequest`, no database);
  *   deliveries  full signed deliveries of distinct events (own key, nonce, timestamp and
@@ -76,7 +76,7 @@ async function startServer(secret: string): Promise<{ child: ChildProcess; port:
       ...(PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : []),
       '--import',
       'tsx',
-      'bench/webhook-server.ts',
+      'bench/processes/webhook-server.ts',
     ],
     { env: { ...env, BARE_PORT: '0', BENCH_SECRET: secret }, stdio: ['ignore', 'pipe', 'inherit'] },
   )

@@ -24,7 +24,7 @@ import { warsawDate } from '../../src/licensing/license.js'
 import { updatePublicationSettings } from '../../src/publication/settings/publication-settings.js'
 import { createTestUser, grantProLicense, type TestUser } from '../helpers/factories.js'
 import { FIXED_PUBLISHED_CODES, seedFixedCatalog } from '../helpers/fixed-catalog.js'
-import { HARVEST_STEPS, SimulatedHarvester } from '../helpers/harvester-simulator.js'
+import { HARVEST_STEPS, SimulatedHarvester } from '../helpers/portal/harvester-simulator.js'
 import { startTestApp, type TestEnv } from '../helpers/test-app.js'
 
 const NGINX = '/usr/sbin/nginx'

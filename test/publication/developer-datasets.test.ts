@@ -16,7 +16,7 @@ import { runScheduledPublication } from '../../src/publication/publication-sched
 import { updatePublicationSettings } from '../../src/publication/settings/publication-settings.js'
 import { createTestUser, type TestUser } from '../helpers/factories.js'
 import { multipart } from '../helpers/multipart.js'
-import { SimulatedHarvester } from '../helpers/harvester-simulator.js'
+import { SimulatedHarvester } from '../helpers/portal/harvester-simulator.js'
 import { describeEachDatabase, type TestEnv } from '../helpers/test-app.js'
 
 const TEMPLATE = fs.readFileSync(

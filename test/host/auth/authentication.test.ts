@@ -1,0 +1,234 @@
+import { expect, it } from 'vitest'
+
+import { formatAppPassword } from '../../../src/host/auth/app-passwords.js'
+import { revokeAppPassword } from '../../../src/host/auth/app-passwords.js'
+import { setLicense } from '../../../src/licensing/license.js'
+import { basicAuth, createTestUser, grantProLicense } from '../../helpers/factories.js'
+import { describeEachDatabase } from '../../helpers/test-app.js'
+
+const STATUS = '/wp-json/dg/v2/status'
+
+describeEachDatabase('application passwords and GET /status', (env) => {
+  it('answers 200 with every status field to an administrator with an application password', async () => {
+    const { app, ctx } = env()
+    await grantProLicense(ctx)
+    const admin = await createTestUser(ctx, 'administrator')
+    const response = await app.inject({ method: 'GET', url: STATUS, headers: { authorization: admin.authorization } })
+    expect(response.statusCode).toBe(200)
+    const body = response.json()
+    expect(Object.keys(body).sort()).toEqual([
+      'alerts',
+      'continuity_mode',
+      'contract_id',
+      'datasets',
+      'last_publication',
+      'last_publication_failure',
+      'license_status',
+      'missed_days',
+      'offers_without_type',
+      'public_dataset_id',
+      'version',
+    ])
+    expect(body).toMatchObject({
+      version: '2.1.0',
+      license_status: 'active',
+      continuity_mode: false,
+      last_publication: {},
+      offers_without_type: 0,
+      missed_days: [],
+    })
+    expect(body.contract_id).toMatch(/\S/)
+    // 36 characters in UUID form, as the portal recommends
+    expect(body.public_dataset_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
+    const again = await app.inject({ method: 'GET', url: STATUS, headers: { authorization: admin.authorization } })
+    expect(again.json().public_dataset_id).toBe(body.public_dataset_id)
+  })
+
+  it('refuses a catalog reader with 403 rest_forbidden', async () => {
+    const { app, ctx } = env()
+    await grantProLicense(ctx)
+    const reader = await createTestUser(ctx, 'dg_catalog_reader')
+    const response = await app.inject({ method: 'GET', url: STATUS, headers: { authorization: reader.authorization } })
+    expect(response.statusCode).toBe(403)
+    expect(response.json()).toEqual({ code: 'rest_forbidden', message: expect.any(String), data: { status: 403 } })
+  })
+
+  it('answers 401 without credentials, with a wrong password and for an unknown user', async () => {
+    const { app, ctx } = env()
+    const admin = await createTestUser(ctx, 'administrator')
+    const none = await app.inject({ method: 'GET', url: STATUS })
+    expect(none.statusCode).toBe(401)
+    expect(none.headers['www-authenticate']).toMatch(/^Basic/)
+    const wrong = await app.inject({
+      method: 'GET',
+      url: STATUS,
+      headers: { authorization: basicAuth(admin.login, 'A'.repeat(24)) },
+    })
+    expect(wrong.statusCode).toBe(401)
+    expect(wrong.json().code).toBe('incorrect_password')
+    const loginPassword = await app.inject({
+      method: 'GET',
+      url: STATUS,
+      headers: { authorization: basicAuth(admin.login, admin.loginPassword) },
+    })
+    expect(loginPassword.statusCode).toBe(401)
+    const unknown = await app.inject({
+      method: 'GET',
+      url: STATUS,
+      headers: { authorization: basicAuth('nobody', admin.appPassword) },
+    })
+    expect(unknown.statusCode).toBe(401)
+    expect(unknown.json().code).toBe('invalid_username')
+    const garbage = await app.inject({ method: 'GET', url: STATUS, headers: { authorization: 'Bearer abc' } })
+    expect(garbage.statusCode).toBe(401)
+  })
+
+  it('accepts the password with the spaces it is shown with, and the e-mail as user name', async () => {
+    const { app, ctx } = env()
+    await grantProLicense(ctx)
+    const admin = await createTestUser(ctx, 'administrator')
+    const spaced = formatAppPassword(admin.appPassword)
+    expect(spaced).toMatch(/^(\S{4} ){5}\S{4}$/)
+    const response = await app.inject({
+      method: 'GET',
+      url: STATUS,
+      headers: { authorization: basicAuth(admin.email, spaced) },
+    })
+    expect(response.statusCode).toBe(200)
+  })
+
+  it('stores only a keyed hash, keeps several per user and revokes one without touching the others', async () => {
+    const { app, ctx } = env()
+    await grantProLicense(ctx)
+    const admin = await createTestUser(ctx, 'administrator')
+    const { createAppPassword } = await import('../../../src/host/auth/app-passwords.js')
+    const second = await createAppPassword(ctx, { login: admin.login, name: 'website', actor: { type: 'system' } })
+    const rows = await ctx.db.selectFrom('app_passwords').selectAll().where('user_id', '=', admin.id).execute()
+    expect(rows).toHaveLength(2)
+    for (const row of rows) {
+      expect(row.password_hash).not.toContain(admin.appPassword)
+      expect(row.password_hash).not.toContain(second.password)
+      expect(row.password_hash).toMatch(/^hmac-sha256\$/)
+    }
+    await revokeAppPassword(ctx, { login: admin.login, uuid: admin.appPasswordUuid, actor: { type: 'system' } })
+    const revoked = await app.inject({ method: 'GET', url: STATUS, headers: { authorization: admin.authorization } })
+    expect(revoked.statusCode).toBe(401)
+    const other = await app.inject({
+      method: 'GET',
+      url: STATUS,
+      headers: { authorization: basicAuth(admin.login, second.password) },
+    })
+    expect(other.statusCode).toBe(200)
+  })
+
+  it('refuses a password that has just worked once it is revoked, its account disabled or changed in SQL', async () => {
+    // each instance keeps the checks it verified; every change below must end them at once
+    const { app, ctx } = env()
+    await grantProLicense(ctx)
+    const status = (authorization: string) => app.inject({ method: 'GET', url: STATUS, headers: { authorization } })
+    const revoked = await createTestUser(ctx, 'administrator')
+    expect((await status(revoked.authorization)).statusCode).toBe(200)
+    expect((await status(revoked.authorization)).statusCode).toBe(200)
+    await revokeAppPassword(ctx, { login: revoked.login, uuid: revoked.appPasswordUuid, actor: { type: 'system' } })
+    expect((await status(revoked.authorization)).statusCode).toBe(401)
+
+    const disabled = await createTestUser(ctx, 'administrator')
+    expect((await status(disabled.authorization)).statusCode).toBe(200)
+    await ctx.db
+      .updateTable('users')
+      .set({ disabled_at: new Date().toISOString() })
+      .where('id', '=', disabled.id)
+      .execute()
+    const refused = await status(disabled.authorization)
+    expect(refused.statusCode).toBe(403)
+    expect(refused.json()).toMatchObject({ code: 'account_disabled' })
+
+    const demoted = await createTestUser(ctx, 'administrator')
+    expect((await status(demoted.authorization)).statusCode).toBe(200)
+    await ctx.db.updateTable('users').set({ role: 'dg_catalog_reader' }).where('id', '=', demoted.id).execute()
+    expect((await status(demoted.authorization)).statusCode).toBe(403)
+
+    const deleted = await createTestUser(ctx, 'administrator')
+    expect((await status(deleted.authorization)).statusCode).toBe(200)
+    await ctx.db.deleteFrom('app_passwords').where('user_id', '=', deleted.id).execute()
+    expect((await status(deleted.authorization)).statusCode).toBe(401)
+
+    const renamed = await createTestUser(ctx, 'administrator')
+    expect((await status(renamed.authorization)).statusCode).toBe(200)
+    await ctx.db
+      .updateTable('users')
+      .set({ login: `${renamed.login}-new` })
+      .where('id', '=', renamed.id)
+      .execute()
+    expect((await status(renamed.authorization)).statusCode).toBe(401)
+  })
+
+  it("keeps a verified check across a last-use record, which changes nobody's access", async () => {
+    const { app, ctx } = env()
+    await grantProLicense(ctx)
+    const admin = await createTestUser(ctx, 'administrator')
+    const revision = async () =>
+      Number((await ctx.db.selectFrom('credentials_state').select('revision').executeTakeFirstOrThrow()).revision)
+    const before = await revision()
+    expect(
+      (await app.inject({ method: 'GET', url: STATUS, headers: { authorization: admin.authorization } })).statusCode,
+    ).toBe(200)
+    const used = await ctx.db
+      .selectFrom('app_passwords')
+      .select('last_used_at')
+      .where('user_id', '=', admin.id)
+      .executeTakeFirstOrThrow()
+    expect(used.last_used_at).not.toBeNull()
+    expect(await revision()).toBe(before)
+  })
+
+  it('records the last use at most once a day', async () => {
+    const { app, ctx, clock } = env()
+    await grantProLicense(ctx)
+    const admin = await createTestUser(ctx, 'administrator')
+    const lastUsed = async () =>
+      (
+        await ctx.db
+          .selectFrom('app_passwords')
+          .select('last_used_at')
+          .where('uuid', '=', admin.appPasswordUuid)
+          .executeTakeFirstOrThrow()
+      ).last_used_at
+    expect(await lastUsed()).toBeNull()
+    await app.inject({ method: 'GET', url: STATUS, headers: { authorization: admin.authorization } })
+    const first = await lastUsed()
+    expect(first).toBe(clock.now().toISOString())
+    clock.advance(3600_000)
+    await app.inject({ method: 'GET', url: STATUS, headers: { authorization: admin.authorization } })
+    expect(await lastUsed()).toBe(first)
+    clock.advance(24 * 3600_000)
+    await app.inject({ method: 'GET', url: STATUS, headers: { authorization: admin.authorization } })
+    expect(await lastUsed()).toBe(clock.now().toISOString())
+  })
+
+  it('answers 403 pro_feature_required without an active licence granting api_webhooks', async () => {
+    const { app, ctx, clock } = env()
+    clock.set('2026-11-20T21:00:00Z')
+    const admin = await createTestUser(ctx, 'administrator')
+    await setLicense(ctx, { plan: 'pro', entitlements: ['bulk_import'], actor: { type: 'system' } })
+    const missing = await app.inject({ method: 'GET', url: STATUS, headers: { authorization: admin.authorization } })
+    expect(missing.statusCode).toBe(403)
+    expect(missing.json()).toEqual({ error: 'pro_feature_required', feature: 'api_webhooks' })
+
+    await setLicense(ctx, {
+      plan: 'pro',
+      entitlements: ['api_webhooks'],
+      validUntil: '2026-11-20',
+      actor: { type: 'system' },
+    })
+    expect(
+      (await app.inject({ method: 'GET', url: STATUS, headers: { authorization: admin.authorization } })).statusCode,
+    ).toBe(200)
+    // 23:00 UTC on the 20th is already the 21st in Warsaw: the licence has ended
+    clock.set('2026-11-20T23:00:00Z')
+    const expired = await app.inject({ method: 'GET', url: STATUS, headers: { authorization: admin.authorization } })
+    expect(expired.statusCode).toBe(403)
+    expect(expired.json().error).toBe('pro_feature_required')
+    await grantProLicense(ctx)
+  })
+})
