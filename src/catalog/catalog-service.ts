@@ -24,6 +24,7 @@ import {
   selectPublishedInvestment,
   selectPublishedProperty,
 } from './catalog-repository.js'
+import { totalsPerOwner } from './totals-at-revision.js'
 import { exposableOffer, exposeCustomMeta, exposedExtensionOptions } from './custom-meta.js'
 import {
   formatArea,
@@ -175,29 +176,17 @@ const FILTER_KEYS = [
   'modifiedAfter',
   'excludeId',
 ] as const satisfies ReadonlyArray<keyof PropertyFilters>
-const MAX_TOTALS = 10_000
-const totalsAtRevision = new WeakMap<HostContext, { revision: number; totals: Map<string, number> }>()
+const totalsOf = totalsPerOwner()
 
 /**
- * The number of offers matching `filters`, counted once per catalog revision and filter set: every
- * page and order of one filter shares it. Counting is most of a list's cost on a large catalog
- * (50 ms over 120,000 offers on SQLite), and after each write all pages are asked again. Without a
- * revision (the response cache turned off) it is counted every time.
+ * The number of offers matching `filters`, counted once per catalog revision and filter set
+ * (totals-at-revision.ts). Without a revision (the response cache turned off) it is counted every
+ * time.
  */
 async function countAtRevision(ctx: HostContext, filters: PropertyFilters, revision: number | undefined) {
   if (revision === undefined) return countProperties(ctx.db, ctx.caps.name, filters)
-  let memo = totalsAtRevision.get(ctx)
-  if (memo?.revision !== revision) {
-    memo = { revision, totals: new Map() }
-    totalsAtRevision.set(ctx, memo)
-  }
   const key = JSON.stringify(FILTER_KEYS.map((name) => filters[name] ?? null))
-  let total = memo.totals.get(key)
-  if (total === undefined) {
-    total = await countProperties(ctx.db, ctx.caps.name, filters)
-    if (memo.totals.size < MAX_TOTALS) memo.totals.set(key, total)
-  }
-  return total
+  return totalsOf(ctx).countOnce(revision, key, () => countProperties(ctx.db, ctx.caps.name, filters))
 }
 
 /** `revision`: the catalog revision the request read, under which totals may be shared. */

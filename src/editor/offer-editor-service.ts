@@ -17,6 +17,7 @@ import { HostError } from '../host/errors.js'
 import { warsawDate } from '../licensing/license.js'
 import { selectCatalogState } from '../catalog/catalog-repository.js'
 import { formatPln, PRICE_TYPE_LABELS, RECORD_TYPE_LABELS } from '../catalog/presentation.js'
+import { totalsPerOwner } from '../catalog/totals-at-revision.js'
 import { UNQUALIFIED_PROPERTY_TYPE } from '../offers/canonical-fields.js'
 import {
   type ComponentChange,
@@ -147,46 +148,15 @@ export interface OfferListQuery extends OfferFilters {
   order: 'asc' | 'desc'
 }
 
-/*
- * The offers table's totals (X-WP-Total) per set of filters, under the catalog revision they were
- * counted at. Every write to offers bumps that revision in its own transaction (database triggers,
- * also for an import or a manual SQL fix), so a total is reused only while nothing was written, on
- * whichever instance wrote. Paging or re-sorting a filtered table then counts once: the count of a
- * text search reads every offer's texts (~5 ms at 50,000 offers), a page of it a fraction. The
- * revision is read before counting, so a count stored under a revision is never older than it.
- */
-class OfferTotals {
-  static readonly MAX_ENTRIES = 1000
-  #revision = -1
-  readonly #totals = new Map<string, number>()
-
-  get(revision: number, key: string): number | undefined {
-    return revision === this.#revision ? this.#totals.get(key) : undefined
-  }
-
-  set(revision: number, key: string, total: number): void {
-    if (revision < this.#revision) return
-    if (revision > this.#revision) {
-      this.#revision = revision
-      this.#totals.clear()
-    }
-    if (this.#totals.size >= OfferTotals.MAX_ENTRIES) {
-      const oldest = this.#totals.keys().next()
-      if (!oldest.done) this.#totals.delete(oldest.value)
-    }
-    this.#totals.set(key, total)
-  }
-}
-
-const offerTotals = new WeakMap<object, OfferTotals>()
+// the offers table's totals, apart from the catalog's (this table lists every host status)
+const offerTotalsOf = totalsPerOwner(1000)
 
 export async function listOffers(
   ctx: HostContext,
   query: OfferListQuery,
 ): Promise<{ items: OfferView[]; total: number; totalPages: number }> {
   const { page: _page, perPage: _perPage, orderBy: _orderBy, order: _order, ...filters } = query
-  let totals = offerTotals.get(ctx.db)
-  if (!totals) offerTotals.set(ctx.db, (totals = new OfferTotals()))
+  const totals = offerTotalsOf(ctx.db)
   const revision = Number((await selectCatalogState(ctx.db)).revision)
   const key = JSON.stringify(filters)
   const readPage = () =>
