@@ -9,6 +9,7 @@
  */
 import { beforeAll, expect, it } from 'vitest'
 
+import { loadInvestmentChoices } from '../../src/admin-panel/assets/editor/view-offers.js'
 import { setUpDemo } from '../../src/demo/demo-setup.js'
 import { createTestUser, type TestUser } from '../helpers/factories.js'
 import { describeEachDatabase, type TestEnv } from '../helpers/test-app.js'
@@ -258,5 +259,47 @@ describeEachDatabase('catalog editor requests of the admin panel', (getEnv) => {
     )
     expect(saved.statusCode, saved.body).toBe(200)
     expect(saved.json().location).toMatchObject({ postal_code: '02-495', street: 'ul. Zielona 7' })
+  })
+
+  it('offers every investment in the filters and the new-offer form, past the first page of 100, by title', async () => {
+    const now = new Date().toISOString()
+    await env.ctx.db
+      .insertInto('investments')
+      .values(
+        Array.from({ length: 105 }, (_, i) => ({
+          title: `Etap ${i + 1}`,
+          slug: `etap-${i + 1}`,
+          content: '',
+          excerpt: '',
+          host_status: 'publish',
+          visibility: 'public',
+          custom_meta: '{}',
+          gallery: '[]',
+          documents: '[]',
+          created_at: now,
+          modified_at: now,
+        })),
+      )
+      .execute()
+    // the panel's own function, with its api.js calls made through the service
+    const api = {
+      get: async (url: string) => {
+        const response = await call('GET', url)
+        expect(response.statusCode, response.body).toBe(200)
+        const headers = new Headers(
+          Object.entries(response.headers).map(([name, value]): [string, string] => [name, String(value)]),
+        )
+        return { body: response.json(), headers }
+      },
+    }
+    const choices = (await loadInvestmentChoices(api, undefined)) as Array<{ id: number; title: string }>
+    const stored = await env.ctx.db.selectFrom('investments').select(['id', 'title']).execute()
+    expect(stored.length).toBeGreaterThan(105)
+    expect(choices.map((choice) => choice.id).sort((a, b) => a - b)).toEqual(
+      stored.map((row) => row.id).sort((a, b) => a - b),
+    )
+    const etaps = choices.filter((choice) => choice.title.startsWith('Etap ')).map((choice) => choice.title)
+    expect(etaps.slice(0, 3)).toEqual(['Etap 1', 'Etap 2', 'Etap 3'])
+    expect(etaps.at(-1)).toBe('Etap 105')
   })
 })

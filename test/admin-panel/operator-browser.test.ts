@@ -38,6 +38,8 @@ const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // date inputs follow the browser's language, not the page's (Polish dates in the screenshots)
+  '--lang=pl-PL',
 ]
 const SCREENSHOTS = process.env.DG_PANEL_SCREENSHOTS
 const EXTENSION = path.join(import.meta.dirname, 'fixtures/site-option-extension.mjs')
@@ -106,7 +108,11 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('operator administr
     const address = env.app.server.address()
     if (!address || typeof address === 'string') throw new Error('not listening')
     origin = `http://127.0.0.1:${address.port}`
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: CHROMIUM_ARGS,
+      env: { ...process.env, LANG: 'pl_PL.UTF-8', LANGUAGE: 'pl' },
+    })
     page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'pl-PL' })
     page.setDefaultTimeout(10_000)
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))

@@ -38,10 +38,19 @@ export async function renderOffers(page, context) {
   return renderOfferList(page, context)
 }
 
-/** Investments for the filters and the new-offer form (a developer has tens, not thousands). */
+/**
+ * Every investment, for the filters and the new-offer form, by title: a page of 100 at a time, so
+ * that a developer with more than a hundred still finds each one (a developer has tens, not
+ * thousands).
+ */
 export async function loadInvestmentChoices(api, signal) {
-  const { body } = await api.get('/investments?per_page=100', { signal })
-  return body.map((investment) => ({ id: investment.id, title: investment.title }))
+  const choices = []
+  for (let page = 1, pages = 1; page <= pages; page++) {
+    const { body, headers } = await api.get(`/investments?per_page=100&page=${page}`, { signal })
+    pages = Number(headers.get('X-WP-TotalPages') ?? 1)
+    for (const investment of body) choices.push({ id: investment.id, title: investment.title })
+  }
+  return choices.sort((a, b) => a.title.localeCompare(b.title, 'pl', { numeric: true }))
 }
 
 /** One page of offers with the total from X-WP-Total. */
