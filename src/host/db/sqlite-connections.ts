@@ -73,7 +73,9 @@ function run(database: SqliteHandle, query: CompiledQuery): QueryResult<unknown>
     const values = statement.raw(true).all(query.parameters as unknown[]) as unknown[][]
     let builder = rowBuilderOf(statement)
     // SQLite prepares a statement again after a schema change (`select *` of a table that gained
-    // a column): its columns are read again
+    // a column): its columns are read again. Only the width is compared (reading the names costs
+    // more than the rows): a column renamed in a running process would keep its old name here,
+    // and no migration renames one
     if (values.length > 0 && values[0]?.length !== builder.width) {
       rowBuilders.delete(statement)
       builder = rowBuilderOf(statement)
