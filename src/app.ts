@@ -14,6 +14,7 @@ import { sessionRoutes } from './host/auth/session-routes.js'
 import { resolveAuthKey } from './host/auth/secrets.js'
 import type { HostContext } from './host/context.js'
 import { type DatabaseHandle, openConfiguredDatabase } from './host/db/database.js'
+import { refreshPlannerStatistics } from './host/db/dialect.js'
 import { migrateToLatest } from './host/db/migrate.js'
 import { loadExtensions } from './host/extensions/load-extensions.js'
 import { HookRegistry } from './host/hooks/hooks.js'
@@ -70,6 +71,7 @@ export async function createHostContext(
 ): Promise<HostContext> {
   const base = { config: options.config, db: options.database.db }
   await migrateToLatest(options.database.db, options.database.caps.name)
+  await refreshPlannerStatistics(options.database.db, options.database.caps.name, 'opening')
   const authKey = await resolveAuthKey(base)
   const hooks = options.hooks ?? new HookRegistry()
   hooks.reportFailuresTo(({ kind, hook, owner, error, args }) =>

@@ -78,9 +78,33 @@ function applyFilters(query: OfferQuery, dialect: DialectName, filters: Property
   return q
 }
 
+/**
+ * The join to investments makes every counted offer look up its investment: 12 ms of 120,000
+ * offers on SQLite, 27 ms with a price range, against 4-7 ms answered from the offers' covering
+ * indexes alone. So while no investment that is not published holds a published offer (one
+ * index probe per such investment), the offers are counted alone; otherwise with the join as
+ * before. One statement, so the check and the count read one snapshot.
+ */
 export async function countProperties(db: Executor, dialect: DialectName, filters: PropertyFilters): Promise<number> {
-  const row = await applyFilters(publishedOffers(db), dialect, filters)
-    .select((eb) => eb.fn.countAll<number>().as('total'))
+  const joined = applyFilters(publishedOffers(db), dialect, filters).select((eb) => eb.fn.countAll<number>().as('n'))
+  // the filters name only offers' columns, so they apply to the offers without the join too
+  const offersAlone = db.selectFrom('offers').where('offers.host_status', '=', PUBLISHED) as unknown as OfferQuery
+  const alone = applyFilters(offersAlone, dialect, filters).select((eb) => eb.fn.countAll<number>().as('n'))
+  const hiddenOffers = db
+    .selectFrom('investments')
+    .select(sql<number>`1`.as('hidden'))
+    .where('investments.host_status', '!=', PUBLISHED)
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('offers')
+          .select(sql<number>`1`.as('published'))
+          .whereRef('offers.investment_id', '=', 'investments.id')
+          .where('offers.host_status', '=', PUBLISHED),
+      ),
+    )
+  const row = await db
+    .selectNoFrom(sql<number>`CASE WHEN EXISTS ${hiddenOffers} THEN ${joined} ELSE ${alone} END`.as('total'))
     .executeTakeFirstOrThrow()
   return Number(row.total)
 }

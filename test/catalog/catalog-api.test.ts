@@ -241,6 +241,60 @@ describeEachDatabase(
         expect(related.json().map((o: { id: number }) => o.id)).not.toContain(id)
     })
 
+    it('counts in X-WP-Total exactly the offers it lists, whether or not an unpublished investment holds published offers', async () => {
+      // the count skips the join to investments while no unpublished investment holds a published
+      // offer; both ways it must agree with the listed offers
+      const draftInvestment = await env.ctx.db
+        .selectFrom('investments')
+        .select('id')
+        .where('host_status', '!=', 'publish')
+        .executeTakeFirstOrThrow()
+      const filters = ['', 'status=available', 'rooms=2', 'price_min=1&price_max=2000000000', 'area_min=30.00', 'search=a']
+      async function expectTotalsToMatchLists(state: string) {
+        for (const filter of filters) {
+          const response = await get(`/catalog/properties?per_page=100&${filter}`)
+          expect(response.statusCode, `${state}: ${filter}`).toBe(200)
+          expect(response.headers['x-wp-total'], `${state}: ${filter}`).toBe(String(response.json().length))
+        }
+      }
+      const now = new Date().toISOString()
+      const offer = {
+        investment_id: draftInvestment.id,
+        offer_kind: 'property',
+        property_type: 'mieszkanie',
+        status: 'available',
+        host_status: 'publish',
+        rooms: 2,
+        area: '55.00',
+        price_total_cents: 50_000_000,
+        custom_meta: '{}',
+        gallery: '[]',
+        created_at: now,
+        modified_at: now,
+      }
+      await env.ctx.db
+        .insertInto('offers')
+        .values([
+          { ...offer, source_property_id: 'hidden-count-1', code: 'HC1', title: 'Ukryte HC1 a' },
+          { ...offer, source_property_id: 'hidden-count-2', code: 'HC2', title: 'Ukryte HC2 a' },
+        ])
+        .execute()
+      await expectTotalsToMatchLists('an unpublished investment with published offers')
+      const all = await get('/catalog/properties?per_page=100')
+      expect(all.headers['x-wp-total']).toBe(String((await publishedOfferIds()).length))
+      await env.ctx.db
+        .updateTable('offers')
+        .set({ host_status: 'draft' })
+        .where('investment_id', 'in', (eb) =>
+          eb.selectFrom('investments').select('id').where('host_status', '!=', 'publish'),
+        )
+        .execute()
+      await expectTotalsToMatchLists('no unpublished investment with published offers')
+      const after = await get('/catalog/properties?per_page=100')
+      expect(after.headers['x-wp-total']).toBe(String((await publishedOfferIds()).length))
+      expect(Number(after.headers['x-wp-total'])).toBe(Number(all.headers['x-wp-total']))
+    })
+
     it('returns the complete offer object with Polish presentation values', async () => {
       const list = (await get('/catalog/properties?per_page=100')).json()
       for (const offer of list) {

@@ -7,6 +7,7 @@ import { type MessagePort, parentPort, workerData } from 'node:worker_threads'
 import { pino } from 'pino'
 
 import { openDatabase } from '../../host/db/database.js'
+import { refreshPlannerStatistics } from '../../host/db/dialect.js'
 import { PlanChanged, type ThreadJob, type ThreadMessage } from './execute-import-thread.js'
 import { writeJob } from '../offer-import-service.js'
 
@@ -28,6 +29,11 @@ async function execute(job: ThreadJob): Promise<void> {
       job.actor,
       job.runToken,
       (written, total) => post({ kind: 'progress', written, total }),
+    )
+    // before answering, so that the execution still counts as in progress: the other writers wait
+    // (webhook deliveries answer 409) rather than meet ANALYZE's write lock
+    await refreshPlannerStatistics(database.db, database.caps.name, 'after a large write').catch(
+      (error: unknown) => log.warn({ err: error }, 'planner statistics not refreshed after the import'),
     )
     post({ kind: 'done', result })
   } catch (error) {
