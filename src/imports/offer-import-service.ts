@@ -19,6 +19,7 @@ import {
   deferSecondaryIndexes,
   lockCatalogRevision,
   lockOffersForWrite,
+  refreshPlannerStatistics,
 } from '../host/db/dialect.js'
 import { sqliteFileBehind } from '../host/db/sqlite-connections.js'
 import type { Database } from '../host/db/schema.js'
@@ -711,16 +712,26 @@ async function commitJob(
   const counters = JSON.parse(job.counters) as Record<string, number>
   const writes = (counters.create ?? 0) + (counters.update ?? 0) + (counters.archive ?? 0)
   const file = sqliteFileBehind(ctx.db as unknown as Kysely<never>)
+  const onWorker = file !== undefined && writes >= WORKER_MIN_WRITES
+  let result: ImportResult
   try {
-    const result =
-      file !== undefined && writes >= WORKER_MIN_WRITES
-        ? await writeJobOnWorker(ctx, file, { job, actor, runToken }, onProgress)
-        : await writeJob(ctx, job, actor, runToken, onProgress)
-    return { id: job.id, result, replayed: false }
+    result = onWorker
+      ? await writeJobOnWorker(ctx, file, { job, actor, runToken }, onProgress)
+      : await writeJob(ctx, job, actor, runToken, onProgress)
   } catch (error) {
     throw await settleFailedExecution(ctx, job, actor, runToken, error)
   }
+  // committed; the worker thread refreshed SQLite's statistics itself before answering
+  if (!onWorker && writes >= WORKER_MIN_WRITES) {
+    await refreshPlannerStatistics(ctx.db, ctx.caps.name, 'after a large write', IMPORTED_TABLES).catch(
+      (error: unknown) => ctx.log.warn({ err: error, job: job.id }, 'planner statistics not refreshed after the import'),
+    )
+  }
+  return { id: job.id, result, replayed: false }
 }
+
+/** The tables a large import grows, whose statistics the planner needs at once (PostgreSQL). */
+const IMPORTED_TABLES = ['offers', 'offer_components', 'price_history'] as const
 
 /** The execution's one transaction: offers, history, audit, the job's result and the lock release. */
 export async function writeJob(

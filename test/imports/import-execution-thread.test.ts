@@ -4,6 +4,7 @@
  * request sent after the execution started is answered before the execution ends, another write
  * meanwhile waits its turn and succeeds, and a plan the catalog outdated is refused whole.
  */
+import { sql } from 'kysely'
 import { beforeAll, expect, it } from 'vitest'
 
 import { createTestUser, grantProLicense, type TestUser } from '../helpers/factories.js'
@@ -70,6 +71,17 @@ describeEachDatabase('a large import execution beside other requests', (getEnv) 
       ).n,
     )
 
+  /** The number of offers the query planner's statistics hold. */
+  const plannedOffers = async () => {
+    const { rows } =
+      env.dialect === 'postgres'
+        ? await sql<{ n: number }>`SELECT reltuples AS n FROM pg_class
+            WHERE oid = to_regclass(current_schema() || '.offers')`.execute(env.ctx.db)
+        : await sql<{ n: string }>`SELECT substr(stat, 1, instr(stat, ' ') - 1) AS n FROM sqlite_stat1
+            WHERE idx = 'offers_status_modified'`.execute(env.ctx.db)
+    return Number(rows[0]?.n ?? 0)
+  }
+
   beforeAll(async () => {
     env = getEnv()
     await grantProLicense(env.ctx)
@@ -120,6 +132,8 @@ describeEachDatabase('a large import execution beside other requests', (getEnv) 
       .where('run_id', '=', done.json().result.run_id)
       .executeTakeFirstOrThrow()
     expect(Number(history.n)).toBe(ROWS)
+    // the planner knows the offers are many now: the catalog's next lists are planned for them
+    expect(await plannedOffers()).toBeGreaterThanOrEqual(ROWS)
     const lock = await env.ctx.db.selectFrom('locks').selectAll().where('name', '=', 'offer_import').execute()
     expect(lock).toEqual([])
     // the same key replays the stored result
