@@ -5,7 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 
-import { selectCatalogState } from './catalog-repository.js'
+import { type CatalogState, selectCatalogState } from './catalog-repository.js'
 
 import { userCan } from '../host/auth/capabilities.js'
 import { HostError } from '../host/errors.js'
@@ -18,10 +18,10 @@ import {
 } from '../host/http/rate-limit/rate-limit.js'
 import { requiresAtCatalogRevision } from '../licensing/license.js'
 
-const catalogStates = new WeakMap<FastifyRequest, Promise<{ revision: number; modified_at: string }>>()
+const catalogStates = new WeakMap<FastifyRequest, Promise<CatalogState>>()
 
 /** The catalog revision and its time, read once per request: by the guard, then by the answer. */
-export function catalogStateOf(request: FastifyRequest): Promise<{ revision: number; modified_at: string }> {
+export function catalogStateOf(request: FastifyRequest): Promise<CatalogState> {
   let state = catalogStates.get(request)
   if (!state) {
     state = selectCatalogState(request.server.ctx.db)

@@ -287,10 +287,20 @@ export async function countPublishedOffersByInvestment(
 }
 
 const catalogStateQuery = compiledOnce((db: Executor) =>
-  db.selectFrom('catalog_state').select(['revision', 'modified_at']).where('id', '=', 1),
+  db.selectFrom('catalog_state').select(['revision', 'listing_revision', 'modified_at']).where('id', '=', 1),
 )
 
-export async function selectCatalogState(db: Executor): Promise<{ revision: number; modified_at: string }> {
+/**
+ * `revision`: bumped by every catalog write; `listing_revision`: only by writes that can change
+ * which offers a list without a price or modification-time filter counts (migration 0014).
+ */
+export interface CatalogState {
+  revision: number
+  listing_revision: number
+  modified_at: string
+}
+
+export async function selectCatalogState(db: Executor): Promise<CatalogState> {
   const [state] = await catalogStateQuery(db)
   if (!state) throw new Error('catalog_state has no row')
   return state

@@ -177,26 +177,40 @@ const FILTER_KEYS = [
   'excludeId',
 ] as const satisfies ReadonlyArray<keyof PropertyFilters>
 const totalsOf = totalsPerOwner()
+const listingTotalsOf = totalsPerOwner()
 
-/**
- * The number of offers matching `filters`, counted once per catalog revision and filter set
- * (totals-at-revision.ts). Without a revision (the response cache turned off) it is counted every
- * time.
- */
-async function countAtRevision(ctx: HostContext, filters: PropertyFilters, revision: number | undefined) {
-  if (revision === undefined) return countProperties(ctx.db, ctx.caps.name, filters)
-  const key = JSON.stringify(FILTER_KEYS.map((name) => filters[name] ?? null))
-  return totalsOf(ctx).countOnce(revision, key, () => countProperties(ctx.db, ctx.caps.name, filters))
+/** The catalog revisions a request read (catalog-repository.ts `CatalogState`). */
+export interface CatalogRevisions {
+  revision: number
+  listing: number
 }
 
-/** `revision`: the catalog revision the request read, under which totals may be shared. */
+/**
+ * The number of offers matching `filters`, counted once per filter set and catalog revision
+ * (totals-at-revision.ts). A filter set without a price or modification-time filter is counted
+ * once per listing revision, which a price change leaves: a stream of price changes (a CRM's
+ * webhook) no longer makes every list count again. Without revisions (the response cache turned
+ * off) it is counted every time.
+ */
+async function countAtRevision(ctx: HostContext, filters: PropertyFilters, revisions: CatalogRevisions | undefined) {
+  const count = () => countProperties(ctx.db, ctx.caps.name, filters)
+  if (revisions === undefined) return count()
+  const key = JSON.stringify(FILTER_KEYS.map((name) => filters[name] ?? null))
+  const byPriceOrTime =
+    filters.priceMin !== undefined || filters.priceMax !== undefined || filters.modifiedAfter !== undefined
+  return byPriceOrTime
+    ? totalsOf(ctx).countOnce(revisions.revision, key, count)
+    : listingTotalsOf(ctx).countOnce(revisions.listing, key, count)
+}
+
+/** `revisions`: the catalog revisions the request read, under which totals may be shared. */
 export async function listProperties(
   ctx: HostContext,
   query: PropertyListQuery,
-  revision?: number,
+  revisions?: CatalogRevisions,
 ): Promise<Collection<Record<string, unknown>>> {
   await ctx.hooks.doAction('dg_before_listing', { ...query })
-  const total = await countAtRevision(ctx, query, revision)
+  const total = await countAtRevision(ctx, query, revisions)
   const totalPages = pageOrThrow(total, query)
   const records = await selectPropertyPage(
     ctx.db,
@@ -332,11 +346,11 @@ export async function listRelated(
   ctx: HostContext,
   id: number,
   query: PageQuery,
-  revision?: number,
+  revisions?: CatalogRevisions,
 ): Promise<Collection<Record<string, unknown>>> {
   const record = await requirePublishedProperty(ctx, id)
   const filters: PropertyFilters = { investment: record.investment_id, excludeId: id }
-  const total = await countAtRevision(ctx, filters, revision)
+  const total = await countAtRevision(ctx, filters, revisions)
   const totalPages = pageOrThrow(total, query)
   const records = await selectPropertyPage(
     ctx.db,

@@ -14,6 +14,7 @@ import { errorResponses } from '../host/http/schemas.js'
 import { serviceOrigin } from '../host/http/service-origin.js'
 import { catalogStateOf, guardCatalog } from './catalog-guard.js'
 import {
+  type CatalogRevisions,
   type Collection,
   getDiscovery,
   getInvestmentDetail,
@@ -58,7 +59,7 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
   async function answer(
     request: FastifyRequest,
     reply: FastifyReply,
-    produce: (revision: number | undefined) => Promise<unknown>,
+    produce: (revisions: CatalogRevisions | undefined) => Promise<unknown>,
   ): Promise<FastifyReply> {
     const ctx = app.ctx
     const state = await catalogStateOf(request)
@@ -73,7 +74,9 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
     if (!entry) {
       const failuresBefore = ctx.hooks.failures
       // with the cache off, nothing is shared between requests, the totals of a list included
-      const result = await produce(cacheable ? state.revision : undefined)
+      const result = await produce(
+        cacheable ? { revision: Number(state.revision), listing: Number(state.listing_revision) } : undefined,
+      )
       const fields = parseFieldList((request.query as { _fields?: string })._fields)
       const headers: Record<string, string> = {}
       let body: unknown = result
@@ -185,7 +188,7 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
     },
     (request, reply) => {
       const q = request.query as Record<string, string | number | undefined>
-      return answer(request, reply, (revision) =>
+      return answer(request, reply, (revisions) =>
         listProperties(
           app.ctx,
           {
@@ -206,7 +209,7 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
             orderBy: (q.orderby as 'modified' | 'title' | 'price' | 'area' | undefined) ?? 'modified',
             order: String(q.order ?? 'DESC').toLowerCase() === 'asc' ? 'asc' : 'desc',
           },
-          revision,
+          revisions,
         ),
       )
     },
@@ -274,8 +277,8 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
     },
     (request, reply) => {
       const q = request.query as { page: number; per_page: number }
-      return answer(request, reply, (revision) =>
-        listRelated(app.ctx, (request.params as { id: number }).id, { page: q.page, perPage: q.per_page }, revision),
+      return answer(request, reply, (revisions) =>
+        listRelated(app.ctx, (request.params as { id: number }).id, { page: q.page, perPage: q.per_page }, revisions),
       )
     },
   )

@@ -161,6 +161,32 @@ describeEachDatabase(
       expect(third.headers['x-wp-total']).toBe(String(total))
     })
 
+    it('counts a price filter again after a price change, while the other totals stay right through it', async () => {
+      // totals of filters without a price are kept across price changes (the listing revision)
+      const byStatus = '/catalog/properties?per_page=2&status=available&orderby=title&order=ASC'
+      const byPrice = '/catalog/properties?per_page=100&price_min=1'
+      const statusTotal = Number((await get(byStatus)).headers['x-wp-total'])
+      const priced = await get(byPrice)
+      const pricedTotal = Number(priced.headers['x-wp-total'])
+      const offer = (priced.json() as Array<{ id: number }>)[0] as { id: number }
+      const before = await env.ctx.db
+        .selectFrom('offers')
+        .select('price_total_cents')
+        .where('id', '=', offer.id)
+        .executeTakeFirstOrThrow()
+      await env.ctx.db.updateTable('offers').set({ price_total_cents: 0 }).where('id', '=', offer.id).execute()
+      const repriced = await get(byPrice)
+      expect(repriced.headers['x-wp-total']).toBe(String(pricedTotal - 1))
+      expect((repriced.json() as Array<{ id: number }>).map((o) => o.id)).not.toContain(offer.id)
+      expect((await get(byStatus)).headers['x-wp-total']).toBe(String(statusTotal))
+      await env.ctx.db
+        .updateTable('offers')
+        .set({ price_total_cents: before.price_total_cents })
+        .where('id', '=', offer.id)
+        .execute()
+      expect((await get(byPrice)).headers['x-wp-total']).toBe(String(pricedTotal))
+    })
+
     it('lists every published offer, and only those, across pages with the paging headers', async () => {
       const expected = await publishedOfferIds()
       const seen: number[] = []

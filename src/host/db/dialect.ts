@@ -327,6 +327,73 @@ export async function addCatalogRevisionTriggers(
     .execute(db)
 }
 
+const BUMP_LISTING_REVISION = 'UPDATE catalog_state SET listing_revision = listing_revision + 1 WHERE id = 1'
+
+/**
+ * Bumps `catalog_state.listing_revision` (migration 0014) inside the writing transaction when a
+ * write can change which offers a list without a price or modification-time filter counts: an
+ * offer inserted or deleted, an update that changes one of `listedColumns`, an investment's host
+ * status changed or an investment deleted. SQLite's triggers are named like the catalog
+ * revision's (`_catalog_rev_`), so that a bulk import defers them with those and bumps both once.
+ * PostgreSQL compares the statement's old and new rows (transition tables), once per statement.
+ */
+export async function addListingRevisionTriggers(
+  db: Kysely<unknown>,
+  dialect: DialectName,
+  listedColumns: readonly string[],
+): Promise<void> {
+  const changed = (oldRow: string, newRow: string, op: string) =>
+    listedColumns.map((column) => `${oldRow}.${column} ${op} ${newRow}.${column}`).join(' OR ')
+  if (dialect === 'sqlite') {
+    const triggers = [
+      `offers_catalog_rev_listing_insert AFTER INSERT ON offers`,
+      `offers_catalog_rev_listing_delete AFTER DELETE ON offers`,
+      `offers_catalog_rev_listing_update AFTER UPDATE ON offers WHEN ${changed('OLD', 'NEW', 'IS NOT')}`,
+      `investments_catalog_rev_listing_update AFTER UPDATE OF host_status ON investments ` +
+        `WHEN OLD.host_status IS NOT NEW.host_status`,
+      `investments_catalog_rev_listing_delete AFTER DELETE ON investments`,
+    ]
+    for (const trigger of triggers)
+      await sql.raw(`CREATE TRIGGER ${trigger} BEGIN ${BUMP_LISTING_REVISION}; END`).execute(db)
+    return
+  }
+  await sql
+    .raw(
+      `CREATE OR REPLACE FUNCTION dg_bump_listing_revision() RETURNS trigger LANGUAGE plpgsql AS $$ ` +
+        `BEGIN ${BUMP_LISTING_REVISION}; RETURN NULL; END $$`,
+    )
+    .execute(db)
+  await sql
+    .raw(
+      `CREATE OR REPLACE FUNCTION dg_bump_listing_revision_if_offers_listed_differently() RETURNS trigger ` +
+        `LANGUAGE plpgsql AS $$ BEGIN ` +
+        `IF EXISTS (SELECT 1 FROM dg_old_rows o JOIN dg_new_rows n ON n.id = o.id ` +
+        `WHERE ${changed('o', 'n', 'IS DISTINCT FROM')}) THEN ${BUMP_LISTING_REVISION}; END IF; ` +
+        `RETURN NULL; END $$`,
+    )
+    .execute(db)
+  await sql
+    .raw(
+      `CREATE OR REPLACE FUNCTION dg_bump_listing_revision_if_investments_published_differently() RETURNS trigger ` +
+        `LANGUAGE plpgsql AS $$ BEGIN ` +
+        `IF EXISTS (SELECT 1 FROM dg_old_rows o JOIN dg_new_rows n ON n.id = o.id ` +
+        `WHERE o.host_status IS DISTINCT FROM n.host_status) THEN ${BUMP_LISTING_REVISION}; END IF; ` +
+        `RETURN NULL; END $$`,
+    )
+    .execute(db)
+  const statements = [
+    `offers_listing_rev_insert AFTER INSERT ON offers FOR EACH STATEMENT EXECUTE FUNCTION dg_bump_listing_revision()`,
+    `offers_listing_rev_delete AFTER DELETE ON offers FOR EACH STATEMENT EXECUTE FUNCTION dg_bump_listing_revision()`,
+    `offers_listing_rev_update AFTER UPDATE ON offers REFERENCING OLD TABLE AS dg_old_rows NEW TABLE AS dg_new_rows ` +
+      `FOR EACH STATEMENT EXECUTE FUNCTION dg_bump_listing_revision_if_offers_listed_differently()`,
+    `investments_listing_rev_update AFTER UPDATE ON investments REFERENCING OLD TABLE AS dg_old_rows ` +
+      `NEW TABLE AS dg_new_rows FOR EACH STATEMENT EXECUTE FUNCTION ` +
+      `dg_bump_listing_revision_if_investments_published_differently()`,
+    `investments_listing_rev_delete AFTER DELETE ON investments FOR EACH STATEMENT EXECUTE FUNCTION dg_bump_listing_revision()`,
+  ]
+  for (const trigger of statements) await sql.raw(`CREATE TRIGGER ${trigger}`).execute(db)
+}
+
 /**
  * Bumps `credentials_state.revision` when `table` changes in a way that can change who an
  * application password authenticates as (`columns`: the columns whose update counts; the last-use
@@ -366,7 +433,7 @@ export async function addCredentialsRevisionTriggers(
 /**
  * For a large write on SQLite: the row triggers that bump the catalog revision are dropped inside
  * the caller's transaction, and the returned function creates them again from their stored SQL and
- * bumps the revision once. A revision bumped 230,000 times by a 100,000-offer import means the same
+ * bumps the revision (and the listing revision) once. A revision bumped 230,000 times by a 100,000-offer import means the same
  * to every reader as one bump, at a fifth of the insert time. A failure or a crash rolls the
  * triggers back with the rows; the crash tests check them after every kill. PostgreSQL's triggers
  * fire once per statement already.
@@ -383,8 +450,12 @@ export async function deferCatalogRevisionTriggers(
   for (const trigger of rows) await sql.raw(`DROP TRIGGER "${trigger.name.replace(/"/g, '""')}"`).execute(db)
   return async () => {
     for (const trigger of rows) await sql.raw(trigger.sql).execute(db)
+    // the listing revision too: the deferred triggers include its own (added, removed or changed offers)
     await sql
-      .raw(`UPDATE catalog_state SET revision = revision + 1, modified_at = ${nowIsoSql(dialect)} WHERE id = 1`)
+      .raw(
+        `UPDATE catalog_state SET revision = revision + 1, listing_revision = listing_revision + 1, ` +
+          `modified_at = ${nowIsoSql(dialect)} WHERE id = 1`,
+      )
       .execute(db)
   }
 }

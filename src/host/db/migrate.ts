@@ -14,6 +14,7 @@ import * as alerts from './migrations/0009-alerts.js'
 import * as operatorAdministration from './migrations/0011-operator-administration.js'
 import * as credentialsRevision from './migrations/0012-credentials-revision.js'
 import * as editorListIndexes from './migrations/0013-editor-list-indexes.js'
+import * as listingRevision from './migrations/0014-listing-revision.js'
 
 interface MigrationModule {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>
@@ -37,6 +38,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, MigrationModule]> = [
   ['0011-operator-administration', operatorAdministration],
   ['0012-credentials-revision', credentialsRevision],
   ['0013-editor-list-indexes', editorListIndexes],
+  ['0014-listing-revision', listingRevision],
 ]
 
 export class MigrationError extends Error {}

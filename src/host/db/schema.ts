@@ -223,6 +223,11 @@ export interface CatalogStateTable {
   id: number
   /** Bumped by database triggers on every catalog write; keys ETags and the response cache. */
   revision: number
+  /**
+   * Bumped only by writes that can change which offers a list without a price or
+   * modification-time filter counts (migration 0014); keys those lists' totals.
+   */
+  listing_revision: number
   modified_at: string
 }
 
