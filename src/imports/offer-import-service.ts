@@ -724,7 +724,8 @@ async function commitJob(
   // committed; the worker thread refreshed SQLite's statistics itself before answering
   if (!onWorker && writes >= WORKER_MIN_WRITES) {
     await refreshPlannerStatistics(ctx.db, ctx.caps.name, 'after a large write', IMPORTED_TABLES).catch(
-      (error: unknown) => ctx.log.warn({ err: error, job: job.id }, 'planner statistics not refreshed after the import'),
+      (error: unknown) =>
+        ctx.log.warn({ err: error, job: job.id }, 'planner statistics not refreshed after the import'),
     )
   }
   return { id: job.id, result, replayed: false }

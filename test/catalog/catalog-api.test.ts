@@ -275,7 +275,14 @@ describeEachDatabase(
         .select('id')
         .where('host_status', '!=', 'publish')
         .executeTakeFirstOrThrow()
-      const filters = ['', 'status=available', 'rooms=2', 'price_min=1&price_max=2000000000', 'area_min=30.00', 'search=a']
+      const filters = [
+        '',
+        'status=available',
+        'rooms=2',
+        'price_min=1&price_max=2000000000',
+        'area_min=30.00',
+        'search=a',
+      ]
       async function expectTotalsToMatchLists(state: string) {
         for (const filter of filters) {
           const response = await get(`/catalog/properties?per_page=100&${filter}`)

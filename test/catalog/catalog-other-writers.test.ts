@@ -58,7 +58,11 @@ describeEachDatabase('catalog revisions written by another connection', (getEnv)
   it('refuses an application password on the first request after another connection revoked it', async () => {
     expect((await get()).statusCode).toBe(200)
     expect((await get()).statusCode).toBe(200)
-    const user = await other.db.selectFrom('users').select('id').where('login', '=', 'website').executeTakeFirstOrThrow()
+    const user = await other.db
+      .selectFrom('users')
+      .select('id')
+      .where('login', '=', 'website')
+      .executeTakeFirstOrThrow()
     await other.db.deleteFrom('app_passwords').where('user_id', '=', user.id).execute()
     const refused = await get()
     expect(refused.statusCode).toBe(401)

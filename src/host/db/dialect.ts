@@ -498,7 +498,9 @@ export async function refreshPlannerStatistics<DB>(
 ): Promise<void> {
   if (dialect === 'postgres') {
     if (moment === 'after a large write' && tables.length > 0)
-      await sql.raw(`VACUUM (ANALYZE) ${tables.map((table) => `"${table.replace(/"/g, '""')}"`).join(', ')}`).execute(db)
+      await sql
+        .raw(`VACUUM (ANALYZE) ${tables.map((table) => `"${table.replace(/"/g, '""')}"`).join(', ')}`)
+        .execute(db)
     return
   }
   await db.transaction().execute(async (trx) => {

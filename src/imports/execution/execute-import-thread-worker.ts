@@ -32,8 +32,8 @@ async function execute(job: ThreadJob): Promise<void> {
     )
     // before answering, so that the execution still counts as in progress: the other writers wait
     // (webhook deliveries answer 409) rather than meet ANALYZE's write lock
-    await refreshPlannerStatistics(database.db, database.caps.name, 'after a large write').catch(
-      (error: unknown) => log.warn({ err: error }, 'planner statistics not refreshed after the import'),
+    await refreshPlannerStatistics(database.db, database.caps.name, 'after a large write').catch((error: unknown) =>
+      log.warn({ err: error }, 'planner statistics not refreshed after the import'),
     )
     post({ kind: 'done', result })
   } catch (error) {

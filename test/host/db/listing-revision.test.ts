@@ -6,14 +6,7 @@
  * again (the load that saturated the service at 120,000 offers). Every column a list filters on is
  * changed here one at a time, on both databases.
  */
-import {
-  DummyDriver,
-  Kysely,
-  sql,
-  SqliteAdapter,
-  SqliteIntrospector,
-  SqliteQueryCompiler,
-} from 'kysely'
+import { DummyDriver, Kysely, sql, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from 'kysely'
 import { beforeAll, describe, expect, it } from 'vitest'
 
 import { countProperties } from '../../../src/catalog/catalog-repository.js'
@@ -175,7 +168,11 @@ describeEachDatabase('the listing revision', (getEnv) => {
       .where('id', '=', otherInvestment)
       .executeTakeFirstOrThrow()
     const titled = await across(() =>
-      env.ctx.db.updateTable('investments').set({ title: `${investment.title} x` }).where('id', '=', investment.id).execute(),
+      env.ctx.db
+        .updateTable('investments')
+        .set({ title: `${investment.title} x` })
+        .where('id', '=', investment.id)
+        .execute(),
     )
     expect(titled).toEqual({ revision: 1, listing: 0 })
     const flipped = investment.host_status === 'publish' ? 'draft' : 'publish'
