@@ -694,7 +694,10 @@ for (const dialect of TEST_DIALECTS) {
           const { code, problem } = errorCode(response)
           expect(problem, `${what} → ${status}`).toBeUndefined()
           const after = await fingerprint(env)
-          const changed = changes(before, after, allowedWrites(request.url, status, code))
+          // a publication that failed may have made the identifier of a developer entity's dataset
+          // (made once on first use and never changed, so the portal keeps knowing the dataset)
+          const newOptions = status === 422 && code === 'publication_failed' ? /^dg_dataset_ext_ident_/ : undefined
+          const changed = changes(before, after, allowedWrites(request.url, status, code), newOptions)
           expect(changed, `${what} → ${status} ${code}: ${changed.join('; ')}`).toEqual([])
         } else {
           expect(changes(before, await fingerprint(env)), `${what} → ${status}`).toEqual([])

@@ -138,6 +138,8 @@ export interface Fingerprint {
   rows: Record<string, number>
   revision: number
   options: string
+  /** Hash of each site option's value, by name. */
+  optionValues: Record<string, string>
   files: string
 }
 
@@ -199,19 +201,39 @@ export async function fingerprint(env: TestEnv): Promise<Fingerprint> {
     rows,
     revision: Number(row.revision ?? 0),
     options: createHash('sha256').update(JSON.stringify(options)).digest('hex'),
+    optionValues: Object.fromEntries(
+      options.map((option) => [option.name, createHash('sha256').update(String(option.value)).digest('hex')]),
+    ),
     files: listFiles(env.database.dataDir).sort().join('\n'),
   }
 }
 
-/** What changed between two fingerprints, `[]` when nothing did. */
-export function changes(before: Fingerprint, after: Fingerprint, allowedTables: readonly string[] = []): string[] {
+/**
+ * What changed between two fingerprints, `[]` when nothing did. `allowedNewOptions`: site options
+ * that may appear (never change or vanish), with the catalog revision bump that writing an option
+ * makes.
+ */
+export function changes(
+  before: Fingerprint,
+  after: Fingerprint,
+  allowedTables: readonly string[] = [],
+  allowedNewOptions: RegExp | undefined = undefined,
+): string[] {
   const out: string[] = []
   for (const [table, count] of Object.entries(before.rows)) {
     if (after.rows[table] !== count && !allowedTables.includes(table))
       out.push(`${table}: ${count} → ${after.rows[table]}`)
   }
-  if (before.revision !== after.revision) out.push(`catalog revision ${before.revision} → ${after.revision}`)
-  if (before.options !== after.options) out.push('site options changed')
+  const names = new Set([...Object.keys(before.optionValues), ...Object.keys(after.optionValues)])
+  const changedOptions = [...names].filter((name) => before.optionValues[name] !== after.optionValues[name])
+  const allowedOptions = changedOptions.filter(
+    (name) => before.optionValues[name] === undefined && allowedNewOptions?.test(name) === true,
+  )
+  const otherOptions = changedOptions.filter((name) => !allowedOptions.includes(name))
+  // each allowed option written bumps the catalog revision once (the options table's trigger)
+  if (after.revision - before.revision !== allowedOptions.length)
+    out.push(`catalog revision ${before.revision} → ${after.revision}`)
+  if (otherOptions.length > 0) out.push(`site options changed: ${otherOptions.join(', ')}`)
   if (before.files !== after.files) out.push(`files: ${before.files || '(none)'}\n  → ${after.files || '(none)'}`)
   return out
 }
