@@ -363,24 +363,23 @@ export async function addListingRevisionTriggers(
         `BEGIN ${BUMP_LISTING_REVISION}; RETURN NULL; END $$`,
     )
     .execute(db)
-  await sql
-    .raw(
-      `CREATE OR REPLACE FUNCTION dg_bump_listing_revision_if_offers_listed_differently() RETURNS trigger ` +
-        `LANGUAGE plpgsql AS $$ BEGIN ` +
-        `IF EXISTS (SELECT 1 FROM dg_old_rows o JOIN dg_new_rows n ON n.id = o.id ` +
-        `WHERE ${changed('o', 'n', 'IS DISTINCT FROM')}) THEN ${BUMP_LISTING_REVISION}; END IF; ` +
-        `RETURN NULL; END $$`,
-    )
-    .execute(db)
-  await sql
-    .raw(
-      `CREATE OR REPLACE FUNCTION dg_bump_listing_revision_if_investments_published_differently() RETURNS trigger ` +
-        `LANGUAGE plpgsql AS $$ BEGIN ` +
-        `IF EXISTS (SELECT 1 FROM dg_old_rows o JOIN dg_new_rows n ON n.id = o.id ` +
-        `WHERE o.host_status IS DISTINCT FROM n.host_status) THEN ${BUMP_LISTING_REVISION}; END IF; ` +
-        `RETURN NULL; END $$`,
-    )
-    .execute(db)
+  // a statement's old and new rows (transition tables), compared by id: one bump if any row moved
+  const bumpWhenRowsDiffer = (name: string, difference: string) =>
+    sql
+      .raw(
+        `CREATE OR REPLACE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN ` +
+          `IF EXISTS (SELECT 1 FROM dg_old_rows o JOIN dg_new_rows n ON n.id = o.id WHERE ${difference}) ` +
+          `THEN ${BUMP_LISTING_REVISION}; END IF; RETURN NULL; END $$`,
+      )
+      .execute(db)
+  await bumpWhenRowsDiffer(
+    'dg_bump_listing_revision_if_offers_listed_differently',
+    changed('o', 'n', 'IS DISTINCT FROM'),
+  )
+  await bumpWhenRowsDiffer(
+    'dg_bump_listing_revision_if_investments_published_differently',
+    'o.host_status IS DISTINCT FROM n.host_status',
+  )
   const statements = [
     `offers_listing_rev_insert AFTER INSERT ON offers FOR EACH STATEMENT EXECUTE FUNCTION dg_bump_listing_revision()`,
     `offers_listing_rev_delete AFTER DELETE ON offers FOR EACH STATEMENT EXECUTE FUNCTION dg_bump_listing_revision()`,
