@@ -69,6 +69,18 @@ describe('planner statistics on SQLite', () => {
         // the schema, and the statistics with it, before its next statement
         expect(offersCounted()).toBeGreaterThan(3000)
         expect(schemaVersion()).toBeGreaterThan(before)
+        // every offer analyzed, not a sample: the rows per host status are the true average,
+        // which the planner compares between the indexes led by host status
+        const stat = reader.prepare(`SELECT stat FROM sqlite_stat1 WHERE idx = 'offers_status_modified'`).get() as {
+          stat: string
+        }
+        const { rows, statuses } = reader
+          .prepare(`SELECT count(*) AS rows, count(DISTINCT host_status) AS statuses FROM offers`)
+          .get() as { rows: number; statuses: number }
+        expect(stat.stat.split(' ').slice(0, 2).map(Number)).toEqual([
+          rows,
+          Math.floor((rows + statuses - 1) / statuses),
+        ])
       } finally {
         reader.close()
       }
