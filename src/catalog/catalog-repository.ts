@@ -137,15 +137,19 @@ const OFFER_COLUMNS = [
 
 export type OfferRecord = Awaited<ReturnType<typeof selectPropertyPage>>[number]
 
-export async function selectPropertyPage(
-  db: Executor,
+export interface PageOrder {
+  by: PropertyOrder
+  direction: 'asc' | 'desc'
+}
+
+function orderedPage<O>(
+  query: SelectQueryBuilder<Database, 'offers' | 'investments', O>,
   dialect: DialectName,
-  filters: PropertyFilters,
-  order: { by: PropertyOrder; direction: 'asc' | 'desc' },
+  order: PageOrder,
   page: Page,
 ) {
-  let q = applyFilters(publishedOffers(db), dialect, filters).select(OFFER_COLUMNS)
   const dir = order.direction
+  let q = query
   switch (order.by) {
     case 'title':
       q = q.orderBy('offers.title', dir)
@@ -161,7 +165,58 @@ export async function selectPropertyPage(
     default:
       q = q.orderBy('offers.modified_at', dir)
   }
-  return q.orderBy('offers.id', dir).limit(page.limit).offset(page.offset).execute()
+  return q.orderBy('offers.id', dir).limit(page.limit).offset(page.offset)
+}
+
+export async function selectPropertyPage(
+  db: Executor,
+  dialect: DialectName,
+  filters: PropertyFilters,
+  order: PageOrder,
+  page: Page,
+) {
+  return orderedPage(
+    applyFilters(publishedOffers(db), dialect, filters).select(OFFER_COLUMNS),
+    dialect,
+    order,
+    page,
+  ).execute()
+}
+
+/** The offer ids of a page, in its order: the sort carries ids only, not every column. */
+export async function selectPropertyPageIds(
+  db: Executor,
+  dialect: DialectName,
+  filters: PropertyFilters,
+  order: PageOrder,
+  page: Page,
+): Promise<number[]> {
+  const rows = await orderedPage(
+    applyFilters(publishedOffers(db), dialect, filters).select('offers.id'),
+    dialect,
+    order,
+    page,
+  ).execute()
+  return rows.map((row) => row.id)
+}
+
+/**
+ * The offers `ids` names, in that order, read now: those no longer published or no longer matching
+ * `filters` (written since the ids were read) are left out, never shown.
+ */
+export async function selectPropertiesByIds(
+  db: Executor,
+  dialect: DialectName,
+  filters: PropertyFilters,
+  ids: readonly number[],
+): Promise<OfferRecord[]> {
+  if (ids.length === 0) return []
+  const rows = await applyFilters(publishedOffers(db), dialect, filters)
+    .select(OFFER_COLUMNS)
+    .where('offers.id', 'in', ids)
+    .execute()
+  const byId = new Map(rows.map((row) => [row.id, row]))
+  return ids.map((id) => byId.get(id)).filter((row): row is OfferRecord => row !== undefined)
 }
 
 export async function selectPublishedProperty(db: Executor, id: number) {

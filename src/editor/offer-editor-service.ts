@@ -17,7 +17,7 @@ import { HostError } from '../host/errors.js'
 import { warsawDate } from '../licensing/license.js'
 import { selectCatalogState } from '../catalog/catalog-repository.js'
 import { formatPln, PRICE_TYPE_LABELS, RECORD_TYPE_LABELS } from '../catalog/presentation.js'
-import { totalsPerOwner } from '../catalog/totals-at-revision.js'
+import { valuesPerOwner } from '../catalog/values-at-revision.js'
 import { UNQUALIFIED_PROPERTY_TYPE } from '../offers/canonical-fields.js'
 import {
   type ComponentChange,
@@ -149,7 +149,7 @@ export interface OfferListQuery extends OfferFilters {
 }
 
 // the offers table's totals, apart from the catalog's (this table lists every host status)
-const offerTotalsOf = totalsPerOwner(1000)
+const offerTotalsOf = valuesPerOwner<number>(1000)
 
 export async function listOffers(
   ctx: HostContext,

@@ -187,6 +187,48 @@ describeEachDatabase(
       expect((await get(byPrice)).headers['x-wp-total']).toBe(String(pricedTotal))
     })
 
+    it('shows a page ordered by title or area with its offers as they are now, and reorders it at the next write', async () => {
+      // which offers such a page holds is kept under the listing revision (catalog-service.ts
+      // pageAtRevision); prices are read every time, and a write to a watched column reorders
+      type Listed = { id: number; title: string; price_cents: number; area: string }
+      const byTitle = '/catalog/properties?per_page=3&status=available&orderby=title&order=ASC'
+      const byArea = '/catalog/properties?per_page=3&orderby=area&order=DESC'
+      const ids = (response: { json(): unknown }) => (response.json() as Listed[]).map((o) => o.id)
+      const first = await get(byTitle)
+      const [a, b, c] = first.json() as Listed[]
+      expect(c).toBeDefined()
+      const saved = await env.ctx.db
+        .selectFrom('offers')
+        .select(['id', 'title', 'area', 'price_total_cents', 'host_status'])
+        .where('id', 'in', [a!.id, b!.id, c!.id])
+        .execute()
+      try {
+        // a price change: the same offers, the new price, a new ETag
+        await env.ctx.db.updateTable('offers').set({ price_total_cents: 12_345_600 }).where('id', '=', b!.id).execute()
+        const repriced = await get(byTitle)
+        expect(ids(repriced)).toEqual([a!.id, b!.id, c!.id])
+        expect((repriced.json() as Listed[])[1]?.price_cents).toBe(12_345_600)
+        expect(repriced.headers.etag).not.toBe(first.headers.etag)
+        // a title change: the third comes first
+        await env.ctx.db.updateTable('offers').set({ title: '  A pierwsza' }).where('id', '=', c!.id).execute()
+        expect(ids(await get(byTitle))).toEqual([c!.id, a!.id, b!.id])
+        // an area change: the largest comes first when ordered by area
+        await get(byArea)
+        await env.ctx.db.updateTable('offers').set({ area: '9999.50' }).where('id', '=', a!.id).execute()
+        expect(ids(await get(byArea))[0]).toBe(a!.id)
+        // unpublished: gone from the page at once
+        await env.ctx.db.updateTable('offers').set({ host_status: 'draft' }).where('id', '=', c!.id).execute()
+        expect(ids(await get(byTitle))).not.toContain(c!.id)
+        expect(ids(await get(byArea))).not.toContain(c!.id)
+      } finally {
+        for (const row of saved) {
+          const { id, ...columns } = row
+          await env.ctx.db.updateTable('offers').set(columns).where('id', '=', id).execute()
+        }
+      }
+      expect(ids(await get(byTitle))).toEqual([a!.id, b!.id, c!.id])
+    })
+
     it('lists every published offer, and only those, across pages with the paging headers', async () => {
       const expected = await publishedOfferIds()
       const seen: number[] = []
