@@ -9,11 +9,8 @@ import { CURRENT_LEGAL_CONTRACT } from '../publication/legal-contract.js'
 import { API_VERSION, PLUGIN_VERSION } from '../version.js'
 import {
   countInvestments,
-  countProperties,
   countPublishedOffersByInvestment,
   type OfferRecord,
-  type Page,
-  type PageOrder,
   type PropertyFilters,
   type PropertyOrder,
   selectAttachments,
@@ -22,13 +19,10 @@ import {
   selectDeveloper,
   selectInvestmentPage,
   selectPriceHistory,
-  selectPropertiesByIds,
-  selectPropertyPage,
-  selectPropertyPageIds,
   selectPublishedInvestment,
   selectPublishedProperty,
 } from './catalog-repository.js'
-import { valuesPerOwner } from './values-at-revision.js'
+import { type CatalogRevisions, countAtRevision, pageAtRevision } from './listing-cache.js'
 import { exposableOffer, exposeCustomMeta, exposedExtensionOptions } from './custom-meta.js'
 import {
   formatArea,
@@ -160,84 +154,11 @@ async function buildOffers(ctx: HostContext, records: OfferRecord[]): Promise<Re
   return out
 }
 
+export type { CatalogRevisions } from './listing-cache.js'
+
 export interface PropertyListQuery extends PageQuery, PropertyFilters {
   orderBy: PropertyOrder
   order: 'asc' | 'desc'
-}
-
-const FILTER_KEYS = [
-  'investment',
-  'status',
-  'offerKind',
-  'type',
-  'rooms',
-  'floor',
-  'areaMin',
-  'areaMax',
-  'priceMin',
-  'priceMax',
-  'search',
-  'modifiedAfter',
-  'excludeId',
-] as const satisfies ReadonlyArray<keyof PropertyFilters>
-const totalsOf = valuesPerOwner<number>()
-const listingTotalsOf = valuesPerOwner<number>()
-const listingPagesOf = valuesPerOwner<number[]>()
-
-/** The catalog revisions a request read (catalog-repository.ts `CatalogState`). */
-export interface CatalogRevisions {
-  revision: number
-  listing: number
-}
-
-function filtersKey(filters: PropertyFilters): string {
-  return JSON.stringify(FILTER_KEYS.map((name) => filters[name] ?? null))
-}
-
-/** Whether the filters name a price or modification time, which a price change moves. */
-function byPriceOrTime(filters: PropertyFilters): boolean {
-  return filters.priceMin !== undefined || filters.priceMax !== undefined || filters.modifiedAfter !== undefined
-}
-
-/**
- * The number of offers matching `filters`, counted once per filter set and catalog revision
- * (values-at-revision.ts). A filter set without a price or modification-time filter is counted
- * once per listing revision, which a price change leaves: a stream of price changes (a CRM's
- * webhook) no longer makes every list count again. Without revisions (the response cache turned
- * off) it is counted every time.
- */
-async function countAtRevision(ctx: HostContext, filters: PropertyFilters, revisions: CatalogRevisions | undefined) {
-  const count = () => countProperties(ctx.db, ctx.caps.name, filters)
-  if (revisions === undefined) return count()
-  const key = filtersKey(filters)
-  return byPriceOrTime(filters)
-    ? totalsOf(ctx).once(revisions.revision, key, count)
-    : listingTotalsOf(ctx).once(revisions.listing, key, count)
-}
-
-/**
- * A page's offers. Which offers a page ordered by title or area holds, without a price or
- * modification-time filter, follows only from the columns the listing revision watches: its ids
- * are kept under that revision and the offers read by id, as they are now (their prices
- * included). Matching and sorting is most of a page's cost on a large catalog (at 120,000 offers
- * on SQLite, 20-140 ms for a filter that matches a tenth of them), and a price change moves the
- * catalog revision of every list. Pages ordered by price or modification time, which a price
- * change reorders, are read whole every time.
- */
-async function pageAtRevision(
-  ctx: HostContext,
-  filters: PropertyFilters,
-  order: PageOrder,
-  page: Page,
-  revisions: CatalogRevisions | undefined,
-): Promise<OfferRecord[]> {
-  if (revisions === undefined || byPriceOrTime(filters) || (order.by !== 'title' && order.by !== 'area'))
-    return selectPropertyPage(ctx.db, ctx.caps.name, filters, order, page)
-  const key = JSON.stringify([filtersKey(filters), order.by, order.direction, page.limit, page.offset])
-  const ids = await listingPagesOf(ctx).once(revisions.listing, key, () =>
-    selectPropertyPageIds(ctx.db, ctx.caps.name, filters, order, page),
-  )
-  return selectPropertiesByIds(ctx.db, ctx.caps.name, filters, ids)
 }
 
 /** `revisions`: the catalog revisions the request read, under which totals may be shared. */

@@ -32,6 +32,11 @@ export class ValuesAtRevision<T> {
     this.#values.set(key, value)
   }
 
+  /** The revision the values are kept under, and their keys, oldest first. */
+  kept(): { revision: number; keys: string[] } {
+    return { revision: this.#revision, keys: [...this.#values.keys()] }
+  }
+
   /** The value under `revision`, computed by `compute` when it is not known yet. */
   async once(revision: number, key: string, compute: () => Promise<T>): Promise<T> {
     const known = this.get(revision, key)

@@ -15,6 +15,7 @@ import type { Kysely } from 'kysely'
 import { type Actor, recordAudit } from '../host/audit/audit.js'
 import type { HostContext } from '../host/context.js'
 import {
+  analyzeSqlite,
   deferCatalogRevisionTriggers,
   deferSecondaryIndexes,
   lockCatalogRevision,
@@ -30,6 +31,13 @@ import { isLockOwnerAlive, keepLockAlive, newLockOwner, releaseLock, tryAcquireL
 import { measured, recordImportExecution, recordImportPreview } from '../host/metrics.js'
 import { warsawDate } from '../licensing/license.js'
 import { selectCatalogState } from '../catalog/catalog-repository.js'
+import {
+  keepListingValues,
+  type ListingQueries,
+  type ListingValues,
+  recentListingQueries,
+  warmListingValues,
+} from '../catalog/listing-cache.js'
 import { CANONICAL_FIELDS, isCanonicalField, isDwellingType } from '../offers/canonical-fields.js'
 import { META_FIELD_PREFIX, type MetaScalar } from '../offers/validation/meta-values.js'
 import {
@@ -713,16 +721,25 @@ async function commitJob(
   const writes = (counters.create ?? 0) + (counters.update ?? 0) + (counters.archive ?? 0)
   const file = sqliteFileBehind(ctx.db as unknown as Kysely<never>)
   const onWorker = file !== undefined && writes >= WORKER_MIN_WRITES
-  let result: ImportResult
+  const warmUp = writes >= WORKER_MIN_WRITES ? recentListingQueries(ctx) : undefined
+  let written: WrittenJob
   try {
-    result = onWorker
-      ? await writeJobOnWorker(ctx, file, { job, actor, runToken }, onProgress)
-      : await writeJob(ctx, job, actor, runToken, onProgress)
+    written = onWorker
+      ? await writeJobOnWorker(ctx, file, { job, actor, runToken, warmUp }, onProgress)
+      : await writeJob(ctx, job, actor, runToken, onProgress, warmUp)
   } catch (error) {
     throw await settleFailedExecution(ctx, job, actor, runToken, error)
   }
-  // committed; the worker thread refreshed SQLite's statistics itself before answering
-  if (!onWorker && writes >= WORKER_MIN_WRITES) {
+  const { result, listing } = written
+  if (listing) {
+    keepListingValues(ctx, listing)
+    ctx.log.info(
+      { job: job.id, totals: listing.totals.length, pages: listing.pages.length, skipped: listing.skipped },
+      'catalog lists counted again before the import committed',
+    )
+  }
+  // committed; SQLite's statistics were refreshed in the transaction (writeJob)
+  if (ctx.caps.name === 'postgres' && writes >= WORKER_MIN_WRITES) {
     await refreshPlannerStatistics(ctx.db, ctx.caps.name, 'after a large write', IMPORTED_TABLES).catch(
       (error: unknown) =>
         ctx.log.warn({ err: error, job: job.id }, 'planner statistics not refreshed after the import'),
@@ -734,14 +751,29 @@ async function commitJob(
 /** The tables a large import grows, whose statistics the planner needs at once (PostgreSQL). */
 const IMPORTED_TABLES = ['offers', 'offer_components', 'price_history'] as const
 
-/** The execution's one transaction: offers, history, audit, the job's result and the lock release. */
+/** The most a large import spends, before it commits, counting again the lists readers asked for. */
+const WARM_UP_BUDGET_MS = 2_000
+
+export interface WrittenJob {
+  result: ImportResult
+  /** The catalog lists counted again in the transaction (listing-cache.ts), when `warmUp` was given. */
+  listing?: ListingValues
+}
+
+/**
+ * The execution's one transaction: offers, history, audit, the job's result and the lock release.
+ * A large one also refreshes SQLite's planner statistics and counts again the lists `warmUp` names,
+ * before it commits: readers then meet the imported offers with statistics that describe them and
+ * with the totals of their lists known, instead of all counting a much larger catalog at once.
+ */
 export async function writeJob(
   ctx: Pick<HostContext, 'db' | 'caps' | 'now'>,
   job: ImportJobRow,
   actor: Actor,
   runToken: string,
   onProgress: ExecuteArgs['onProgress'],
-): Promise<ImportResult> {
+  warmUp?: ListingQueries,
+): Promise<WrittenJob> {
   const now = ctx.now()
   const today = warsawDate(now)
   return await ctx.db.transaction().execute(async (trx) => {
@@ -831,7 +863,10 @@ export async function writeJob(
     })
     if (!finished) throw new Error('job left the running state during its own execution')
     await releaseLock(trx, IMPORT_LOCK, runToken)
-    return importResult
+    if (ctx.caps.name === 'sqlite' && writes >= BULK_TRIGGERS_MIN_WRITES)
+      await analyzeSqlite(trx as unknown as Kysely<never>, 'after a large write')
+    const listing = warmUp && (await warmListingValues(trx, ctx.caps.name, warmUp, WARM_UP_BUDGET_MS))
+    return listing ? { result: importResult, listing } : { result: importResult }
   })
 }
 

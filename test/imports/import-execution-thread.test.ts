@@ -5,7 +5,7 @@
  * meanwhile waits its turn and succeeds, and a plan the catalog outdated is refused whole.
  */
 import { sql } from 'kysely'
-import { beforeAll, expect, it } from 'vitest'
+import { beforeAll, expect, it, vi } from 'vitest'
 
 import { createTestUser, grantProLicense, type TestUser } from '../helpers/factories.js'
 import { multipart } from '../helpers/multipart.js'
@@ -140,6 +140,75 @@ describeEachDatabase('a large import execution beside other requests', (getEnv) 
     const replay = await execute(jobId, 'thread-key-1')
     expect(replay.statusCode).toBe(200)
     expect(replay.json().result).toEqual(done.json().result)
+  })
+
+  it('answers the lists readers asked before it with the imported offers at once, counted before it committed', async () => {
+    const lists = [
+      'per_page=5&orderby=title&order=DESC',
+      'status=available&per_page=4&orderby=area&order=ASC',
+      'search=INV-WARM&per_page=3&orderby=title&order=ASC',
+      'status=available&rooms=2&per_page=5&orderby=title&order=ASC',
+    ]
+    const ask = (query: string) =>
+      env.app.inject({
+        method: 'GET',
+        url: `/wp-json/dg/v2/catalog/properties?${query}`,
+        headers: { authorization: admin.authorization },
+      })
+    for (const query of lists) expect((await ask(query)).statusCode).toBe(200)
+    const announced = vi.spyOn(env.ctx.log, 'info')
+    try {
+      const done = await execute(await preview(csv('INV-WARM', 1, ROWS)), 'thread-key-warm')
+      expect(done.statusCode).toBe(200)
+      // the lists above were counted in the import's transaction, none left for later
+      const warmed = announced.mock.calls.find(
+        ([, message]) => message === 'catalog lists counted again before the import committed',
+      )
+      expect(warmed?.[0]).toMatchObject({ skipped: 0 })
+      expect((warmed?.[0] as { totals: number }).totals).toBeGreaterThanOrEqual(lists.length)
+      expect((warmed?.[0] as { pages: number }).pages).toBeGreaterThanOrEqual(lists.length)
+    } finally {
+      announced.mockRestore()
+    }
+    // what they answer now is the catalog with the import: totals and pages as counted afresh
+    const published = () =>
+      env.ctx.db
+        .selectFrom('offers')
+        .innerJoin('investments', 'investments.id', 'offers.investment_id')
+        .where('offers.host_status', '=', 'publish')
+        .where('investments.host_status', '=', 'publish')
+    const expected = [
+      await published().select('offers.id').orderBy('offers.title', 'desc').orderBy('offers.id', 'desc').execute(),
+      await published()
+        .select('offers.id')
+        .where('offers.status', '=', 'available')
+        .orderBy(sql`CAST(offers.area AS REAL)`)
+        .orderBy('offers.id')
+        .execute(),
+      await published()
+        .select('offers.id')
+        .where('offers.title', 'like', '%INV-WARM%')
+        .orderBy('offers.title')
+        .orderBy('offers.id')
+        .execute(),
+      await published()
+        .select('offers.id')
+        .where('offers.status', '=', 'available')
+        .where('offers.rooms', '=', 2)
+        .orderBy('offers.title')
+        .orderBy('offers.id')
+        .execute(),
+    ]
+    expect(expected[2]?.length).toBe(ROWS)
+    for (const [i, query] of lists.entries()) {
+      const response = await ask(query)
+      const perPage = Number(new URLSearchParams(query).get('per_page'))
+      expect(response.headers['x-wp-total'], query).toBe(String(expected[i]?.length))
+      expect(
+        (response.json() as Array<{ id: number }>).map((offer) => offer.id),
+        query,
+      ).toEqual(expected[i]?.slice(0, perPage).map((row) => row.id))
+    }
   })
 
   it('refuses a large plan the catalog outdated, writes nothing of it and releases the lock', async () => {

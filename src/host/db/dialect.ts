@@ -507,15 +507,22 @@ export async function refreshPlannerStatistics<DB>(
         .execute(db)
     return
   }
-  await db.transaction().execute(async (trx) => {
-    await sql.raw(moment === 'opening' ? 'PRAGMA optimize=0x10002' : 'PRAGMA optimize').execute(trx)
-    if (moment === 'after a large write') {
-      // every row (the connection's analysis limit is SQLite's default, none), not a sample
-      await sql.raw('ANALYZE offers').execute(trx)
-    }
-    await sql.raw('CREATE TABLE dg_planner_statistics_reload (x INTEGER)').execute(trx)
-    await sql.raw('DROP TABLE dg_planner_statistics_reload').execute(trx)
-  })
+  await db.transaction().execute((trx) => analyzeSqlite(trx, moment))
+}
+
+/**
+ * SQLite's part of refreshPlannerStatistics, in a transaction of the caller's: a large import
+ * analyzes in its own transaction before it commits, so that the other connections see its rows
+ * and the statistics that describe them at once.
+ */
+export async function analyzeSqlite<DB>(trx: Kysely<DB>, moment: 'opening' | 'after a large write'): Promise<void> {
+  await sql.raw(moment === 'opening' ? 'PRAGMA optimize=0x10002' : 'PRAGMA optimize').execute(trx)
+  if (moment === 'after a large write') {
+    // every row (the connection's analysis limit is SQLite's default, none), not a sample
+    await sql.raw('ANALYZE offers').execute(trx)
+  }
+  await sql.raw('CREATE TABLE dg_planner_statistics_reload (x INTEGER)').execute(trx)
+  await sql.raw('DROP TABLE dg_planner_statistics_reload').execute(trx)
 }
 
 /** The offer area (decimal text) as a number, in the one form both the index and the queries use. */

@@ -7,7 +7,6 @@ import { type MessagePort, parentPort, workerData } from 'node:worker_threads'
 import { pino } from 'pino'
 
 import { openDatabase } from '../../host/db/database.js'
-import { refreshPlannerStatistics } from '../../host/db/dialect.js'
 import { PlanChanged, type ThreadJob, type ThreadMessage } from './execute-import-thread.js'
 import { writeJob } from '../offer-import-service.js'
 
@@ -23,19 +22,15 @@ async function execute(job: ThreadJob): Promise<void> {
   const database = openDatabase({ sqliteFile: job.file, sqliteWalCheckpointer: false })
   try {
     const now = new Date(job.now)
-    const result = await writeJob(
+    const written = await writeJob(
       { db: database.db, caps: database.caps, now: () => now },
       job.job,
       job.actor,
       job.runToken,
       (written, total) => post({ kind: 'progress', written, total }),
+      job.warmUp,
     )
-    // before answering, so that the execution still counts as in progress: the other writers wait
-    // (webhook deliveries answer 409) rather than meet ANALYZE's write lock
-    await refreshPlannerStatistics(database.db, database.caps.name, 'after a large write').catch((error: unknown) =>
-      log.warn({ err: error }, 'planner statistics not refreshed after the import'),
-    )
-    post({ kind: 'done', result })
+    post({ kind: 'done', written })
   } catch (error) {
     if (!(error instanceof PlanChanged)) log.error({ err: error, job: job.job.id }, 'import transaction failed')
     post({

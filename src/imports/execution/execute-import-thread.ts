@@ -13,7 +13,8 @@ import type { HostContext } from '../../host/context.js'
 import { holdWriter } from '../../host/db/sqlite-connections.js'
 import { startSiblingWorker } from '../../host/worker-thread.js'
 import { findImportJob, type ImportJobRow } from '../import-jobs-repository.js'
-import type { ImportResult } from '../offer-import-service.js'
+import type { ListingQueries } from '../../catalog/listing-cache.js'
+import type { WrittenJob } from '../offer-import-service.js'
 
 /** The catalog changed since the preview in a way that touches the plan. */
 export class PlanChanged extends Error {}
@@ -24,12 +25,13 @@ export interface ThreadJob {
   job: ImportJobRow
   actor: Actor
   runToken: string
+  warmUp: ListingQueries | undefined
 }
 
 export type ThreadMessage =
   | { kind: 'progress'; written: number; total: number }
   | { kind: 'log'; line: string }
-  | { kind: 'done'; result: ImportResult }
+  | { kind: 'done'; written: WrittenJob }
   | { kind: 'failed'; planChanged: boolean; message: string }
 
 const LEVELS: Record<number, 'trace' | 'debug' | 'info' | 'warn' | 'error' | 'fatal'> = {
@@ -61,9 +63,9 @@ function relayLog(log: Logger, line: string): void {
 export async function writeJobOnWorker(
   ctx: HostContext,
   file: string,
-  args: Pick<ThreadJob, 'job' | 'actor' | 'runToken'>,
+  args: Pick<ThreadJob, 'job' | 'actor' | 'runToken' | 'warmUp'>,
   onProgress: ((written: number, total: number) => void) | undefined,
-): Promise<ImportResult> {
+): Promise<WrittenJob> {
   return holdWriter(ctx.db as unknown as Kysely<never>, async () => {
     const worker = startSiblingWorker(import.meta.url, { workerData: { logLevel: ctx.log.level } })
     let outcome: ThreadMessage | undefined
@@ -82,7 +84,7 @@ export async function writeJobOnWorker(
     } catch (error) {
       ctx.log.error({ err: error }, 'the import thread stopped')
     }
-    if (outcome?.kind === 'done') return outcome.result
+    if (outcome?.kind === 'done') return outcome.written
     if (outcome?.kind === 'failed') {
       if (outcome.planChanged) throw new PlanChanged()
       throw new Error(outcome.message)
@@ -90,7 +92,7 @@ export async function writeJobOnWorker(
     // the thread ended without an answer: its transaction either committed whole or not at all
     const now = await findImportJob(ctx.db, args.job.id)
     if (now?.status === 'completed' && now.run_token === args.runToken && now.result)
-      return JSON.parse(now.result) as ImportResult
+      return { result: JSON.parse(now.result) as WrittenJob['result'] }
     throw new Error('the import thread ended before it answered; nothing was committed')
   })
 }
