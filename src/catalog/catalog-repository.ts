@@ -25,6 +25,8 @@ export interface PropertyFilters {
   search?: string | undefined
   modifiedAfter?: string | undefined
   excludeId?: number | undefined
+  /** Only these offers: a match set listing-cache.ts keeps (never a request's parameter). */
+  among?: readonly number[] | undefined
 }
 
 export type PropertyOrder = 'modified' | 'title' | 'price' | 'area'
@@ -69,6 +71,8 @@ function applyFilters(query: OfferQuery, dialect: DialectName, filters: Property
   if (filters.priceMax !== undefined) q = q.where('offers.price_total_cents', '<=', filters.priceMax)
   if (filters.modifiedAfter !== undefined) q = q.where('offers.modified_at', '>', filters.modifiedAfter)
   if (filters.excludeId !== undefined) q = q.where('offers.id', '!=', filters.excludeId)
+  if (filters.among !== undefined)
+    q = filters.among.length > 0 ? q.where('offers.id', 'in', filters.among) : q.where(sql<boolean>`1 = 0`)
   if (filters.search) {
     const term = filters.search
     q = q.where((eb) =>
@@ -197,6 +201,17 @@ export async function selectPropertyPageIds(
     order,
     page,
   ).execute()
+  return rows.map((row) => row.id)
+}
+
+/** The ids of up to `limit` offers matching `filters`, in no particular order. */
+export async function selectMatchingIds(
+  db: Executor,
+  dialect: DialectName,
+  filters: PropertyFilters,
+  limit: number,
+): Promise<number[]> {
+  const rows = await applyFilters(publishedOffers(db), dialect, filters).select('offers.id').limit(limit).execute()
   return rows.map((row) => row.id)
 }
 

@@ -22,7 +22,7 @@ import {
   selectPublishedInvestment,
   selectPublishedProperty,
 } from './catalog-repository.js'
-import { type CatalogRevisions, countAtRevision, pageAtRevision } from './listing-cache.js'
+import { type CatalogRevisions, countAtRevision, narrowedFilters, pageAtRevision } from './listing-cache.js'
 import { exposableOffer, exposeCustomMeta, exposedExtensionOptions } from './custom-meta.js'
 import {
   formatArea,
@@ -168,12 +168,14 @@ export async function listProperties(
   revisions?: CatalogRevisions,
 ): Promise<Collection<Record<string, unknown>>> {
   await ctx.hooks.doAction('dg_before_listing', { ...query })
-  const total = await countAtRevision(ctx, query, revisions)
+  const order = { by: query.orderBy, direction: query.order }
+  const filters = await narrowedFilters(ctx, query, order, revisions)
+  const total = await countAtRevision(ctx, filters, revisions)
   const totalPages = pageOrThrow(total, query)
   const records = await pageAtRevision(
     ctx,
-    query,
-    { by: query.orderBy, direction: query.order },
+    filters,
+    order,
     { limit: query.perPage, offset: (query.page - 1) * query.perPage },
     revisions,
   )

@@ -734,7 +734,13 @@ async function commitJob(
   if (listing) {
     keepListingValues(ctx, listing)
     ctx.log.info(
-      { job: job.id, totals: listing.totals.length, pages: listing.pages.length, skipped: listing.skipped },
+      {
+        job: job.id,
+        totals: listing.totals.length,
+        pages: listing.pages.length,
+        matchSets: listing.matchSets.length,
+        skipped: listing.skipped,
+      },
       'catalog lists counted again before the import committed',
     )
   }

@@ -229,6 +229,51 @@ describeEachDatabase(
       expect(ids(await get(byTitle))).toEqual([a!.id, b!.id, c!.id])
     })
 
+    it('follows prices at once in a search ordered by price, and a title change into or out of the search', async () => {
+      // the offers a search matches are kept under the listing revision (listing-cache.ts
+      // narrowedFilters); the price range, the order by price and the total are read each time
+      const search = '/catalog/properties?search=zzq&price_min=1&price_max=2000000000&orderby=price&order=DESC'
+      const listed = async () => {
+        const response = await get(search)
+        expect(response.statusCode).toBe(200)
+        return {
+          total: response.headers['x-wp-total'],
+          ids: (response.json() as Array<{ id: number }>).map((o) => o.id),
+        }
+      }
+      expect(await listed()).toEqual({ total: '0', ids: [] })
+      const [a, b] = (await get('/catalog/properties?per_page=2&orderby=title&order=ASC')).json() as Array<{
+        id: number
+      }>
+      const saved = await env.ctx.db
+        .selectFrom('offers')
+        .select(['id', 'title', 'price_total_cents'])
+        .where('id', 'in', [a!.id, b!.id])
+        .execute()
+      const set = (id: number, values: { title?: string; price_total_cents?: number | null }) =>
+        env.ctx.db.updateTable('offers').set(values).where('id', '=', id).execute()
+      try {
+        await set(a!.id, { title: 'Lokal zzq 1', price_total_cents: 50_000_000 })
+        expect(await listed()).toEqual({ total: '1', ids: [a!.id] })
+        // in the search, out of the price range
+        await set(b!.id, { title: 'Lokal ZZQ 2', price_total_cents: 0 })
+        expect(await listed()).toEqual({ total: '1', ids: [a!.id] })
+        // prices alone: one comes into the range, the order follows them, one leaves
+        await set(b!.id, { price_total_cents: 60_000_000 })
+        expect(await listed()).toEqual({ total: '2', ids: [b!.id, a!.id] })
+        await set(a!.id, { price_total_cents: 0 })
+        expect(await listed()).toEqual({ total: '1', ids: [b!.id] })
+        await set(a!.id, { price_total_cents: 70_000_000 })
+        expect(await listed()).toEqual({ total: '2', ids: [a!.id, b!.id] })
+        // a title out of the search
+        await set(a!.id, { title: 'Lokal 1' })
+        expect(await listed()).toEqual({ total: '1', ids: [b!.id] })
+      } finally {
+        for (const { id, ...values } of saved) await set(id, values)
+      }
+      expect(await listed()).toEqual({ total: '0', ids: [] })
+    })
+
     it('lists every published offer, and only those, across pages with the paging headers', async () => {
       const expected = await publishedOfferIds()
       const seen: number[] = []
