@@ -15,6 +15,7 @@ import * as operatorAdministration from './migrations/0011-operator-administrati
 import * as credentialsRevision from './migrations/0012-credentials-revision.js'
 import * as editorListIndexes from './migrations/0013-editor-list-indexes.js'
 import * as listingRevision from './migrations/0014-listing-revision.js'
+import * as priceListFiltersIndex from './migrations/0015-price-list-filters-index.js'
 
 interface MigrationModule {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>
@@ -39,6 +40,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, MigrationModule]> = [
   ['0012-credentials-revision', credentialsRevision],
   ['0013-editor-list-indexes', editorListIndexes],
   ['0014-listing-revision', listingRevision],
+  ['0015-price-list-filters-index', priceListFiltersIndex],
 ]
 
 export class MigrationError extends Error {}
