@@ -40,10 +40,10 @@ const FILTER_KEYS = [
 const totalsOf = valuesPerOwner<number>()
 const listingTotalsOf = valuesPerOwner<number>()
 const listingPagesOf = valuesPerOwner<number[]>()
-const matchSetsOf = valuesPerOwner<number[] | null>()
-
 /** A match set is kept while it holds at most this many offers; a larger one is not kept (null). */
 const MATCH_SET_MAX = 2_000
+// at most 500 sets (a million ids, some 8 MB), whatever filters readers send
+const matchSetsOf = valuesPerOwner<number[] | null>(500)
 
 /** The catalog revisions a request read (catalog-repository.ts `CatalogState`). */
 export interface CatalogRevisions {
