@@ -375,3 +375,32 @@ export async function selectCatalogState(db: Executor): Promise<CatalogState> {
   if (!state) throw new Error('catalog_state has no row')
   return state
 }
+
+const catalogRequestStateQuery = compiledOnce((db: Executor) =>
+  db
+    .selectFrom('catalog_state')
+    .innerJoin('credentials_state', 'credentials_state.id', 'catalog_state.id')
+    .select([
+      'catalog_state.revision',
+      'catalog_state.listing_revision',
+      'catalog_state.modified_at',
+      'credentials_state.revision as credentials_revision',
+    ])
+    .where('catalog_state.id', '=', 1),
+)
+
+/** What a catalog request reads, with the credentials revision its password check is kept under. */
+export interface CatalogRequestState extends CatalogState {
+  credentials_revision: number
+}
+
+/**
+ * The catalog revisions and the credentials revision in one statement: on SQLite each statement
+ * outside a transaction opens a read transaction of its own (file locks), on PostgreSQL it is a
+ * round trip, and these two rows are all a cached catalog answer reads.
+ */
+export async function selectCatalogRequestState(db: Executor): Promise<CatalogRequestState> {
+  const [state] = await catalogRequestStateQuery(db)
+  if (!state) throw new Error('catalog_state or credentials_state has no row')
+  return state
+}

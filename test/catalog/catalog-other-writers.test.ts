@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 
 import { setUpDemo } from '../../src/demo/demo-setup.js'
 import { type DatabaseHandle, openDatabase } from '../../src/host/db/database.js'
-import { basicAuth } from '../helpers/factories.js'
+import { basicAuth, createTestUser } from '../helpers/factories.js'
 import { describeEachDatabase, type TestEnv } from '../helpers/test-app.js'
 
 const LIST = '/wp-json/dg/v2/catalog/properties?per_page=5&status=available&orderby=title'
@@ -66,5 +66,16 @@ describeEachDatabase('catalog revisions written by another connection', (getEnv)
     await other.db.deleteFrom('app_passwords').where('user_id', '=', user.id).execute()
     const refused = await get()
     expect(refused.statusCode).toBe(401)
+  })
+
+  it('refuses an account on the first catalog request after another connection disabled it', async () => {
+    const reader = await createTestUser(env.ctx, 'dg_catalog_reader')
+    const read = () => env.app.inject({ method: 'GET', url: LIST, headers: { authorization: reader.authorization } })
+    expect((await read()).statusCode).toBe(200)
+    expect((await read()).statusCode).toBe(200)
+    await other.db.updateTable('users').set({ disabled_at: new Date().toISOString() }).where('id', '=', reader.id).execute()
+    const refused = await read()
+    expect(refused.statusCode).toBe(403)
+    expect(refused.json()).toMatchObject({ code: 'account_disabled' })
   })
 })

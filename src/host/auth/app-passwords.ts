@@ -171,10 +171,16 @@ const verifiedChecks = new WeakMap<HostContext, Map<string, VerifiedCheck>>()
  */
 export async function verifyAppPassword(
   ctx: HostContext,
-  args: { name: string; password: string; ip: string },
+  args: {
+    name: string
+    password: string
+    ip: string
+    /** The credentials revision, when the caller read it (before this call) with its own state. */
+    credentialsRevision?: number
+  },
 ): Promise<AppPasswordCheck> {
   const normalized = normalizeAppPassword(args.password)
-  const revision = await selectCredentialsRevision(ctx.db)
+  const revision = args.credentialsRevision ?? (await selectCredentialsRevision(ctx.db))
   let checks = verifiedChecks.get(ctx)
   if (!checks) {
     checks = new Map()

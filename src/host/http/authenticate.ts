@@ -21,6 +21,15 @@ export interface Principal {
 }
 
 const principals = new WeakMap<FastifyRequest, Promise<Principal | null>>()
+const credentialsRevisions = new WeakMap<FastifyRequest, () => Promise<number>>()
+
+/**
+ * A route that reads the credentials revision together with its own state (one statement instead
+ * of two) hands it over before authenticating; without it the check reads the revision itself.
+ */
+export function useCredentialsRevision(request: FastifyRequest, revision: () => Promise<number>): void {
+  credentialsRevisions.set(request, revision)
+}
 
 export const WWW_AUTHENTICATE = 'Basic realm="dg", charset="UTF-8"'
 
@@ -47,7 +56,11 @@ async function resolvePrincipal(request: FastifyRequest): Promise<Principal | nu
         'rest_invalid_authorization',
         'The Authorization header must use HTTP Basic with a user name and an application password.',
       )
-    const check = await verifyAppPassword(ctx, { ...credentials, ip: request.ip })
+    const check = await verifyAppPassword(ctx, {
+      ...credentials,
+      ip: request.ip,
+      credentialsRevision: await credentialsRevisions.get(request)?.(),
+    })
     if (!check.ok) {
       if (check.code === 'account_disabled')
         throw new HostError('account_disabled', 'This account is disabled; an administrator can enable it.', 403)
