@@ -2,7 +2,8 @@
  * What the catalog's lists keep between requests (values-at-revision.ts): totals, and which offers
  * a page holds, under the catalog revision or the listing revision (migration 0014), and the
  * warm-up a large write runs in its own transaction, before it commits, so that the lists it
- * changes do not all count again at once in the first second after (warmListingValues).
+ * changes do not all count again at once in the first second after (warmListingValues); it also
+ * stores what it counted (migration 0016) for the other instances.
  */
 import { performance } from 'node:perf_hooks'
 
@@ -20,6 +21,7 @@ import {
   selectPropertyPage,
   selectPropertyPageIds,
 } from './catalog-repository.js'
+import { type ListingValueKind, replaceListingValues, selectListingValue } from './listing-values-repository.js'
 import { valuesPerOwner } from './values-at-revision.js'
 
 const FILTER_KEYS = [
@@ -85,6 +87,22 @@ function listingFilters(filters: PropertyFilters): PropertyFilters {
   return watched
 }
 
+/**
+ * A value kept under the listing revision, as a large import on any instance stored it before it
+ * committed (warmListingValues), else computed: after an import on another instance this instance's
+ * lists would otherwise all count again at once.
+ */
+async function storedOrComputed<T>(
+  ctx: HostContext,
+  listingRevision: number,
+  kind: ListingValueKind,
+  key: string,
+  compute: () => Promise<T>,
+): Promise<T> {
+  const stored = await selectListingValue(ctx.db, listingRevision, kind, key)
+  return stored === undefined ? compute() : (stored as T)
+}
+
 async function findMatchSet(db: Executor, dialect: DialectName, filters: PropertyFilters): Promise<number[] | null> {
   const ids = await selectMatchingIds(db, dialect, filters, MATCH_SET_MAX + 1)
   return ids.length > MATCH_SET_MAX ? null : ids
@@ -108,8 +126,9 @@ export async function narrowedFilters<F extends PropertyFilters>(
   if (revisions === undefined || pageFollowsListing(filters, order)) return filters
   const watched = listingFilters(filters)
   if (Object.values(watched).every((value) => value === undefined)) return filters
-  const among = await matchSetsOf(ctx).once(revisions.listing, totalKey(watched), () =>
-    findMatchSet(ctx.db, ctx.caps.name, watched),
+  const key = totalKey(watched)
+  const among = await matchSetsOf(ctx).once(revisions.listing, key, () =>
+    storedOrComputed(ctx, revisions.listing, 'm', key, () => findMatchSet(ctx.db, ctx.caps.name, watched)),
   )
   return among === null ? filters : { ...filters, among }
 }
@@ -130,7 +149,7 @@ export async function countAtRevision(
   const key = totalKey(filters)
   return byPriceOrTime(filters)
     ? totalsOf(ctx).once(revisions.revision, key, count)
-    : listingTotalsOf(ctx).once(revisions.listing, key, count)
+    : listingTotalsOf(ctx).once(revisions.listing, key, () => storedOrComputed(ctx, revisions.listing, 't', key, count))
 }
 
 /**
@@ -151,8 +170,11 @@ export async function pageAtRevision(
 ): Promise<OfferRecord[]> {
   if (revisions === undefined || !pageFollowsListing(filters, order))
     return selectPropertyPage(ctx.db, ctx.caps.name, filters, order, page)
-  const ids = await listingPagesOf(ctx).once(revisions.listing, pageKey(filters, order, page), () =>
-    selectPropertyPageIds(ctx.db, ctx.caps.name, filters, order, page),
+  const key = pageKey(filters, order, page)
+  const ids = await listingPagesOf(ctx).once(revisions.listing, key, () =>
+    storedOrComputed(ctx, revisions.listing, 'p', key, () =>
+      selectPropertyPageIds(ctx.db, ctx.caps.name, filters, order, page),
+    ),
   )
   return selectPropertiesByIds(ctx.db, ctx.caps.name, filters, ids)
 }
@@ -228,6 +250,12 @@ export async function warmListingValues(
     values.matchSets.push([key, await findMatchSet(trx, dialect, filtersOf(JSON.parse(key) as FilterValues))])
   }
   values.skipped = pending - values.totals.length - values.pages.length - values.matchSets.length
+  // for the other instances, committed or rolled back with the write
+  await replaceListingValues(trx, values.listingRevision, [
+    ...values.totals.map(([key, value]) => ({ kind: 't' as const, key, value })),
+    ...values.pages.map(([key, value]) => ({ kind: 'p' as const, key, value })),
+    ...values.matchSets.map(([key, value]) => ({ kind: 'm' as const, key, value })),
+  ])
   return values
 }
 

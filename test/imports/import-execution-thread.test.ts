@@ -7,6 +7,8 @@
 import { sql } from 'kysely'
 import { beforeAll, expect, it, vi } from 'vitest'
 
+import { buildApp } from '../../src/app.js'
+import { openDatabase } from '../../src/host/db/database.js'
 import { createTestUser, grantProLicense, type TestUser } from '../helpers/factories.js'
 import { multipart } from '../helpers/multipart.js'
 import { describeEachDatabase, type TestEnv } from '../helpers/test-app.js'
@@ -208,6 +210,63 @@ describeEachDatabase('a large import execution beside other requests', (getEnv) 
         (response.json() as Array<{ id: number }>).map((offer) => offer.id),
         query,
       ).toEqual(expected[i]?.slice(0, perPage).map((row) => row.id))
+    }
+  })
+
+  it('lets another instance answer the lists it counted before it committed, without counting them again', async () => {
+    // a second instance on the same database, whose statements the test sees
+    const connection = openDatabase(env.database.connection)
+    const statements: string[] = []
+    const db = connection.db.withPlugin({
+      transformQuery: (args) => {
+        statements.push(
+          JSON.stringify(args.node, (_key, value: unknown) => (typeof value === 'bigint' ? String(value) : value)),
+        )
+        return args.node
+      },
+      transformResult: async (args) => args.result,
+    })
+    const other = await buildApp({
+      config: env.config,
+      database: { ...connection, db, destroy: () => connection.destroy() },
+    })
+    await other.ready()
+    try {
+      const lists = [
+        'per_page=5&orderby=title&order=ASC',
+        'status=available&per_page=4&orderby=area&order=DESC',
+        'search=INV-SHARED&per_page=3&orderby=price&order=DESC',
+      ]
+      const ask = (app: typeof other, query: string) =>
+        app.inject({
+          method: 'GET',
+          url: `/wp-json/dg/v2/catalog/properties?${query}`,
+          headers: { authorization: admin.authorization },
+        })
+      // both instances have answered the lists; the import runs on the first one
+      for (const query of lists) {
+        expect((await ask(env.app, query)).statusCode).toBe(200)
+        expect((await ask(other, query)).statusCode).toBe(200)
+      }
+      const before = Number((await ask(other, lists[0] as string)).headers['x-wp-total'])
+      expect((await execute(await preview(csv('INV-SHARED', 1, ROWS)), 'thread-key-shared')).statusCode).toBe(200)
+
+      statements.length = 0
+      for (const query of lists) {
+        const there = await ask(other, query)
+        const here = await ask(env.app, query)
+        expect(there.statusCode, query).toBe(200)
+        expect(there.headers['x-wp-total'], query).toBe(here.headers['x-wp-total'])
+        expect(there.json(), query).toEqual(here.json())
+      }
+      expect(Number((await ask(other, lists[0] as string)).headers['x-wp-total'])).toBe(before + ROWS)
+      expect(Number((await ask(other, lists[2] as string)).headers['x-wp-total'])).toBe(ROWS)
+      // the other instance read what the import stored and counted nothing itself
+      expect(statements.some((statement) => statement.includes('"listing_values"'))).toBe(true)
+      expect(statements.filter((statement) => /"count"|count\(/i.test(statement)).length).toBe(0)
+    } finally {
+      await other.close()
+      await connection.destroy()
     }
   })
 

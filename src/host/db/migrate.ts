@@ -16,6 +16,7 @@ import * as credentialsRevision from './migrations/0012-credentials-revision.js'
 import * as editorListIndexes from './migrations/0013-editor-list-indexes.js'
 import * as listingRevision from './migrations/0014-listing-revision.js'
 import * as priceListFiltersIndex from './migrations/0015-price-list-filters-index.js'
+import * as listingValues from './migrations/0016-listing-values.js'
 
 interface MigrationModule {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>
@@ -41,6 +42,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, MigrationModule]> = [
   ['0013-editor-list-indexes', editorListIndexes],
   ['0014-listing-revision', listingRevision],
   ['0015-price-list-filters-index', priceListFiltersIndex],
+  ['0016-listing-values', listingValues],
 ]
 
 export class MigrationError extends Error {}

@@ -219,6 +219,15 @@ export interface PublicationsTable {
   developer_id: Generated<number | null>
 }
 
+/** What a large import counted before it committed, for the other instances (migration 0016). */
+export interface ListingValuesTable {
+  listing_revision: number
+  /** The kind of value (`t` total, `p` page ids, `m` match set), a colon, the list's key. */
+  list_key: string
+  /** JSON of the value. */
+  value: string
+}
+
 export interface CatalogStateTable {
   id: number
   /** Bumped by database triggers on every catalog write; keys ETags and the response cache. */
@@ -370,6 +379,7 @@ export interface Database {
   attachments: AttachmentsTable
   publications: PublicationsTable
   catalog_state: CatalogStateTable
+  listing_values: ListingValuesTable
   credentials_state: CredentialsStateTable
   rate_limit_counters: RateLimitCountersTable
   import_jobs: ImportJobsTable
