@@ -99,7 +99,7 @@ async function storedOrComputed<T>(
   key: string,
   compute: () => Promise<T>,
 ): Promise<T> {
-  const stored = await selectListingValue(ctx.db, listingRevision, kind, key)
+  const stored = await selectListingValue(ctx.db, listingRevision, kind, key, ctx.now())
   return stored === undefined ? compute() : (stored as T)
 }
 
@@ -218,6 +218,7 @@ export async function warmListingValues(
   dialect: DialectName,
   queries: ListingQueries,
   budgetMs: number,
+  storedAt: Date,
 ): Promise<ListingValues> {
   const started = performance.now()
   const { listing_revision: listingRevision } = await selectCatalogState(trx)
@@ -251,11 +252,16 @@ export async function warmListingValues(
   }
   values.skipped = pending - values.totals.length - values.pages.length - values.matchSets.length
   // for the other instances, committed or rolled back with the write
-  await replaceListingValues(trx, values.listingRevision, [
-    ...values.totals.map(([key, value]) => ({ kind: 't' as const, key, value })),
-    ...values.pages.map(([key, value]) => ({ kind: 'p' as const, key, value })),
-    ...values.matchSets.map(([key, value]) => ({ kind: 'm' as const, key, value })),
-  ])
+  await replaceListingValues(
+    trx,
+    values.listingRevision,
+    [
+      ...values.totals.map(([key, value]) => ({ kind: 't' as const, key, value })),
+      ...values.pages.map(([key, value]) => ({ kind: 'p' as const, key, value })),
+      ...values.matchSets.map(([key, value]) => ({ kind: 'm' as const, key, value })),
+    ],
+    storedAt,
+  )
   return values
 }
 

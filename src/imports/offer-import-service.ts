@@ -871,7 +871,7 @@ export async function writeJob(
     await releaseLock(trx, IMPORT_LOCK, runToken)
     if (ctx.caps.name === 'sqlite' && writes >= BULK_TRIGGERS_MIN_WRITES)
       await analyzeSqlite(trx as unknown as Kysely<never>, 'after a large write')
-    const listing = warmUp && (await warmListingValues(trx, ctx.caps.name, warmUp, WARM_UP_BUDGET_MS))
+    const listing = warmUp && (await warmListingValues(trx, ctx.caps.name, warmUp, WARM_UP_BUDGET_MS, ctx.now()))
     return listing ? { result: importResult, listing } : { result: importResult }
   })
 }

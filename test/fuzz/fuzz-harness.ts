@@ -153,6 +153,7 @@ const COUNTED_TABLES = [
   'audit_log',
   'import_jobs',
   'import_job_items',
+  'listing_values',
   'publications',
   'webhook_executions',
   'users',

@@ -226,6 +226,8 @@ export interface ListingValuesTable {
   list_key: string
   /** JSON of the value. */
   value: string
+  /** When the import stored it (ISO); older values are not used (listing-values-repository.ts). */
+  stored_at: string
 }
 
 export interface CatalogStateTable {

@@ -17,6 +17,7 @@ export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<voi
     .addColumn('listing_revision', bigintType(dialect), (c) => c.notNull())
     .addColumn('list_key', 'text', (c) => c.notNull())
     .addColumn('value', 'text', (c) => c.notNull())
+    .addColumn('stored_at', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('listing_values_pk', ['listing_revision', 'list_key'])
     .execute()
 }
