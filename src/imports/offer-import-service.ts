@@ -22,7 +22,7 @@ import {
   lockOffersForWrite,
   refreshPlannerStatistics,
 } from '../host/db/dialect.js'
-import { sqliteFileBehind } from '../host/db/sqlite-connections.js'
+import { connectionBehind } from '../host/db/database.js'
 import type { Database } from '../host/db/schema.js'
 import { HostError, PluginError } from '../host/errors.js'
 import { isDeniedKey } from '../host/meta/exposure-rules.js'
@@ -702,13 +702,17 @@ async function verifyPlan(db: Kysely<Database>, job: ImportJobRow, today: string
   if (summary.digest !== job.plan_digest) throw new PlanChanged()
 }
 
-/** Above this many writes a SQLite execution runs on a worker thread (see commitJob). */
+/** Above this many writes an execution runs on a worker thread (see commitJob). */
 const WORKER_MIN_WRITES = 1_000
 
 /**
- * Commits the job, or records why not. On SQLite a large execution writes from a worker thread with
- * its own connection: better-sqlite3 answers synchronously, so a transaction of seconds run here
- * would hold the event loop for all of it and no request would be answered (see holdWriter).
+ * Commits the job, or records why not. A large execution writes from a worker thread with its own
+ * connection. On SQLite better-sqlite3 answers synchronously, so a transaction of seconds run here
+ * would hold the event loop for all of it and no request would be answered (see holdWriter). On
+ * PostgreSQL the database waits for the client most of that time: planning the stored rows again
+ * (when the catalog changed since the preview) and building the inserts are JavaScript work, run
+ * here between a catalog request's queries, so each of them waited behind it (bench:mixed, two
+ * instances: requests of 300-600 ms in the execution's first second).
  */
 async function commitJob(
   ctx: HostContext,
@@ -719,13 +723,12 @@ async function commitJob(
 ): Promise<{ id: string; result: ImportResult; replayed: boolean }> {
   const counters = JSON.parse(job.counters) as Record<string, number>
   const writes = (counters.create ?? 0) + (counters.update ?? 0) + (counters.archive ?? 0)
-  const file = sqliteFileBehind(ctx.db as unknown as Kysely<never>)
-  const onWorker = file !== undefined && writes >= WORKER_MIN_WRITES
+  const connection = writes >= WORKER_MIN_WRITES ? connectionBehind(ctx.db) : undefined
   const warmUp = writes >= WORKER_MIN_WRITES ? recentListingQueries(ctx) : undefined
   let written: WrittenJob
   try {
-    written = onWorker
-      ? await writeJobOnWorker(ctx, file, { job, actor, runToken, warmUp }, onProgress)
+    written = connection
+      ? await writeJobOnWorker(ctx, connection, { job, actor, runToken, warmUp }, onProgress)
       : await writeJob(ctx, job, actor, runToken, onProgress, warmUp)
   } catch (error) {
     throw await settleFailedExecution(ctx, job, actor, runToken, error)

@@ -5,7 +5,7 @@ import { Kysely } from 'kysely'
 import type { AppConfig } from '../../config.js'
 import { createPostgresDialect, createSqliteDialect, type DialectCaps } from './dialect.js'
 import type { Database } from './schema.js'
-import { ReadWriteSqliteDialect } from './sqlite-connections.js'
+import { ReadWriteSqliteDialect, sqliteFileBehind } from './sqlite-connections.js'
 
 export interface DatabaseHandle {
   readonly db: Kysely<Database>
@@ -28,6 +28,20 @@ export interface OpenDatabaseOptions {
   pgSchema?: string
 }
 
+/** How each open PostgreSQL database was reached, so that a worker thread can open its own connection. */
+const postgresConnections = new WeakMap<object, Pick<OpenDatabaseOptions, 'databaseUrl' | 'pgSchema'>>()
+
+/**
+ * The options that open another connection to the database behind `db`: a file-backed SQLite
+ * database or a PostgreSQL database opened here; undefined for an in-memory SQLite database.
+ */
+export function connectionBehind(db: Kysely<Database>): OpenDatabaseOptions | undefined {
+  const postgres = postgresConnections.get(db)
+  if (postgres) return { ...postgres }
+  const file = sqliteFileBehind(db as unknown as Kysely<never>)
+  return file === undefined ? undefined : { sqliteFile: file }
+}
+
 export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
   if (options.databaseUrl) {
     const { dialect, caps, pool } = createPostgresDialect({
@@ -35,6 +49,10 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
       ...(options.pgSchema ? { schema: options.pgSchema } : {}),
     })
     const db = new Kysely<Database>({ dialect })
+    postgresConnections.set(db, {
+      databaseUrl: options.databaseUrl,
+      ...(options.pgSchema ? { pgSchema: options.pgSchema } : {}),
+    })
     return { db, caps, pool, location: redactConnectionString(options.databaseUrl), destroy: () => db.destroy() }
   }
   const file = options.sqliteFile ?? ':memory:'

@@ -1,6 +1,6 @@
 /*
- * Worker thread of a large SQLite import execution (see execute-import-thread.ts): opens its own
- * connection to the database file, runs the execution's transaction and answers once.
+ * Worker thread of a large import execution (see execute-import-thread.ts): opens its own
+ * connection to the database, runs the execution's transaction and answers once.
  */
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads'
 
@@ -19,7 +19,7 @@ const log = pino(
 )
 
 async function execute(job: ThreadJob): Promise<void> {
-  const database = openDatabase({ sqliteFile: job.file, sqliteWalCheckpointer: false })
+  const database = openDatabase({ ...job.connection, sqliteWalCheckpointer: false })
   try {
     const now = new Date(job.now)
     const written = await writeJob(

@@ -1,8 +1,9 @@
 /*
- * A large import execution on SQLite runs on a worker thread (execute-import-thread-worker.ts) with
- * a connection of its own, while this process holds its writer idle (holdWriter): requests keep
- * being answered, reads from the reader connection, and the service's other writes wait their turn
- * as they would behind any transaction. The worker runs only the transaction; what a failure leaves
+ * A large import execution runs on a worker thread (execute-import-thread-worker.ts) with a
+ * connection of its own. On SQLite this process holds its writer idle meanwhile (holdWriter):
+ * requests keep being answered, reads from the reader connection, and the service's other writes
+ * wait their turn as they would behind any transaction. On PostgreSQL the transaction takes its
+ * locks as it would here; the thread only keeps its JavaScript work off the event loop. The worker runs only the transaction; what a failure leaves
  * behind (the job's state, the lock, the audit entry) is settled here, as for an execution run here.
  */
 import type { Kysely } from 'kysely'
@@ -10,6 +11,7 @@ import type { Logger } from 'pino'
 
 import type { Actor } from '../../host/audit/audit.js'
 import type { HostContext } from '../../host/context.js'
+import type { OpenDatabaseOptions } from '../../host/db/database.js'
 import { holdWriter } from '../../host/db/sqlite-connections.js'
 import { startSiblingWorker } from '../../host/worker-thread.js'
 import { findImportJob, type ImportJobRow } from '../import-jobs-repository.js'
@@ -20,7 +22,8 @@ import type { WrittenJob } from '../offer-import-service.js'
 export class PlanChanged extends Error {}
 
 export interface ThreadJob {
-  file: string
+  /** Another connection to the service's database: a SQLite file or a PostgreSQL database. */
+  connection: OpenDatabaseOptions
   now: string
   job: ImportJobRow
   actor: Actor
@@ -62,7 +65,7 @@ function relayLog(log: Logger, line: string): void {
 
 export async function writeJobOnWorker(
   ctx: HostContext,
-  file: string,
+  connection: OpenDatabaseOptions,
   args: Pick<ThreadJob, 'job' | 'actor' | 'runToken' | 'warmUp'>,
   onProgress: ((written: number, total: number) => void) | undefined,
 ): Promise<WrittenJob> {
@@ -78,7 +81,7 @@ export async function writeJobOnWorker(
         })
         worker.once('error', reject)
         worker.once('exit', () => resolve())
-        const job: ThreadJob = { file, now: ctx.now().toISOString(), ...args }
+        const job: ThreadJob = { connection, now: ctx.now().toISOString(), ...args }
         worker.postMessage(job)
       })
     } catch (error) {
