@@ -17,6 +17,7 @@ import * as editorListIndexes from './migrations/0013-editor-list-indexes.js'
 import * as listingRevision from './migrations/0014-listing-revision.js'
 import * as priceListFiltersIndex from './migrations/0015-price-list-filters-index.js'
 import * as listingValues from './migrations/0016-listing-values.js'
+import * as priceIndexIncludesArea from './migrations/0017-price-index-includes-area.js'
 
 interface MigrationModule {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>
@@ -43,6 +44,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, MigrationModule]> = [
   ['0014-listing-revision', listingRevision],
   ['0015-price-list-filters-index', priceListFiltersIndex],
   ['0016-listing-values', listingValues],
+  ['0017-price-index-includes-area', priceIndexIncludesArea],
 ]
 
 export class MigrationError extends Error {}
