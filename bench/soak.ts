@@ -229,7 +229,9 @@ try {
     const betweenCycles = previews
       .map((t) => [...samples].reverse().find((s) => s.t <= t)?.total)
       .filter((n): n is number => n !== undefined && Number.isFinite(n))
-    const connectionLimit = admin ? POOL_MAX * instances.length : Infinity
+    // the pools, plus the connection of the thread that runs a large PostgreSQL execution (one at
+    // a time: the import lock), which the README tells operators to count in max_connections
+    const connectionLimit = admin ? POOL_MAX * instances.length + 1 : Infinity
     const connectionsOk =
       Math.max(...totals) <= connectionLimit &&
       !stuckInTransaction &&
