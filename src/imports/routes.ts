@@ -95,8 +95,8 @@ export async function importRoutes(app: FastifyInstance): Promise<void> {
           // The 200 answer is one of two shapes. Given the union, the serializer picks a shape by
           // validating the whole answer against it, 500 planned operations with every value, on
           // the event loop: 75 ms for a large file's preview, 170 ms the first time (compiling the
-          // validator), and every catalog request of the instance waited. The handler knows the shape.
-          // (with a serializer of its own, Fastify leaves the content type to the handler)
+          // validator), and every catalog request of the instance waited. The handler knows the
+          // shape; with a serializer of its own, Fastify leaves the content type to the handler.
           reply
             .serializer(reply.compileSerializationSchema(PREVIEW_ANSWER, '200'))
             .type('application/json; charset=utf-8')

@@ -3,8 +3,9 @@
  * connection of its own. On SQLite this process holds its writer idle meanwhile (holdWriter):
  * requests keep being answered, reads from the reader connection, and the service's other writes
  * wait their turn as they would behind any transaction. On PostgreSQL the transaction takes its
- * locks as it would here; the thread only keeps its JavaScript work off the event loop. The worker runs only the transaction; what a failure leaves
- * behind (the job's state, the lock, the audit entry) is settled here, as for an execution run here.
+ * locks as it would here; the thread only keeps its JavaScript work off the event loop. The worker
+ * runs only the transaction; what a failure leaves behind (the job's state, the lock, the audit
+ * entry) is settled here, as for an execution run here.
  */
 import type { Kysely } from 'kysely'
 import type { Logger } from 'pino'
