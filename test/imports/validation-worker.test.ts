@@ -120,6 +120,30 @@ describeEachDatabase('preview read and validated on a worker thread', (getEnv) =
     expect(both.onWorker.preview.counts).toEqual({ create: 834, update: 67, unchanged: 599, archive: 0 })
   })
 
+  it('lets the event loop turn while it plans, so requests are read during a large preview', async () => {
+    // The worker's batches reach the main thread as port messages, and Node delivers up to a
+    // thousand of them in one callback: on SQLite, whose driver answers synchronously, the planner
+    // used to take batch after batch there without the event loop turning once (bench:soak: 1.2 s
+    // without an answer). Turns are counted with a chain of setImmediate, as a request is read.
+    const rows = Array.from({ length: 8000 }, (_, i) => offerRow(i, 'W-T'))
+    let turns = 0
+    let counting = true
+    const count = () => {
+      turns++
+      if (counting) setImmediate(count)
+    }
+    setImmediate(count)
+    const turnsAtProgress: number[] = []
+    const { preview } = await previewImportFile(withConfig({ importWorkerMinBytes: 0 }), csv(rows), MAPPING, {
+      onProgress: () => turnsAtProgress.push(turns),
+    }).finally(() => (counting = false))
+    expect(preview).toMatchObject({ valid: true, rows: 8000 })
+    // a report every thousand rows (two batches), and the loop turned between every two of them
+    expect(turnsAtProgress.length).toBeGreaterThanOrEqual(8)
+    for (let i = 1; i < turnsAtProgress.length - 1; i++)
+      expect(turnsAtProgress[i], `turns at report ${i}`).toBeGreaterThan(turnsAtProgress[i - 1] as number)
+  })
+
   it('reports the same errors, capped alike, with the same total', async () => {
     const rows = Array.from({ length: 2500 }, (_, i) => offerRow(i, 'W-E'))
     ;(rows[3] as string[])[4] = '12,5e3' // an exponent
