@@ -37,8 +37,9 @@ function parseBoolean(value: unknown): boolean {
   return value === true || value === 'true' || value === '1' || value === 'yes' || value === 'on'
 }
 
-/** The preview's 200 shape, as Fastify's serializer compiler takes it (the cache is keyed by this object). */
+/** The two 200 shapes, as Fastify's serializer compiler takes them (its cache is keyed by the object). */
 const PREVIEW_ANSWER = OfferPreviewResponse as unknown as Record<string, unknown>
+const EXECUTE_ANSWER = OfferExecuteResponse as unknown as Record<string, unknown>
 
 export async function importRoutes(app: FastifyInstance): Promise<void> {
   const guard = [requireCapability('manage_options'), requireEntitlement('bulk_import')]
@@ -119,6 +120,9 @@ export async function importRoutes(app: FastifyInstance): Promise<void> {
         confirmArchiving: parseBoolean(body.confirm_archiving),
       })
       if (outcome.replayed) reply.header('Idempotent-Replayed', 'true')
+      // the execution's shape, for the same reason as the preview's (a union would compile the
+      // preview's validator the first time an execution answers: 30-70 ms on the event loop)
+      reply.serializer(reply.compileSerializationSchema(EXECUTE_ANSWER, '200')).type('application/json; charset=utf-8')
       return { id: outcome.id, result: outcome.result, ...(outcome.replayed ? { replayed: true } : {}) }
     },
   )
