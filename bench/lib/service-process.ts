@@ -76,11 +76,16 @@ export function killService(service: ServiceProcess): Promise<number | null> {
   return service.exited
 }
 
-/** Resident set size of a process in MiB, from /proc (NaN when it is gone). */
-export function rssMib(pid: number): number {
+/**
+ * Resident set size of a process in MiB, from /proc (NaN when it is gone): all of it (`VmRSS`), or
+ * only its anonymous memory (`RssAnon`: heaps, stacks, what the allocator keeps), without the pages
+ * of mapped files (`RssFile`: shared libraries, and SQLite's memory map of the database file, which
+ * grows with the file up to the configured map size and which the kernel may reclaim).
+ */
+export function rssMib(pid: number, part: 'VmRSS' | 'RssAnon' | 'RssFile' = 'VmRSS'): number {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8')
-    const match = /^VmRSS:\s+(\d+) kB/m.exec(status)
+    const match = new RegExp(`^${part}:\\s+(\\d+) kB`, 'm').exec(status)
     return match ? Number(match[1]) / 1024 : NaN
   } catch {
     return NaN
