@@ -1,11 +1,11 @@
 /*
- * The service as it runs in production, in a child process: `src/main.ts` (what `dg serve` runs:
- * the app, its schedules and its signal handling), from the sources through tsx, configured by the
- * environment only. Its log lines (JSON, stdout and stderr) are appended to a file, so that a
+ * The service as it runs in production, in a child process: `dist/main.js` (what `dg serve` runs:
+ * the app, its schedules and its signal handling), built from src/ first, configured by the
+ * environment only (BENCH_FROM_SOURCE=1: src/main.ts through tsx). Its log lines (JSON, stdout and stderr) are appended to a file, so that a
  * script can read them afterwards (for secrets that must never be there). Port 0: the address is
  * read from the "service listening" line.
  */
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import fs from 'node:fs'
 
 export interface ServiceProcess {
@@ -18,16 +18,29 @@ export interface ServiceProcess {
   exited: Promise<number | null>
 }
 
+const fromSource = ['1', 'true', 'yes', 'on'].includes((process.env.BENCH_FROM_SOURCE ?? '').toLowerCase())
+let built = false
+/** Brings dist/ up to date with src/ once per run (tsc -b is incremental: seconds when it is). */
+function buildOnce(): void {
+  if (built || fromSource) return
+  execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-b', 'tsconfig.build.json'], { stdio: 'inherit' })
+  built = true
+}
+
 export async function startService(
   label: string,
   env: NodeJS.ProcessEnv,
   logFile: string,
   startTimeoutMs = 120_000,
 ): Promise<ServiceProcess> {
+  buildOnce()
   const log = fs.createWriteStream(logFile, { flags: 'a' })
   // BENCH_NODE_ARGS: extra Node flags for the service (`--cpu-prof --cpu-prof-dir=prof`, say)
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)
-  const child = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/main.ts'], {
+  // the built service, as production runs it (`npm start`); BENCH_FROM_SOURCE=1 runs src/ through
+  // tsx instead, whose loader also transpiles in every worker thread a large import starts
+  const entry = fromSource ? ['--import', 'tsx', 'src/main.ts'] : ['dist/main.js']
+  const child = spawn(process.execPath, [...nodeArgs, ...entry], {
     env: { ...env, PORT: '0', HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
