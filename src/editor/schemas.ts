@@ -219,7 +219,13 @@ export const OfferListQuery = Type.Object({
   area_max: Type.Optional(decimalString),
   price_min: Type.Optional(Type.Integer({ minimum: 0, description: 'Total price from, in grosze' })),
   price_max: Type.Optional(Type.Integer({ minimum: 0, description: 'Total price up to, in grosze' })),
-  search: Type.Optional(Type.String({ maxLength: 200, description: 'Part of the title, designation or source id' })),
+  search: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      pattern: '^[^\\u0000]*$',
+      description: 'Part of the title, designation or source id; no U+0000',
+    }),
+  ),
   modified_after: Type.Optional(Type.String({ format: 'date-time' })),
   orderby: Type.Optional(
     stringEnum(['id', 'modified', 'title', 'code', 'price', 'area'] as const, {
@@ -234,7 +240,13 @@ export const OfferListQuery = Type.Object({
 })
 
 export const InvestmentListQuery = Type.Object({
-  search: Type.Optional(Type.String({ maxLength: 200, description: 'Part of the name, source id or city' })),
+  search: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      pattern: '^[^\\u0000]*$',
+      description: 'Part of the name, source id or city; no U+0000',
+    }),
+  ),
   host_status: Type.Optional(stringEnum(HOST_STATUSES)),
   developer_id: Type.Optional(RowId()),
   page: Type.Optional(page),
