@@ -34,7 +34,7 @@ import { usersRoutes } from './host/users/users-routes.js'
 import { siteOptionsRoutes } from './host/extensions/site-options-routes.js'
 import { releaseLocksHeldBy } from './host/locks.js'
 import { attachMetrics, countUnmatchedRequests, registerRequestMetrics, ServiceMetrics } from './host/metrics.js'
-import { licensingRoutes, StatusSchema } from './licensing/routes.js'
+import { statusRoutes, StatusSchema } from './status/status-routes.js'
 import { catalogRoutes } from './catalog/routes.js'
 import { importRoutes } from './imports/routes.js'
 import { webhookRoutes } from './webhook/routes.js'
@@ -164,7 +164,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v2.register(usersRoutes)
       await v2.register(auditRoutes)
       await v2.register(siteOptionsRoutes)
-      await v2.register(licensingRoutes)
+      await v2.register(statusRoutes)
       await v2.register(catalogRoutes)
       await v2.register(importRoutes)
       await v2.register(webhookRoutes)

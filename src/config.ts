@@ -293,3 +293,259 @@ function parseAlertConfig(env: NodeJS.ProcessEnv, environment: Environment): Ale
 export function baseUrl(config: Pick<AppConfig, 'restPrefix'>): string {
   return `${config.restPrefix}/dg/v2`
 }
+
+/** One environment variable as docs/reference/configuration.md lists it. */
+export interface EnvironmentVariable {
+  readonly name: string
+  readonly type: string
+  /** The value used when the variable is unset or empty, as text. */
+  readonly default: string
+  readonly description: string
+}
+
+/*
+ * Every variable loadConfig reads, for the generated configuration reference (npm run
+ * docs:reference). A test fails when loadConfig reads a variable missing here or one lacks a
+ * description, so a new setting is documented in the commit that adds it.
+ */
+export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
+  {
+    name: 'DG_ENV',
+    type: 'development | production | test',
+    default: 'development (test when NODE_ENV=test)',
+    description:
+      'production requires HTTPS for credentials (directly or through DG_TRUSTED_PROXIES), an https:// alert webhook and an installed licence for the PRO features; development allows plain HTTP on 127.0.0.1.',
+  },
+  {
+    name: 'NODE_ENV',
+    type: 'string',
+    default: '(unset)',
+    description: 'Read only to default DG_ENV to test when it is `test` (as test runners set it).',
+  },
+  {
+    name: 'HOST',
+    type: 'address',
+    default: '127.0.0.1',
+    description: 'Address the HTTP server listens on; 0.0.0.0 for every interface.',
+  },
+  {
+    name: 'PORT',
+    type: 'integer 0–65535',
+    default: '8080',
+    description: 'Port the HTTP server listens on (0: any free port).',
+  },
+  {
+    name: 'DATABASE_URL',
+    type: 'postgres:// URL',
+    default: '(unset: embedded SQLite in DG_DATA_DIR)',
+    description:
+      'PostgreSQL connection string. Required for several instances; unset, the embedded SQLite database is used.',
+  },
+  {
+    name: 'DG_DATA_DIR',
+    type: 'path',
+    default: 'data',
+    description:
+      'Folder of the embedded database, uploads, media and published files, relative to the working directory. Several instances share it (a shared file system) when they share a PostgreSQL database.',
+  },
+  {
+    name: 'DG_TRUSTED_PROXIES',
+    type: 'comma-separated IPs, CIDRs, loopback, linklocal, uniquelocal',
+    default: '(none)',
+    description:
+      'Proxies whose X-Forwarded-For/-Proto headers are believed (nginx in front: `127.0.0.1`). Needed in production behind a TLS-terminating proxy.',
+  },
+  {
+    name: 'DG_REST_PREFIX',
+    type: 'path',
+    default: '/wp-json',
+    description: 'Path prefix of the REST API; the API lives at `<prefix>/dg/v2`.',
+  },
+  {
+    name: 'DG_LOG_LEVEL',
+    type: 'fatal | error | warn | info | debug | trace | silent',
+    default: 'info (silent under test)',
+    description: 'pino log level of the JSON log on standard output.',
+  },
+  {
+    name: 'DG_AUTH_KEY',
+    type: 'string, 32+ characters',
+    default: '(generated once and kept in the database)',
+    description:
+      'Key of the keyed hashes of application passwords and of session nonces. Set it to rotate the key; every instance must share it.',
+  },
+  {
+    name: 'DG_SESSION_TTL_SECONDS',
+    type: 'integer 300–2592000',
+    default: '43200',
+    description: 'Lifetime of an admin-panel login session.',
+  },
+  {
+    name: 'DG_CATALOG_RATE_LIMIT',
+    type: 'integer 1–1000000',
+    default: '120',
+    description: 'Catalog requests allowed per minute for one user–IP pair; above it 429 with Retry-After.',
+  },
+  {
+    name: 'DG_SITE_URL',
+    type: 'http(s) URL',
+    default: 'http://HOST:PORT',
+    description: 'Public address of the developer’s website, used for the offers’ permalinks (`url` in the catalog).',
+  },
+  {
+    name: 'DG_CATALOG_RESPONSE_CACHE',
+    type: 'on | off',
+    default: 'on',
+    description: 'Keep serialized catalog answers per catalog revision; every write invalidates them.',
+  },
+  {
+    name: 'DG_IMPORT_MAX_BYTES',
+    type: 'integer 1024–1073741824',
+    default: '52428800 (50 MiB)',
+    description: 'Largest accepted import file (413 file_too_large above it).',
+  },
+  {
+    name: 'DG_IMPORT_MAX_ROWS',
+    type: 'integer 1–5000000',
+    default: '200000',
+    description: 'Most data rows accepted in one import file.',
+  },
+  {
+    name: 'DG_IMPORT_MAX_ERRORS',
+    type: 'integer 1–100000',
+    default: '1000',
+    description: 'Row errors kept and shown for an invalid preview; the total is always reported.',
+  },
+  {
+    name: 'DG_IMPORT_WORKER_MIN_BYTES',
+    type: 'integer 0–1073741824',
+    default: '1048576 (1 MiB)',
+    description:
+      'Import files from this size on are read and validated on a worker thread (0: always), keeping the event loop free.',
+  },
+  {
+    name: 'DG_MEDIA_MAX_BYTES',
+    type: 'integer 1024–209715200',
+    default: '10485760 (10 MiB)',
+    description: 'Largest accepted media upload (image or PDF).',
+  },
+  {
+    name: 'DG_SQLITE_CACHE_MIB',
+    type: 'integer 1–4096',
+    default: '16',
+    description:
+      'SQLite page cache in MiB (reads go through the memory map; the cache holds a write’s pages). SQLite only.',
+  },
+  {
+    name: 'DG_LEGACY_KEY_PARAM',
+    type: 'on | off',
+    default: 'off',
+    description:
+      'Default of whether legacy generate accepts the webhook key in the `key` query parameter (deprecated, removed in 3.0.0). The admin panel’s setting overrides it.',
+  },
+  {
+    name: 'DG_PORTAL_API_URL',
+    type: 'http(s) URL',
+    default: 'https://api.dane.gov.pl',
+    description: 'Base URL of the dane.gov.pl public API (1.4) asked by the preflight’s portal check.',
+  },
+  {
+    name: 'DG_SHUTDOWN_TIMEOUT_SECONDS',
+    type: 'integer 1–3600',
+    default: '30',
+    description: 'How long SIGTERM/SIGINT waits for in-flight requests and running jobs before the process exits.',
+  },
+  {
+    name: 'DG_METRICS_TOKEN',
+    type: 'string, 32–256 printable ASCII',
+    default: '(unset: administrators only)',
+    description: 'Bearer token that may read /metrics besides an administrator (for Prometheus).',
+  },
+  {
+    name: 'DG_EXTENSIONS',
+    type: 'comma-separated paths or file: URLs',
+    default: '(none)',
+    description: 'Extension modules loaded at start, in order (custom fields, site options, hooks).',
+  },
+  {
+    name: 'DG_ALERT_SMTP_HOST',
+    type: 'host name',
+    default: '(unset: no e-mail alerts)',
+    description: 'SMTP server of alert e-mails; needs DG_ALERT_EMAIL_TO.',
+  },
+  {
+    name: 'DG_ALERT_SMTP_PORT',
+    type: 'integer 1–65535',
+    default: '587 (465 with implicit TLS)',
+    description: 'SMTP port.',
+  },
+  {
+    name: 'DG_ALERT_SMTP_TLS',
+    type: 'starttls | implicit | none',
+    default: 'starttls',
+    description:
+      'starttls: a required upgrade; implicit: TLS from the start (port 465); none: plain (a local relay only).',
+  },
+  {
+    name: 'DG_ALERT_SMTP_USER',
+    type: 'string',
+    default: '(none)',
+    description: 'SMTP login, when the server wants one.',
+  },
+  {
+    name: 'DG_ALERT_SMTP_PASSWORD',
+    type: 'string (secret)',
+    default: '(none)',
+    description: 'SMTP password; needs DG_ALERT_SMTP_USER. Never logged.',
+  },
+  {
+    name: 'DG_ALERT_SMTP_FROM',
+    type: 'e-mail address or Name <address>',
+    default: 'DG_ALERT_SMTP_USER when it is an address',
+    description: 'Sender of alert e-mails.',
+  },
+  {
+    name: 'DG_ALERT_EMAIL_TO',
+    type: 'comma-separated e-mail addresses',
+    default: '(none)',
+    description: 'Recipients of alert e-mails; needs DG_ALERT_SMTP_HOST.',
+  },
+  {
+    name: 'DG_ALERT_WEBHOOK_URL',
+    type: 'http(s) URL (https in production)',
+    default: '(unset: no alert webhook)',
+    description:
+      'Address that receives each alert as a signed JSON POST (Slack/Teams bridges, paging). Needs DG_ALERT_WEBHOOK_SECRET.',
+  },
+  {
+    name: 'DG_ALERT_WEBHOOK_SECRET',
+    type: 'string, 32+ characters (secret)',
+    default: '(none)',
+    description: 'Secret signing each alert request with HMAC-SHA256, as the property webhook is signed.',
+  },
+  {
+    name: 'DG_ALERT_ROW_DROP_SHARE',
+    type: 'share 0–1 or percentage',
+    default: '0.3',
+    description:
+      'A day’s file with fewer rows than the previous day’s by more than this share raises the row_drop alert.',
+  },
+  {
+    name: 'DG_ALERT_LANGUAGE',
+    type: 'pl | en',
+    default: 'pl',
+    description: 'Language of alert subjects, the e-mail’s first part and the webhook’s `text`.',
+  },
+  {
+    name: 'DG_ALERT_MAX_ATTEMPTS',
+    type: 'integer 1–10',
+    default: '5',
+    description: 'Delivery attempts per alert channel, the first included.',
+  },
+  {
+    name: 'DG_ALERT_RETRY_BASE_MS',
+    type: 'integer 10–600000',
+    default: '2000',
+    description: 'Wait before the second delivery attempt; each further one waits twice as long.',
+  },
+]

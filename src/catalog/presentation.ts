@@ -57,5 +57,26 @@ export const RECORD_TYPE_LABELS: Record<string, string> = {
   correction: 'korekta ceny',
 }
 
-// one transliteration for permalinks and official file names
-export { slugify } from '../publication/daily-file/daily-csv.js'
+// ł and its kin have no Unicode decomposition, so NFKD alone would drop them instead of transliterating.
+const TRANSLITERATION: Readonly<Record<string, string>> = Object.freeze({
+  ą: 'a',
+  ć: 'c',
+  ę: 'e',
+  ł: 'l',
+  ń: 'n',
+  ó: 'o',
+  ś: 's',
+  ź: 'z',
+  ż: 'z',
+})
+
+/** `Osiedle Żółta Łąka Sp. z o.o.` → `osiedle-zolta-laka-sp-z-o-o`; only `[a-z0-9-]` survive. */
+export function slugify(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[ąćęłńóśźż]/g, (letter) => TRANSLITERATION[letter] ?? '')
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+}

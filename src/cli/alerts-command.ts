@@ -8,7 +8,7 @@ import { configuredChannels, sendTestAlert } from '../alerts/alert-service.js'
 import { HostError } from '../host/errors.js'
 import { todayInWarsaw } from '../publication/publication-service.js'
 import { withHostContext } from './cli-context.js'
-import type { Command } from './commands.js'
+import type { Command } from './command.js'
 
 export const ALERTS_COMMANDS: Command[] = [
   {

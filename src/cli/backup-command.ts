@@ -3,7 +3,7 @@
  * DATABASE_URL both handle the data folder's files only and print the PostgreSQL practice.
  */
 import { backupDataDir, postgresPractice, restoreDataDir } from '../backup/backup.js'
-import type { Command } from './commands.js'
+import type { Command } from './command.js'
 
 export const BACKUP_COMMANDS: Command[] = [
   {

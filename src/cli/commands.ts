@@ -30,34 +30,9 @@ import {
 } from './publication-settings-command.js'
 import { setUpDemo } from '../demo/demo-setup.js'
 import { describeDemo, startDemoServer } from '../demo/run-demo.js'
-import { type CliEnvironment, databaseUnavailable, openCliDatabase, withHostContext } from './cli-context.js'
+import { databaseUnavailable, openCliDatabase, withHostContext } from './cli-context.js'
 import { baseUrl } from '../config.js'
-
-export type OptionSpec = Record<string, { type: 'string' | 'boolean'; required?: boolean; description: string }>
-
-export interface CommandResult {
-  /** Machine-readable result (--json). */
-  json: unknown
-  /** Human-readable lines. */
-  text: string
-}
-
-export interface Command {
-  name: string
-  summary: string
-  options: OptionSpec
-  /** Names of positional arguments, in order (all required). */
-  positionals?: string[]
-  /** Lines shown by --help after the options. */
-  help?: string
-  /** May start a new SQLite database where there is none; every other command refuses to. */
-  createsDatabase?: boolean
-  run(
-    values: Record<string, string | boolean | undefined>,
-    env: CliEnvironment,
-    positionals: string[],
-  ): Promise<CommandResult | 'serve'>
-}
+import type { Command } from './command.js'
 
 const actor = { type: 'cli' } as const
 

@@ -17,7 +17,7 @@ import {
   type PreviewBody,
 } from '../imports/offer-import-service.js'
 import { type CliEnvironment, withHostContext } from './cli-context.js'
-import type { CommandResult } from './commands.js'
+import type { CommandResult } from './command.js'
 import { type ProgressBar, startProgressBar } from './progress-bar.js'
 
 function describePreview(id: string, preview: PreviewBody): string {

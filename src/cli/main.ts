@@ -12,7 +12,8 @@ import { HostError, PluginError } from '../host/errors.js'
 import { startServer } from '../main.js'
 import type { HostContext } from '../host/context.js'
 import type { CliEnvironment, CliIo } from './cli-context.js'
-import { type Command, COMMANDS } from './commands.js'
+import type { Command } from './command.js'
+import { COMMANDS } from './commands.js'
 
 function findCommand(argv: string[]): { command: Command; rest: string[] } | undefined {
   const [first, second] = argv

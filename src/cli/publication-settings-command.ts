@@ -26,7 +26,7 @@ import {
   updateInvestmentLocation,
 } from '../publication/settings/settings-service.js'
 import { type CliEnvironment, withHostContext } from './cli-context.js'
-import type { CommandResult, OptionSpec } from './commands.js'
+import type { CommandResult, OptionSpec } from './command.js'
 
 type Values = Record<string, string | boolean | undefined>
 

@@ -12,7 +12,7 @@ import {
   type SiteOptionView,
 } from '../host/extensions/site-options.js'
 import { withHostContext } from './cli-context.js'
-import type { Command } from './commands.js'
+import type { Command } from './command.js'
 
 function line(option: SiteOptionView): string {
   const value = JSON.stringify(option.value)

@@ -6,7 +6,7 @@ import { Type } from 'typebox'
 
 import { requireCapability } from '../host/http/authenticate.js'
 import { errorResponses, stringEnum } from '../host/http/schemas.js'
-import { StatusSchema } from '../licensing/routes.js'
+import { StatusSchema } from '../status/status-routes.js'
 import { getDashboard } from './dashboard-service.js'
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]

@@ -35,7 +35,6 @@ import { selectCatalogState } from '../catalog/catalog-repository.js'
 import {
   keepListingValues,
   type ListingQueries,
-  type ListingValues,
   recentListingQueries,
   warmListingValues,
 } from '../catalog/listing-cache.js'
@@ -71,6 +70,7 @@ import {
 } from './import-jobs-repository.js'
 import { ChunkBuilder, chunkSizeOf, decodeChunk, PLAN_FORMAT } from './execution/stored-operations.js'
 import { PlanChanged, writeJobOnWorker } from './execution/execute-import-thread.js'
+import type { ImportResult, WrittenJob } from './execution/written-job.js'
 import {
   validateOfferFile,
   type ValidateOfferFileArgs,
@@ -106,15 +106,6 @@ export type JobStatus =
   | 'stale'
   | 'recovery_required'
   | 'expired'
-
-export interface ImportResult {
-  status: 'completed'
-  processed: number
-  created: number
-  updated: number
-  archived: number
-  run_id: number
-}
 
 function newJobId(): string {
   return randomBytes(16).toString('hex')
@@ -768,12 +759,6 @@ const IMPORTED_TABLES = ['offers', 'offer_components', 'price_history'] as const
 
 /** The most a large import spends, before it commits, counting again the lists readers asked for. */
 const WARM_UP_BUDGET_MS = 2_000
-
-export interface WrittenJob {
-  result: ImportResult
-  /** The catalog lists counted again in the transaction (listing-cache.ts), when `warmUp` was given. */
-  listing?: ListingValues
-}
 
 /**
  * The execution's one transaction: offers, history, audit, the job's result and the lock release.

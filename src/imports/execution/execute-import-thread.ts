@@ -17,7 +17,7 @@ import { holdWriter } from '../../host/db/sqlite-connections.js'
 import { startSiblingWorker } from '../../host/worker-thread.js'
 import { findImportJob, type ImportJobRow } from '../import-jobs-repository.js'
 import type { ListingQueries } from '../../catalog/listing-cache.js'
-import type { WrittenJob } from '../offer-import-service.js'
+import type { WrittenJob } from './written-job.js'
 
 /** The catalog changed since the preview in a way that touches the plan. */
 export class PlanChanged extends Error {}

@@ -10,6 +10,7 @@ import {
   OFFICIAL_HEADER_LINE,
   type OfficialColumnKey,
 } from './official-columns.js'
+import { slugify } from '../../catalog/presentation.js'
 
 /** The template's sign for "filling the position is impossible or pointless"; never an empty cell. */
 export const NOT_APPLICABLE = 'X'
@@ -213,29 +214,8 @@ function requireDate(value: string, what: string | (() => string), offerId: numb
   return value
 }
 
-// ł and its kin have no Unicode decomposition, so NFKD alone would drop them instead of transliterating.
-const TRANSLITERATION: Readonly<Record<string, string>> = Object.freeze({
-  ą: 'a',
-  ć: 'c',
-  ę: 'e',
-  ł: 'l',
-  ń: 'n',
-  ó: 'o',
-  ś: 's',
-  ź: 'z',
-  ż: 'z',
-})
-
-/** `Osiedle Żółta Łąka Sp. z o.o.` → `osiedle-zolta-laka-sp-z-o-o`; only `[a-z0-9-]` survive. */
-export function slugify(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/[ąćęłńóśźż]/g, (letter) => TRANSLITERATION[letter] ?? '')
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-}
+// one transliteration for permalinks and official file names
+export { slugify }
 
 /** `ceny-ofertowe-mieszkan-dewelopera-{company}[-{investment}]-{YYYY-MM-DD}.csv` (instruction 1.0.6). */
 export function dailyCsvFileName(date: IsoDate, companySlug: string, investmentSlug?: string | null): string {

@@ -7,7 +7,8 @@ import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 
 import { errorResponses } from '../../host/http/schemas.js'
-import { KEY_PARAM_HEADERS, legacyGenerate } from './legacy-generate.js'
+import { legacyGenerate } from './legacy-generate.js'
+import { KEY_PARAM_HEADERS } from './legacy-key-setting.js'
 import { legacyKeyParamEnabled } from './legacy-key-setting.js'
 import { PublicationOutcomeSchema } from '../schemas.js'
 

@@ -13,22 +13,8 @@ import type { HostContext } from '../../host/context.js'
 import { PluginError } from '../../host/errors.js'
 import { isCalendarDate, requires } from '../../licensing/license.js'
 import { getWebhookSecret } from '../../webhook/webhook-secret.js'
-import { legacyKeyParamEnabled } from './legacy-key-setting.js'
+import { KEY_PARAM_SUNSET, legacyKeyParamEnabled } from './legacy-key-setting.js'
 import { type PublicationOutcome, publish } from '../publication-service.js'
-
-/** RFC 9745 `Deprecation`: the key parameter is deprecated since 2026-01-01T00:00:00Z (the 2.1 line). */
-export const KEY_PARAM_DEPRECATED_AT = Date.UTC(2026, 0, 1) / 1000
-/** RFC 8594 `Sunset`: no 2.x release removes it; 3.0.0 ships no earlier than this. */
-export const KEY_PARAM_SUNSET = new Date(Date.UTC(2027, 5, 30, 23, 59, 59)).toUTCString()
-export const KEY_PARAM_WARNING =
-  '299 - "The key query parameter is deprecated and removed in 3.0.0; send X-DG-Webhook-Key"'
-
-/** The headers of every answer to a request that used the enabled `key` query parameter. */
-export const KEY_PARAM_HEADERS: Readonly<Record<string, string>> = Object.freeze({
-  Deprecation: `@${KEY_PARAM_DEPRECATED_AT}`,
-  Sunset: KEY_PARAM_SUNSET,
-  Warning: KEY_PARAM_WARNING,
-})
 
 export interface LegacyGenerateArgs {
   /** The `X-DG-Webhook-Key` header (an array when sent twice). */

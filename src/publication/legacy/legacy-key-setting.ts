@@ -8,7 +8,20 @@
 import { recordAudit, type Actor } from '../../host/audit/audit.js'
 import type { HostContext } from '../../host/context.js'
 import { deleteOption, getOption, setOption } from '../../host/options/options.js'
-import { KEY_PARAM_DEPRECATED_AT, KEY_PARAM_SUNSET, KEY_PARAM_WARNING } from './legacy-generate.js'
+
+/** RFC 9745 `Deprecation`: the key parameter is deprecated since 2026-01-01T00:00:00Z (the 2.1 line). */
+export const KEY_PARAM_DEPRECATED_AT = Date.UTC(2026, 0, 1) / 1000
+/** RFC 8594 `Sunset`: no 2.x release removes it; 3.0.0 ships no earlier than this. */
+export const KEY_PARAM_SUNSET = new Date(Date.UTC(2027, 5, 30, 23, 59, 59)).toUTCString()
+export const KEY_PARAM_WARNING =
+  '299 - "The key query parameter is deprecated and removed in 3.0.0; send X-DG-Webhook-Key"'
+
+/** The headers of every answer to a request that used the enabled `key` query parameter. */
+export const KEY_PARAM_HEADERS: Readonly<Record<string, string>> = Object.freeze({
+  Deprecation: `@${KEY_PARAM_DEPRECATED_AT}`,
+  Sunset: KEY_PARAM_SUNSET,
+  Warning: KEY_PARAM_WARNING,
+})
 
 const OPTION = 'dg_legacy_key_param'
 

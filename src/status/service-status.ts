@@ -1,3 +1,4 @@
+/* GET /status: the licence, the last publication of each dataset, missed days and recent alerts in one answer. */
 import { recentAlerts } from '../alerts/alert-service.js'
 import type { HostContext } from '../host/context.js'
 import { getLastPublication, getLastPublicationFailure, getPublicDatasetId } from '../publication/daily-file/dataset.js'
@@ -8,7 +9,7 @@ import { missedDays, publicationStore, todayInWarsaw } from '../publication/publ
 import { datasetBase, datasetStore, listDatasets } from '../publication/daily-file/datasets.js'
 import { XML_NAME } from '../publication/publication-store.js'
 import { PLUGIN_VERSION } from '../version.js'
-import { getLicenseState } from './license.js'
+import { getLicenseState } from '../licensing/license.js'
 
 export async function getServiceStatus(ctx: HostContext) {
   const [license, lastPublication, datasetId, failure, settings, manifest] = await Promise.all([

@@ -3,8 +3,8 @@ import { Type } from 'typebox'
 
 import { requireCapability } from '../host/http/authenticate.js'
 import { errorResponses } from '../host/http/schemas.js'
-import { requireEntitlement } from './require-entitlement.js'
-import { getServiceStatus } from './status.js'
+import { requireEntitlement } from '../licensing/require-entitlement.js'
+import { getServiceStatus } from './service-status.js'
 
 export const StatusSchema = Type.Object(
   {
@@ -114,7 +114,7 @@ export const StatusSchema = Type.Object(
   { $id: 'Status' },
 )
 
-export async function licensingRoutes(app: FastifyInstance): Promise<void> {
+export async function statusRoutes(app: FastifyInstance): Promise<void> {
   app.get(
     '/status',
     {

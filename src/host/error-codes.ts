@@ -1,0 +1,326 @@
+/*
+ * Every stable error code the service answers with, in one place: the `code` of a host-style error
+ * body `{code, message, data: {status}}` or the `error` of a plugin-style body `{error, ...}`
+ * (contract 7), and the codes `dg` commands print. Clients branch on these, never on a message.
+ * docs/reference/error-codes.md is generated from this list (npm run docs:reference), and a test
+ * fails when a code thrown in src/ is missing here or an entry lost its description.
+ * Row errors of an import file (`issues[].code`) are listed with the file format instead.
+ */
+
+export interface ErrorCodeDefinition {
+  /** The HTTP statuses it comes with; `cli` when only a `dg` command prints it. */
+  readonly status: readonly (number | 'cli')[]
+  readonly description: string
+}
+
+export const ERROR_CODES = {
+  // --- request shape (any endpoint) ---
+  rest_bad_request: {
+    status: [400],
+    description: 'The request could not be read (framework error without a more precise code).',
+  },
+  rest_invalid_json: { status: [400], description: 'The body is not valid JSON, or empty with a JSON content type.' },
+  rest_invalid_param: {
+    status: [400],
+    description: 'A parameter has a wrong value; `data.params` names each one with the reason.',
+  },
+  rest_missing_callback_param: {
+    status: [400],
+    description: 'A required parameter is missing; `data.params` names it.',
+  },
+  rest_invalid_request: { status: [400], description: 'The request could not be routed (malformed constraint).' },
+  rest_invalid_url: { status: [400], description: 'The URL is malformed or a path segment is too long.' },
+  rest_invalid_content_length: { status: [400], description: 'The Content-Length header does not match the body.' },
+  rest_payload_too_large: { status: [413], description: 'The request body is larger than the route accepts.' },
+  rest_unsupported_media_type: {
+    status: [415],
+    description: 'The content type of the body is not accepted by this route.',
+  },
+  rest_no_route: { status: [404], description: 'No endpoint has this path and method.' },
+  rest_post_invalid_page_number: {
+    status: [400],
+    description: 'The requested page is past the last page of the collection.',
+  },
+  internal_error: {
+    status: [500],
+    description: 'An unexpected failure; nothing was confirmed. Logged with the request id.',
+  },
+  database_unavailable: {
+    status: [503, 'cli'],
+    description: 'The database cannot be reached or could not confirm the work; retry after `Retry-After`.',
+  },
+
+  // --- authentication and permissions ---
+  rest_not_logged_in: { status: [401], description: 'No valid session or application password came with the request.' },
+  rest_forbidden: {
+    status: [401, 403],
+    description:
+      'The user lacks the capability for this endpoint, or the credentials are of a kind the endpoint refuses.',
+  },
+  rest_cookie_invalid_nonce: {
+    status: [403],
+    description: 'A cookie-authenticated write came without a valid X-WP-Nonce.',
+  },
+  rest_https_required: {
+    status: [403],
+    description: 'Credentials were sent over plain HTTP to a production instance (see DG_TRUSTED_PROXIES).',
+  },
+  invalid_username: { status: [401, 404], description: 'Unknown login name or e-mail address.' },
+  incorrect_password: { status: [401], description: 'Wrong password or application password.' },
+  account_disabled: { status: [403], description: 'The account is disabled by an administrator.' },
+  too_many_login_attempts: {
+    status: [429],
+    description: 'Too many failed logins from this address or for this login; wait `Retry-After` seconds.',
+  },
+  pro_feature_required: {
+    status: [403],
+    description:
+      'The licence is missing, expired or lacks the entitlement named in `feature` (for example `api_webhooks`). Install a licence with `dg license set`.',
+  },
+  dg_catalog_forbidden: {
+    status: [403],
+    description: 'The user may not read the catalog (role dg_catalog_reader or administrator needed).',
+  },
+  rest_too_many_requests: {
+    status: [429],
+    description: 'Catalog rate limit (DG_CATALOG_RATE_LIMIT per minute per user and IP); honour `Retry-After`.',
+  },
+  rate_limit_unavailable: { status: [503], description: 'The rate-limit counter could not be confirmed; retry later.' },
+
+  // --- users and application passwords ---
+  existing_user_login: { status: [409], description: 'A user with this login already exists.' },
+  existing_user_email: { status: [409], description: 'A user with this e-mail address already exists.' },
+  invalid_user_login: {
+    status: [400],
+    description: 'The login may use letters, digits and . _ @ - only, 1 to 60 characters.',
+  },
+  invalid_email: { status: [400], description: 'The e-mail address is not valid.' },
+  invalid_role: { status: [400], description: 'The role is neither administrator nor dg_catalog_reader.' },
+  weak_password: { status: [400], description: 'The login password has fewer than 12 characters.' },
+  invalid_user: { status: [422], description: 'The user change is not valid (for example an empty display name).' },
+  user_not_found: { status: [404], description: 'No user has this id or login.' },
+  last_administrator: {
+    status: [409],
+    description: 'The change would leave the service without an active administrator.',
+  },
+  own_account: { status: [409], description: 'An administrator cannot disable or demote their own account.' },
+  application_password_invalid_name: {
+    status: [400],
+    description: 'The application password needs a name of 1 to 100 characters.',
+  },
+  application_password_duplicate_name: {
+    status: [409],
+    description: 'The user already has an application password with this name.',
+  },
+  application_password_not_found: {
+    status: [404],
+    description: 'No application password with this uuid for the user.',
+  },
+  invalid_application_password: { status: [422], description: 'The application password cannot be created as asked.' },
+
+  // --- catalog ---
+  dg_investment_not_found: { status: [404], description: 'No published investment with this id.' },
+  dg_property_not_found: { status: [404], description: 'No published offer with this id.' },
+  dg_file_not_found: { status: [404], description: 'No published file, media file or panel asset with this name.' },
+
+  // --- editor ---
+  investment_not_found: { status: [404], description: 'No investment with this id.' },
+  offer_not_found: { status: [404], description: 'No offer with this id.' },
+  investment_has_offers: {
+    status: [409],
+    description: 'An investment with offers cannot be deleted; archive or move its offers first.',
+  },
+  edit_conflict: {
+    status: [409],
+    description: 'The record changed since it was read (If-Match); reload and apply the change again.',
+  },
+  precondition_required: {
+    status: [428],
+    description: 'A change to an existing record needs the If-Match header with its version.',
+  },
+  validation_failed: {
+    status: [422],
+    description: 'Data errors; `issues` lists each with row, field, code and message.',
+  },
+  media_not_found: { status: [404], description: 'No media file with this id.' },
+  media_in_use: { status: [409], description: 'The media file is still attached to an offer or investment.' },
+  invalid_image: { status: [422], description: 'The uploaded image could not be read or converted.' },
+  unsupported_media_type: {
+    status: [415],
+    description: 'The file is not a JPEG, PNG or WebP image or a PDF document (judged by its content).',
+  },
+  invalid_upload: {
+    status: [400],
+    description: 'The upload is not multipart/form-data with the file in the field `file`.',
+  },
+  file_too_large: {
+    status: [413],
+    description: 'The uploaded file is larger than DG_IMPORT_MAX_BYTES or DG_MEDIA_MAX_BYTES.',
+  },
+
+  // --- imports ---
+  import_invalid: {
+    status: [422],
+    description: 'The preview found errors; the body carries the job id and the error list.',
+  },
+  import_not_found: {
+    status: [404],
+    description: 'No import job with this id (or it expired: previews live 24 hours, results 7 days).',
+  },
+  import_pending: { status: [409], description: 'Another import is running; retry after `Retry-After` (5 s).' },
+  import_conflict: {
+    status: [409],
+    description: 'The catalog changed since the preview in a way that touches its plan; preview again.',
+  },
+  import_recovery_required: {
+    status: [409],
+    description: 'An earlier execution ended without a confirmed outcome; an administrator checks it first.',
+  },
+  import_failed: { status: [422], description: 'The execution was refused and nothing was written.' },
+  archiving_confirmation_required: {
+    status: [422],
+    description:
+      'A snapshot import would archive offers missing from the file; send `confirm_archiving=true` after showing `archive_scope` to an operator.',
+  },
+  invalid_job_id: {
+    status: [400],
+    description: 'Neither a job id (32 hexadecimal characters) nor a multipart preview with a file was sent.',
+  },
+  invalid_mapping: {
+    status: [400],
+    description: 'The mapping is not a JSON object of canonical field name to column header.',
+  },
+  invalid_mode: { status: [400], description: 'The import mode is neither `patch` nor `snapshot`.' },
+  invalid_idempotency_key: { status: [400], description: 'The idempotency key is not 8 to 128 allowed characters.' },
+  confirmation_required: {
+    status: [400, 409],
+    description:
+      'The change touches what is already published (for example the public address of published files) and needs an explicit confirmation.',
+  },
+
+  // --- webhook (contract 7) ---
+  invalid_auth: { status: [401], description: 'Webhook authentication headers are missing or malformed.' },
+  expired_timestamp: {
+    status: [401],
+    description: 'The webhook timestamp is more than 300 seconds off the server clock.',
+  },
+  invalid_signature: { status: [401], description: 'The signature does not match the body and the secret.' },
+  replay: { status: [401], description: 'The nonce was already used in the last 600 seconds.' },
+  invalid_json: { status: [400], description: 'The body is not a JSON object.' },
+  invalid_payload: { status: [400], description: 'No mapping could be built from the payload.' },
+  webhook_in_progress: {
+    status: [409],
+    description: 'An execution with this key is running; retry after `Retry-After` with a new nonce.',
+  },
+  idempotency_body_conflict: {
+    status: [409],
+    description: 'The idempotency key was already used with another body; use a new key for a new event.',
+  },
+  recovery_required: {
+    status: [409, 503],
+    description: 'The outcome of an earlier execution is not confirmed; check it manually.',
+  },
+  unsupported_property_structure: { status: [422], description: 'The payload has a nested or unsupported structure.' },
+  webhook_import_failed: {
+    status: [422],
+    description: 'The import the event started was refused; nothing was written.',
+  },
+  execution_storage_unavailable: {
+    status: [503],
+    description: 'No durable storage for idempotency could be confirmed; retry later with the same key.',
+  },
+  webhook_secret_missing: {
+    status: [404],
+    description: 'No webhook secret yet; rotate one (`dg webhook-secret rotate`).',
+  },
+
+  // --- publication ---
+  invalid_date: { status: [400], description: 'The date is not a real calendar date YYYY-MM-DD.' },
+  publication_date_future: {
+    status: [422],
+    description: 'A file cannot be published for a day after today (Europe/Warsaw).',
+  },
+  publication_date_past: {
+    status: [422],
+    description: 'A past day is never published from today’s prices; use the report import to fill it.',
+  },
+  publication_day_closed: {
+    status: [422],
+    description: 'The day already has its published file, and a published file never changes.',
+  },
+  publication_in_progress: {
+    status: [409],
+    description: 'Another publication or report import is running; retry after `Retry-After`.',
+  },
+  publication_failed: {
+    status: [422],
+    description: 'The file failed the legal invariants or the XML schema; `issues` says why. Nothing was published.',
+  },
+  publication_not_found: { status: [404], description: 'No publication with this id.' },
+  preflight_failed: {
+    status: [422, 'cli'],
+    description: 'The preflight found blocking problems; `issues` lists them.',
+  },
+  invalid_settings: { status: [422], description: 'A publication setting has a wrong value; `issues` names it.' },
+  invalid_developer: {
+    status: [422],
+    description: 'The developer entity’s data is incomplete or invalid (name, NIP, address).',
+  },
+  invalid_location: {
+    status: [422],
+    description: 'The investment location (voivodeship, county, commune, TERYT) is invalid.',
+  },
+  developer_not_found: { status: [404], description: 'No developer entity with this id.' },
+  report_confirmation_required: {
+    status: [422],
+    description:
+      'Publishing a report replaces the published file of that date; send `confirm=true` with the job id and the date.',
+  },
+  report_file_unavailable: {
+    status: [422],
+    description: 'The converted report of this job is no longer available unchanged; preview the file again.',
+  },
+
+  // --- licence and site options ---
+  invalid_license_plan: { status: [400, 'cli'], description: 'The licence plan is neither free nor pro.' },
+  invalid_license_date: { status: [400, 'cli'], description: 'The licence expiry is not a date YYYY-MM-DD.' },
+  invalid_license_entitlement: { status: [400, 'cli'], description: 'An entitlement is not one the service knows.' },
+  unknown_site_option: {
+    status: [400, 404, 'cli'],
+    description: 'No loaded extension defines a site option with this name.',
+  },
+  invalid_site_option_value: { status: [400, 422], description: 'The value does not match the option’s schema.' },
+
+  // --- dg commands only ---
+  usage: {
+    status: ['cli'],
+    description: 'The command was called with wrong arguments; `dg <command> --help` shows them.',
+  },
+  nothing_to_set: { status: ['cli'], description: 'The command was given no value to change.' },
+  invalid_file: { status: ['cli'], description: 'The file given to the command could not be read as expected.' },
+  invalid_id: { status: ['cli'], description: 'The id given to the command is not a positive whole number.' },
+  file_not_found: { status: ['cli'], description: 'The file given to the command does not exist.' },
+  mapping_not_found: { status: ['cli'], description: 'The mapping file given to `dg import` does not exist.' },
+  alerts_not_configured: {
+    status: ['cli'],
+    description: 'No alert channel is configured (DG_ALERT_SMTP_HOST or DG_ALERT_WEBHOOK_URL).',
+  },
+  alert_not_delivered: {
+    status: ['cli'],
+    description: 'The test alert could not be delivered on at least one channel.',
+  },
+  backup_target_invalid: { status: ['cli'], description: 'The backup folder lies inside the data folder.' },
+  backup_target_exists: { status: ['cli'], description: 'The backup folder exists and is not empty.' },
+  backup_no_database: {
+    status: ['cli'],
+    description: 'There is no embedded database to back up (PostgreSQL is backed up with pg_dump).',
+  },
+  backup_failed: { status: ['cli'], description: 'The copy failed its integrity check or the files kept changing.' },
+  backup_invalid: {
+    status: ['cli'],
+    description: 'The folder is not a dg backup (missing or wrong manifest, unsafe path).',
+  },
+  backup_corrupt: { status: ['cli'], description: 'A file changed or does not match its checksum while restoring.' },
+} as const satisfies Record<string, ErrorCodeDefinition>
+
+export type ErrorCode = keyof typeof ERROR_CODES
