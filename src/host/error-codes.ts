@@ -57,6 +57,10 @@ export const ERROR_CODES = {
     description:
       'The user lacks the capability for this endpoint, or the credentials are of a kind the endpoint refuses.',
   },
+  rest_invalid_authorization: {
+    status: [401],
+    description: 'The Authorization header is not HTTP Basic with a user name and an application password.',
+  },
   rest_cookie_invalid_nonce: {
     status: [403],
     description: 'A cookie-authenticated write came without a valid X-WP-Nonce.',
@@ -321,6 +325,19 @@ export const ERROR_CODES = {
     description: 'The folder is not a dg backup (missing or wrong manifest, unsafe path).',
   },
   backup_corrupt: { status: ['cli'], description: 'A file changed or does not match its checksum while restoring.' },
+  backup_database_mismatch: {
+    status: ['cli'],
+    description: 'The backup’s database kind (SQLite or PostgreSQL) does not match DATABASE_URL.',
+  },
+  service_running: {
+    status: ['cli'],
+    description: 'A running service holds the data folder; stop it before restoring.',
+  },
+  data_dir_not_empty: {
+    status: ['cli'],
+    description:
+      'The data folder to restore into is not empty; `dg restore --replace` keeps the old one beside as a copy.',
+  },
 } as const satisfies Record<string, ErrorCodeDefinition>
 
 export type ErrorCode = keyof typeof ERROR_CODES
