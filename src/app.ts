@@ -24,7 +24,7 @@ import './host/http/fastify-augment.js'
 import { registerHttpsPolicy } from './host/http/https-policy.js'
 import { registerMessageLocalization } from './host/http/responses/localize-messages.js'
 import { loggerOptions } from './host/http/logging.js'
-import { openApiRoute, registerOpenApi } from './host/http/openapi.js'
+import { openApiRoute, registerApiDocs, registerOpenApi } from './host/http/openapi.js'
 import { HostErrorSchema, PluginErrorSchema } from './host/http/schemas.js'
 import { schemaController } from './host/http/validation.js'
 import { healthRoutes } from './host/http/monitoring/health.js'
@@ -145,6 +145,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     limits: { fileSize: config.importMaxBytes, files: 1, fields: 10, fieldSize: 256 * 1024 },
   })
   await registerOpenApi(app)
+  await registerApiDocs(app, `${baseUrl(config)}/docs`)
   app.addSchema(HostErrorSchema)
   app.addSchema(PluginErrorSchema)
   app.addSchema(StatusSchema)

@@ -70,6 +70,14 @@ function drawNav() {
         SECTIONS.filter((section) => section.group === group).map((section) =>
           h('a', { href: `#/${section.route}`, dataset: { route: section.route } }, tr(...section.title)),
         ),
+        // the interactive API documentation the service serves from its OpenAPI document
+        group === 'admin'
+          ? h(
+              'a',
+              { href: `${api.base}/docs`, target: '_blank', rel: 'noopener' },
+              tr('Dokumentacja API', 'API documentation'),
+            )
+          : null,
       ),
     ),
   )

@@ -14,6 +14,7 @@
  *   database_unavailable on every route but those marked `database: false`.
  */
 import swagger, { type SwaggerTransform, type SwaggerTransformObject } from '@fastify/swagger'
+import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
 import type { TSchema } from 'typebox'
 
@@ -157,5 +158,22 @@ export async function openApiRoute(app: FastifyInstance): Promise<void> {
     const { openapi, info, ...rest } = app.swagger() as unknown as Record<string, unknown>
     const servers = [{ url: serviceOrigin(request), description: 'This service, as reached by this request' }]
     return reply.type('application/json; charset=utf-8').send({ openapi, info, servers, ...rest })
+  })
+}
+
+/**
+ * Swagger UI (shipped inside @fastify/swagger-ui: no CDN) at {base_url}/docs, rendering the same
+ * document as /openapi.json with this request's address as its server, so "Try it out" calls the
+ * service the page came from.
+ */
+export async function registerApiDocs(app: FastifyInstance, routePrefix: string): Promise<void> {
+  await app.register(swaggerUi, {
+    routePrefix,
+    uiConfig: { deepLinking: true, docExpansion: 'list', defaultModelsExpandDepth: 0 },
+    theme: { title: 'dg-offers API' },
+    transformSpecification: (document, request) => ({
+      ...document,
+      servers: [{ url: serviceOrigin(request), description: 'This service, as reached by this request' }],
+    }),
   })
 }
