@@ -10,7 +10,7 @@
  * - `offers_editor_type`: the offers without a type (`property_type` = '', the ones to qualify),
  *   counted and paged newest first from the index instead of a scan of every offer.
  * Other sorts over every status (designation, area, modification time) are left to a sort: each
- * index costs every imported offer, and those sorts are less used (docs/decisions.md).
+ * index costs every imported offer, and those sorts are less used (docs/decisions/editor-offers-table.md).
  */
 import type { Kysely } from 'kysely'
 

@@ -6,7 +6,7 @@
  * recreates the triggers, and test/host/db/listing-revision.test.ts says so), an investment
  * published, unpublished or removed. A price change (a CRM's webhook, most writes of a day) leaves
  * it, so the lists' totals (X-WP-Total) counted under it stay valid across such writes
- * (docs/decisions.md: every list counted again after each write saturated the service at 120,000
+ * (docs/decisions/catalog-cache-and-revisions.md: every list counted again after each write saturated the service at 120,000
  * offers and ten price changes a second).
  */
 import { type Kysely, sql } from 'kysely'

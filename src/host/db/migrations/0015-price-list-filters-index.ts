@@ -6,7 +6,7 @@
  * 120,000 offers on SQLite, 130 ms to count a range with a minimum area; walking the price order
  * for a status and a minimum area, 50 ms a page. With the columns in the index both read the index
  * alone. The 60 lists of bench:mixed, asked while prices change, took 616 ms in all, 350 ms after
- * (docs/decisions.md).
+ * (docs/decisions/catalog-cache-and-revisions.md).
  */
 import { type Kysely, sql } from 'kysely'
 
