@@ -98,7 +98,7 @@ export function describeDemo(config: AppConfig, demo: DemoCredentials, run: Demo
       `  its MD5:                      ${run.publication.files.md5}`,
       `  the day's CSV (58 columns):   ${run.publication.files.csv}`,
       '  This is a local trial at an http:// address: dane.gov.pl only fetches https:// on port 443',
-      '  (see "Going to production" in README.md).',
+      '  (see docs/operations/production-checklist.md).',
       '',
       'Try:',
       `  curl ${run.publication.files.xml}`,
