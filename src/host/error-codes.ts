@@ -296,6 +296,11 @@ export const ERROR_CODES = {
   invalid_site_option_value: { status: [400, 422], description: 'The value does not match the option’s schema.' },
 
   // --- dg commands only ---
+  database_missing: {
+    status: ['cli'],
+    description:
+      'There is no SQLite database in DG_DATA_DIR; the command names the folder it looked in and creates nothing.',
+  },
   usage: {
     status: ['cli'],
     description: 'The command was called with wrong arguments; `dg <command> --help` shows them.',
