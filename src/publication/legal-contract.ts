@@ -1,6 +1,6 @@
 /*
  * The official data standard is a versioned module (design.md section 3): its id, the date until
- * which this service applies it, and (issue 6) its 58 columns and rules. A new ministry standard
+ * which this service applies it, and its 58 columns and rules. A new ministry standard
  * becomes a new module beside this one, never an edit of it.
  */
 import { HARVESTER_NAMESPACE } from './daily-file/harvester-xml.js'

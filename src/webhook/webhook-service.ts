@@ -9,7 +9,7 @@
  * `running` row can exist only from an earlier version or a manual claim; while its lease lasts a
  * retry gets 409 webhook_in_progress, after it the retry takes it over.
  *
- * No delivery waits behind a long write (issue 18). On PostgreSQL an import execution holds the
+ * No delivery waits behind a long write. On PostgreSQL an import execution holds the
  * offers table (SHARE ROW EXCLUSIVE) for its whole commit: a delivery that finds the import lock
  * held tries the table lock without waiting, any other waits at most LOCK_WAIT_MS for it (a
  * transaction-local `lock_timeout`), and either refusal is 409 webhook_in_progress with

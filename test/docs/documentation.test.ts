@@ -1,0 +1,111 @@
+/*
+ * The project's documentation says what holds, not how the project came to be: no talk of work
+ * sessions, rounds of work, which machine measured what on which day, or issue numbers as history
+ * (git keeps the history). Checked over the README, docs/ and the comments of src/. Also: every
+ * link between the documentation's pages and every image they show points at a file that exists.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+
+import { describe, expect, it } from 'vitest'
+
+const root = path.resolve(import.meta.dirname, '../..')
+
+const DIARY_PHRASES: readonly RegExp[] = [
+  /\b(?:this|that|previous|next|earlier|later|second|third|fourth|fifth) (?:work )?session\b/i,
+  /\bsessions? of \d{4}-\d{2}-\d{2}/i,
+  /\brounds? of work\b/i,
+  /\bmeasured\b[^.\n]{0,80}\bon \d{4}-\d{2}-\d{2}\b/i,
+  /\bmeasured on this machine\b/i,
+  /\bmachine\b[^.\n]{0,60}\b20\d\d-\d\d-\d\d\b/i,
+  /\bon this machine\b[^.\n]{0,40}\b\d{4}-\d{2}-\d{2}\b/i,
+  /\b(?:in|during) this (?:session|round|sprint)\b/i,
+  /\bissues? #?\d+\b/i,
+  /(?:^|[\s(])#\d{1,4}\b(?![0-9a-f])/,
+  /\byesterday'?s? (?:run|commit|figures)\b/i,
+]
+
+function files(dir: string, pattern: RegExp): string[] {
+  const absolute = path.join(root, dir)
+  if (!existsSync(absolute)) return []
+  return readdirSync(absolute, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && pattern.test(entry.name))
+    .map((entry) => path.join(entry.parentPath, entry.name))
+}
+
+/** The comments of a source file: what a reader of the code reads as prose. */
+function comments(source: string): string {
+  return [...source.matchAll(/\/\*[\s\S]*?\*\/|(?<![:'"`])\/\/[^\n]*/g)].map((m) => m[0]).join('\n')
+}
+
+/** The anchors GitHub gives a page's headings: lowercase, punctuation dropped, spaces as hyphens. */
+function headingAnchors(file: string): Set<string> {
+  const text = readFileSync(file, 'utf8').replace(/```[\s\S]*?```/g, '')
+  return new Set(
+    [...text.matchAll(/^#+ (.+)$/gm)].map((m) =>
+      m[1]!
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\- _]/gu, '')
+        .replace(/ /g, '-'),
+    ),
+  )
+}
+
+const documents = [path.join(root, 'README.md'), ...files('docs', /\.md$/)]
+
+describe('the project documentation', () => {
+  it('has no diary phrases in the README, docs/ or the comments of src/', () => {
+    const found: string[] = []
+    const texts: [string, string][] = [
+      ...documents.map((file): [string, string] => [file, readFileSync(file, 'utf8')]),
+      ...files('src', /\.(ts|js)$/).map((file): [string, string] => [file, comments(readFileSync(file, 'utf8'))]),
+    ]
+    expect(texts.length).toBeGreaterThan(100)
+    for (const [file, text] of texts) {
+      text.split('\n').forEach((line, index) => {
+        for (const phrase of DIARY_PHRASES) {
+          if (phrase.test(line)) found.push(`${path.relative(root, file)}:${index + 1}: ${line.trim().slice(0, 120)}`)
+        }
+      })
+    }
+    expect(found).toEqual([])
+  })
+
+  it('catches the phrases it is meant to catch', () => {
+    for (const line of [
+      'Measured in this session on 2026-11-27.',
+      'bench:mixed on 2026-11-28 (second session, another machine)',
+      'the previous round of work',
+      'fixed in issue 18',
+      'see #18',
+      'measured on this machine on 2026-11-25',
+    ])
+      expect(
+        DIARY_PHRASES.some((phrase) => phrase.test(line)),
+        line,
+      ).toBe(true)
+    for (const line of ['a login session lasts 12 hours', 'color: #fff', 'One session gives the same operations'])
+      expect(
+        DIARY_PHRASES.some((phrase) => phrase.test(line)),
+        line,
+      ).toBe(false)
+  })
+
+  it('links only to pages and images that exist', () => {
+    const broken: string[] = []
+    for (const file of documents) {
+      const text = readFileSync(file, 'utf8').replace(/```[\s\S]*?```/g, '')
+      for (const match of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        const target = match[1]!
+        if (/^[a-z]+:/.test(target)) continue
+        const [page, anchor] = target.split('#') as [string, string | undefined]
+        const resolved = page === '' ? file : path.resolve(path.dirname(file), decodeURIComponent(page))
+        if (!existsSync(resolved)) broken.push(`${path.relative(root, file)} → ${target}`)
+        else if (anchor && resolved.endsWith('.md') && !headingAnchors(resolved).has(anchor))
+          broken.push(`${path.relative(root, file)} → ${target} (no such heading)`)
+      }
+    }
+    expect(broken).toEqual([])
+  })
+})
