@@ -108,4 +108,20 @@ describe('the project documentation', () => {
     }
     expect(broken).toEqual([])
   })
+
+  it('shows in the operator handbook only screenshots that a browser suite takes', () => {
+    // operator-browser.test.ts names its shots <lang>-<counter>-<name>, editor-browser.test.ts <name>
+    const suites = files('test', /browser\.test\.ts$/)
+      .map((file) => readFileSync(file, 'utf8'))
+      .join('\n')
+    const taken = new Set([...suites.matchAll(/\bshot\('([^']+)'\)/g)].map((m) => m[1]!))
+    const shown = files('docs/operator', /\.md$/).flatMap((file) =>
+      [...readFileSync(file, 'utf8').matchAll(/\]\(([^)]*screenshots\/[^)]+\.png)\)/g)].map((m) =>
+        path.basename(m[1]!, '.png'),
+      ),
+    )
+    expect(shown.length).toBeGreaterThan(5)
+    const untaken = shown.filter((name) => !taken.has(name) && !taken.has(name.replace(/^(?:pl|en)-\d+-/, '')))
+    expect(untaken, 'screenshots no browser suite takes').toEqual([])
+  })
 })
