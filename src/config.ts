@@ -314,7 +314,7 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
     type: 'development | production | test',
     default: 'development (test when NODE_ENV=test)',
     description:
-      'production requires HTTPS for credentials (directly or through DG_TRUSTED_PROXIES), an https:// alert webhook and an installed licence for the PRO features; development allows plain HTTP on 127.0.0.1.',
+      'production refuses every request that did not arrive over HTTPS (403 rest_https_required; see DG_TRUSTED_PROXIES), accepts only an https:// public address of the files and an https:// alert webhook; development and test accept http:// for local trials (the demo).',
   },
   {
     name: 'NODE_ENV',
@@ -346,7 +346,7 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
     type: 'path',
     default: 'data',
     description:
-      'Folder of the embedded database, uploads, media and published files, relative to the working directory. Several instances share it (a shared file system) when they share a PostgreSQL database.',
+      "Folder of the embedded database, uploads, media and published files, relative to the working directory (npm start and npm run dg run in the checkout's root). Several instances share it on a shared file system.",
   },
   {
     name: 'DG_TRUSTED_PROXIES',
@@ -372,7 +372,7 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
     type: 'string, 32+ characters',
     default: '(generated once and kept in the database)',
     description:
-      'Key of the keyed hashes of application passwords and of session nonces. Set it to rotate the key; every instance must share it.',
+      'Key of the keyed hashes of application passwords and of REST nonces. When unset, one is generated once and kept in the database, shared by every instance. Changing it invalidates every application password.',
   },
   {
     name: 'DG_SESSION_TTL_SECONDS',
@@ -408,7 +408,7 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
     name: 'DG_IMPORT_MAX_ROWS',
     type: 'integer 1–5000000',
     default: '200000',
-    description: 'Most data rows accepted in one import file.',
+    description: 'Most data rows accepted in one import file (too_many_rows above it).',
   },
   {
     name: 'DG_IMPORT_MAX_ERRORS',
@@ -441,7 +441,7 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
     type: 'on | off',
     default: 'off',
     description:
-      'Default of whether legacy generate accepts the webhook key in the `key` query parameter (deprecated, removed in 3.0.0). The admin panel’s setting overrides it.',
+      "on: legacy generate accepts the webhook key in the `key` query parameter (deprecated, removed in 3.0.0); answers then carry Deprecation/Sunset/Warning headers and each use is audited. The default only: the admin panel's setting wins until it is reset.",
   },
   {
     name: 'DG_PORTAL_API_URL',
@@ -453,7 +453,8 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
     name: 'DG_SHUTDOWN_TIMEOUT_SECONDS',
     type: 'integer 1–3600',
     default: '30',
-    description: 'How long SIGTERM/SIGINT waits for in-flight requests and running jobs before the process exits.',
+    description:
+      "How long SIGTERM/SIGINT waits for requests under way and running jobs (a publication) before it closes what is left and exits 1; give systemd's TimeoutStopSec more.",
   },
   {
     name: 'DG_METRICS_TOKEN',
@@ -465,7 +466,8 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
     name: 'DG_EXTENSIONS',
     type: 'comma-separated paths or file: URLs',
     default: '(none)',
-    description: 'Extension modules loaded at start, in order (custom fields, site options, hooks).',
+    description:
+      'Extension modules loaded at start, in order (custom fields, site options, filters); one that fails stops the start, naming it.',
   },
   {
     name: 'DG_ALERT_SMTP_HOST',
@@ -484,7 +486,7 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
     type: 'starttls | implicit | none',
     default: 'starttls',
     description:
-      'starttls: a required upgrade; implicit: TLS from the start (port 465); none: plain (a local relay only).',
+      "starttls: the connection must be upgraded to TLS before logging in or sending; implicit: TLS from the first byte (port 465); none: plain, for a relay on the same machine only. Certificates are checked against Node's trust store (NODE_EXTRA_CA_CERTS adds a private CA).",
   },
   {
     name: 'DG_ALERT_SMTP_USER',
@@ -515,7 +517,7 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
     type: 'http(s) URL (https in production)',
     default: '(unset: no alert webhook)',
     description:
-      'Address that receives each alert as a signed JSON POST (Slack/Teams bridges, paging). Needs DG_ALERT_WEBHOOK_SECRET.',
+      'Address the signed alert notifications are POSTed to (a Slack or Teams incoming webhook works: the JSON carries `text`); https:// with DG_ENV=production. Treated as a secret: only its origin is logged. Needs DG_ALERT_WEBHOOK_SECRET.',
   },
   {
     name: 'DG_ALERT_WEBHOOK_SECRET',
@@ -534,7 +536,8 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
     name: 'DG_ALERT_LANGUAGE',
     type: 'pl | en',
     default: 'pl',
-    description: 'Language of alert subjects, the e-mail’s first part and the webhook’s `text`.',
+    description:
+      "Language of alert subjects, the e-mail's first part and the webhook's `text`; both texts are always in the body.",
   },
   {
     name: 'DG_ALERT_MAX_ATTEMPTS',
@@ -546,6 +549,7 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
     name: 'DG_ALERT_RETRY_BASE_MS',
     type: 'integer 10–600000',
     default: '2000',
-    description: 'Wait before the second delivery attempt; each further one waits twice as long.',
+    description:
+      "Wait before the second delivery attempt; each further one waits twice as long (at most 5 minutes, longer when the receiver's Retry-After asks).",
   },
 ]
