@@ -3,7 +3,7 @@
  * 50,000 offers in 500 investments (SQLite), as 10 operators at once (10 autocannon connections)
  * against the service in a child process. Each scenario cycles through 25 different pages and
  * filters (the eighth a new search term on every request). Prints requests/s, p99 latency and the
- * server's CPU per request, against the goal of issue 14: p99 <= 50 ms at 10 concurrent operators.
+ * server's CPU per request, against the goal: p99 <= 50 ms at 10 concurrent operators.
  * BENCH_SECONDS and BENCH_OFFERS shorten a run.
  */
 import { spawn } from 'node:child_process'
@@ -202,6 +202,6 @@ for (const r of results) {
   )
 }
 process.stdout.write(
-  `\nGoal (issue 14): p99 <= ${GOAL_P99_MS} ms at ${CONNECTIONS} concurrent operators. cpu µs/req is the server's CPU per request, which other load on the machine barely moves.\n`,
+  `\nGoal: p99 <= ${GOAL_P99_MS} ms at ${CONNECTIONS} concurrent operators. cpu µs/req is the server's CPU per request, which other load on the machine barely moves.\n`,
 )
 fs.rmSync(dataDir, { recursive: true, force: true })

@@ -1,5 +1,5 @@
 /*
- * `npm run bench:faults` (issue 18, "Faults"): two instances of the service (dist/main.js, child
+ * `npm run bench:faults`: two instances of the service (dist/main.js, child
  * processes) on the PostgreSQL bench database (bench/lib/bench-database.ts) and one data folder,
  * under catalog, webhook and /healthz load (bench/lib/mixed-workload.ts), and three faults:
  *

@@ -1,5 +1,5 @@
 /*
- * `npm run bench:import` (issue 4, "Performance"): generates a 100,000-row offer file twice, as a
+ * `npm run bench:import`: generates a 100,000-row offer file twice, as a
  * UTF-8 `;` CSV and as an XLSX (exceljs streaming writer), with 24 columns whose headers map 1:1 to
  * the canonical fields, then measures on SQLite, each in a fresh child process with a fresh data dir
  * (bench/processes/import-child.ts), so that the peak RSS is the scenario's own:

@@ -1,5 +1,5 @@
 /*
- * `npm run bench:mixed` (issue 18, "Load" and "No stall"): BENCH_SECONDS (default 60) of mixed
+ * `npm run bench:mixed`: BENCH_SECONDS (default 60) of mixed
  * work against the service run as in production (dist/main.js in child processes), in turn on
  * PostgreSQL with one instance, on PostgreSQL with two instances sharing the database and the data
  * folder, and on the SQLite default with one instance (BENCH_SCENARIOS, default

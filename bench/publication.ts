@@ -1,5 +1,5 @@
 /*
- * `npm run bench:publication` (issue 6, "Performance"): the official daily publication of a large
+ * `npm run bench:publication`: the official daily publication of a large
  * catalog with a long history, on SQLite.
  *
  * Seeding (not measured), in this process:

@@ -1,5 +1,5 @@
 /*
- * `npm run bench:soak` (issue 18, "Soak"): the mixed workload of `bench:mixed` for DURATION seconds
+ * `npm run bench:soak`: the mixed workload of `bench:mixed` for DURATION seconds
  * (default 600; `10m` and `90s` are understood too) per scenario (BENCH_SCENARIOS, default
  * `postgres-2,sqlite-1`), with the operator cycle repeated: an import of BENCH_ROWS (100,000) rows,
  * alternately the file of bench:mixed and the same offers 1 zł/m² dearer (so every cycle after the
@@ -304,7 +304,7 @@ try {
       .map((t) => [...samples].reverse().find((s) => s.t <= t)?.total)
       .filter((n): n is number => n !== undefined && Number.isFinite(n))
     // the pools, plus the connection of the thread that runs a large PostgreSQL execution (one at
-    // a time: the import lock), which the README tells operators to count in max_connections
+    // a time: the import lock), which docs/operations/install.md tells operators to count in max_connections
     const connectionLimit = admin ? POOL_MAX * instances.length + 1 : Infinity
     const connectionsOk =
       Math.max(...totals) <= connectionLimit &&

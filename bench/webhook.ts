@@ -1,5 +1,5 @@
 /*
- * `npm run bench:webhook` (issue 5, "Performance"): on SQLite, 5,000 offers (50 investments of 100,
+ * `npm run bench:webhook`: on SQLite, 5,000 offers (50 investments of 100,
  * seeded directly with their first price records), measured with autocannon (20 connections)
  * against a server in a child process (bench/processes/webhook-server.ts):
  *   floor       a bare Fastify route that reads the raw body and only verifies the HMAC of the same

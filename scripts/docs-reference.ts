@@ -13,7 +13,7 @@ import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 import { COMMANDS } from '../src/cli/commands.js'
-import { IMPORT_HELP } from '../src/cli/import-help.js'
+import { EXAMPLE_MAPPING, IMPORT_HELP } from '../src/cli/import-help.js'
 import { ENVIRONMENT_VARIABLES } from '../src/config.js'
 import type { HostContext } from '../src/host/context.js'
 import { ERROR_CODES } from '../src/host/error-codes.js'
@@ -175,21 +175,7 @@ function importFormat(): string {
     '## Mapping file (`dg import --mapping`)',
     '',
     '```json',
-    JSON.stringify(
-      {
-        source_investment_id: 'Inwestycja',
-        source_property_id: 'ID lokalu',
-        prop_no: 'Numer',
-        prop_type: 'Rodzaj',
-        property_status: 'Status',
-        prop_area: 'Powierzchnia',
-        price_m2: 'Cena za m2',
-        price_total: 'Cena',
-        price_total_from: 'Cena od',
-      },
-      null,
-      2,
-    ),
+    JSON.stringify(EXAMPLE_MAPPING, null, 2),
     '```',
     '',
   ].join('\n')

@@ -1,4 +1,4 @@
-// `npm run fuzz`: the long run of the fuzz suites (issue 18, "Bad input"). The same tests `npm test`
+// `npm run fuzz`: the long run of the fuzz suites. The same tests `npm test`
 // runs a bounded share of (test/fuzz/ and the webhook's test/webhook/webhook-fuzz.test.ts), with
 // DG_FUZZ_SCALE multiplying every target's cases (default 20; `npm run fuzz -- 50` or
 // DG_FUZZ_SCALE=50 for more) and enlarging the memory-filling files. Both databases, as `npm test`

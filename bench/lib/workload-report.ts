@@ -1,7 +1,7 @@
 /*
  * What `bench:mixed` and `bench:soak` print about a run of the mixed workload: per endpoint the
  * throughput, latency and every status (successes, 429 apart, other documented refusals, and what
- * the endpoint does not document, which is an error); and the no-stall figures of issue 18: the
+ * the endpoint does not document, which is an error); and the no-stall figures: the
  * catalog's p99 and slowest request while idle, during the import execution and during the
  * publication, the ratios to idle, the /healthz probe of the event loop, and the harness's own lag.
  */

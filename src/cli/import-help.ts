@@ -4,7 +4,7 @@
  */
 import { CANONICAL_FIELDS, FIELD_DESCRIPTIONS } from '../offers/canonical-fields.js'
 
-const EXAMPLE_MAPPING = {
+export const EXAMPLE_MAPPING = {
   source_investment_id: 'Inwestycja',
   source_property_id: 'ID lokalu',
   prop_no: 'Numer',

@@ -91,6 +91,10 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('admin panel in Chr
     await page.click('button[type=submit]')
     await page.locator('#no-publication').waitFor()
     expect(await page.textContent('#nav')).toContain('Publikacja')
+    // the interactive API documentation the service serves, opened in a new tab
+    const apiDocs = page.locator('#nav a', { hasText: 'Dokumentacja API' })
+    expect(await apiDocs.getAttribute('href')).toBe('/wp-json/dg/v2/docs')
+    expect(await apiDocs.getAttribute('target')).toBe('_blank')
     expect(await page.textContent('#account-name')).toContain('Demo administrator')
     const status = await page.textContent('.page')
     expect(status).toContain('aktywna')

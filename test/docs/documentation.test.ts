@@ -1,7 +1,7 @@
 /*
  * The project's documentation says what holds, not how the project came to be: no talk of work
  * sessions, rounds of work, which machine measured what on which day, or issue numbers as history
- * (git keeps the history). Checked over the README, docs/ and the comments of src/. Also: every
+ * (git keeps the history). Checked over the README, docs/ and the comments of the code. Also: every
  * link between the documentation's pages and every image they show points at a file that exists.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
@@ -55,11 +55,14 @@ function headingAnchors(file: string): Set<string> {
 const documents = [path.join(root, 'README.md'), ...files('docs', /\.md$/)]
 
 describe('the project documentation', () => {
-  it('has no diary phrases in the README, docs/ or the comments of src/', () => {
+  it('has no diary phrases in the README, docs/ or the comments of the code', () => {
     const found: string[] = []
     const texts: [string, string][] = [
       ...documents.map((file): [string, string] => [file, readFileSync(file, 'utf8')]),
-      ...files('src', /\.(ts|js)$/).map((file): [string, string] => [file, comments(readFileSync(file, 'utf8'))]),
+      ...['src', 'bench', 'test', 'scripts']
+        .flatMap((dir) => files(dir, /\.(ts|js|mjs)$/))
+        .filter((file) => !file.endsWith('documentation.test.ts') && !file.includes(`${path.sep}fixtures${path.sep}`))
+        .map((file): [string, string] => [file, comments(readFileSync(file, 'utf8'))]),
     ]
     expect(texts.length).toBeGreaterThan(100)
     for (const [file, text] of texts) {

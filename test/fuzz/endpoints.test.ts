@@ -1,5 +1,5 @@
 /*
- * Fuzzing of every endpoint (issue 18, "Bad input"): each operation of the service's own OpenAPI
+ * Fuzzing of every endpoint: each operation of the service's own OpenAPI
  * document, plus HEAD, wrong methods and paths no route serves, gets hostile path parameters,
  * query strings, headers (Authorization variants, Content-Type lies, huge headers, If-None-Match,
  * If-Modified-Since and Accept-Language garbage, forwarded-for lies) and bodies (wrong JSON types,

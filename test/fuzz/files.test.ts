@@ -1,5 +1,5 @@
 /*
- * Fuzzing of the uploaded files (issue 18, "Bad input"): the offer import's CSV and XLSX
+ * Fuzzing of the uploaded files: the offer import's CSV and XLSX
  * (POST /imports/offer) and the official 58-column report (POST /imports/report) get truncated
  * files, other encodings and byte-order marks, flipped bytes, formula and megabyte cells, hostile
  * workbook XML (entities, external entities, broken references), ZIP bombs (a lying size, ZIP64

@@ -1,5 +1,5 @@
 /*
- * What the fuzz suites share (issue 18, "Bad input"): how many cases a run tries, the documented
+ * What the fuzz suites share: how many cases a run tries, the documented
  * statuses of every operation (read from the service's own OpenAPI document), a fingerprint of
  * everything a refused request must leave alone, the captured log and the search for secrets in it.
  *

@@ -1,5 +1,5 @@
 /*
- * Reliability of the import commit (issue 4, "Reliability (tests)"): a process killed with SIGKILL
+ * Reliability of the import commit: a process killed with SIGKILL
  * while it commits a large import leaves the catalog with the whole import or none of it, and the
  * job either `completed` (a retry with the same Idempotency-Key replays the stored result) or back
  * in `previewed` after a restart (executing it then writes exactly one set of offers and history).

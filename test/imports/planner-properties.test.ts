@@ -1,5 +1,5 @@
 /*
- * Property-based tests of the shared write path (issue 4, "Reliability (tests)"): arbitrary and
+ * Property-based tests of the shared write path: arbitrary and
  * near-valid rows go through the row validator and then, the valid ones, through the planner
  * against a small seeded catalog, in both modes. Never a throw; every bad row is reported with its
  * row number; every valid row becomes exactly one operation with its key or one planner error;

@@ -1,5 +1,5 @@
 /*
- * One dataset per developer entity (issue 16): a developer group sells one project through a
+ * One dataset per developer entity: a developer group sells one project through a
  * company of its own, so each entity publishes its own dataset — own extIdent, titles, XML, .md5,
  * public paths and publications — and its investments' offers go only into its file. Checked over
  * HTTP by the simulated harvester, on both databases.

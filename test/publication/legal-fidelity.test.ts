@@ -1,5 +1,5 @@
 /*
- * What a lawyer reading the files would catch (issue 16): nothing the file shows incompletely is
+ * What a lawyer reading the files would catch: nothing the file shows incompletely is
  * silent (offers without a price, components priced without the combined price of column 42,
  * investments without location or prospectus), a missed day is reported and never fabricated, and
  * the dataset carries the operator's website page and note.

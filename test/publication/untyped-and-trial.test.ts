@@ -1,5 +1,5 @@
 /*
- * Two things a newcomer meets before production (issue 17): offers that arrived without a type are
+ * Two things a newcomer meets before production: offers that arrived without a type are
  * served by the catalog but left out of the daily file — and every report says so, naming them —
  * and an http:// public address is a local trial outside production (valid, not production
  * allowed, explained), refused with DG_ENV=production.

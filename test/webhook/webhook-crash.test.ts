@@ -1,5 +1,5 @@
 /*
- * Reliability of exactly-once webhook execution (issue 5, "Reliability (tests)"): a server killed
+ * Reliability of exactly-once webhook execution: a server killed
  * with SIGKILL while it executes many distinct signed events leaves every event either fully
  * applied (its execution record `completed`, a retry answers 200 replayed with the stored result)
  * or not applied at all (a retry executes it: 202) — never half-applied, never applied twice.

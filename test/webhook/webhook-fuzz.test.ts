@@ -1,5 +1,5 @@
 /*
- * Fuzzing of POST /webhooks/properties (issue 5, "Reliability (tests)"): whatever arrives, the
+ * Fuzzing of POST /webhooks/properties: whatever arrives, the
  * webhook answers one of the documented statuses with a documented error body, never a 500.
  *
  * (a) Arbitrary header sets (each of the five headers kept, removed, garbage, over-long, unicode,

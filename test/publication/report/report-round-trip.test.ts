@@ -1,5 +1,5 @@
 /*
- * The round trip (issue 16): every file the service publishes, uploaded to the report import,
+ * The round trip: every file the service publishes, uploaded to the report import,
  * previews valid and converts to the very same bytes, so confirmed for its date into an empty
  * dataset it republishes byte for byte. A property over generated catalogs (flats and houses,
  * several parts, rooms, rights and payments per offer, priced or not, standalone parts, combined
