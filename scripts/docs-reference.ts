@@ -227,9 +227,34 @@ function errorCodes(): string {
   ].join('\n')
 }
 
+function index(): string {
+  return [
+    GENERATED,
+    '# Reference',
+    '',
+    'Generated from the definitions in the code by `npm run docs:reference`; a test fails when a page is stale.',
+    '',
+    table(
+      ['Page', 'Made from'],
+      [
+        ['[Configuration: environment variables](configuration.md)', '`ENVIRONMENT_VARIABLES` in `src/config.ts`'],
+        ['[`dg` commands](cli.md)', '`COMMANDS` in `src/cli/commands.ts`'],
+        ['[Import file format](import-format.md)', 'the canonical fields in `src/offers/canonical-fields.ts`'],
+        ['[Metrics](metrics.md)', 'the Prometheus registry in `src/host/metrics.ts`'],
+        ['[Error codes](error-codes.md)', '`ERROR_CODES` in `src/host/error-codes.ts`'],
+      ],
+    ),
+    '',
+    'The HTTP API is described by the OpenAPI document the service serves at `{base_url}/openapi.json`, rendered',
+    'at `{base_url}/docs`.',
+    '',
+  ].join('\n')
+}
+
 /** The pages by their path relative to the repository root. */
 export function renderReferences(): Map<string, string> {
   return new Map([
+    [`${REFERENCE_DIR}/README.md`, index()],
     [`${REFERENCE_DIR}/configuration.md`, configuration()],
     [`${REFERENCE_DIR}/cli.md`, cli()],
     [`${REFERENCE_DIR}/import-format.md`, importFormat()],
