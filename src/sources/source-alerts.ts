@@ -13,19 +13,19 @@ import type { SourceRow } from './sources-repository.js'
 
 const GUARD_TEXT: Record<GuardBreach['guard'], { pl: (b: GuardBreach) => string; en: (b: GuardBreach) => string }> = {
   archived: {
-    pl: (b) => `${b.count} ofert zarchiwizowanych lub wycofanych (${b.actual_pct}% katalogu, limit ${b.limit_pct}%)`,
+    pl: (b) => `ofert zarchiwizowanych lub wycofanych: ${b.count} (${b.actual_pct}% katalogu, limit ${b.limit_pct}%)`,
     en: (b) => `${b.count} offers archived or withdrawn (${b.actual_pct}% of the catalog, limit ${b.limit_pct}%)`,
   },
   price_change: {
-    pl: (b) => `${b.count} cen zmienia się o więcej niż ${b.limit_pct}% (najwięcej o ${b.actual_pct}%)`,
+    pl: (b) => `cen zmienionych o więcej niż ${b.limit_pct}%: ${b.count} (najwięcej o ${b.actual_pct}%)`,
     en: (b) => `${b.count} prices change by more than ${b.limit_pct}% (at most by ${b.actual_pct}%)`,
   },
   invalid_rows: {
-    pl: (b) => `${b.count} z ${b.of} wierszy pliku ma błędy (${b.actual_pct}%, limit ${b.limit_pct}%)`,
+    pl: (b) => `wierszy pliku z błędami: ${b.count} z ${b.of} (${b.actual_pct}%, limit ${b.limit_pct}%)`,
     en: (b) => `${b.count} of ${b.of} rows have errors (${b.actual_pct}%, limit ${b.limit_pct}%)`,
   },
   shrink: {
-    pl: (b) => `plik ma ${b.count} wierszy, poprzednio ${b.of} (mniej o ${b.actual_pct}%, limit ${b.limit_pct}%)`,
+    pl: (b) => `liczba wierszy pliku spadła z ${b.of} do ${b.count} (o ${b.actual_pct}%, limit ${b.limit_pct}%)`,
     en: (b) => `the file has ${b.count} rows, ${b.of} before (${b.actual_pct}% fewer, limit ${b.limit_pct}%)`,
   },
 }
