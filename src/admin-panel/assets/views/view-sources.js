@@ -750,3 +750,29 @@ function decisionCard(api, run, reload) {
     h('div', { class: 'actions' }, apply, reject),
   )
 }
+
+/** The dashboard's line about the sources: runs waiting for a decision and failing sources, else nothing. */
+export function sourcesNotice(overview) {
+  if (!overview || (overview.held_runs === 0 && overview.failing === 0)) return null
+  return alertBox(
+    overview.held_runs > 0 ? 'warning' : 'error',
+    tr('Źródła ofert wymagają uwagi', 'Offer sources need attention'),
+    h(
+      'p',
+      { id: 'sources-notice' },
+      overview.held_runs > 0
+        ? tr(
+            `Przebiegi czekające na decyzję: ${overview.held_runs}. `,
+            `Runs awaiting a decision: ${overview.held_runs}. `,
+          )
+        : null,
+      overview.failing > 0
+        ? tr(
+            `Źródła z błędem ostatniego przebiegu: ${overview.failing}. `,
+            `Sources whose latest run failed: ${overview.failing}. `,
+          )
+        : null,
+      h('a', { href: '#/zrodla' }, tr('Przejdź do źródeł ofert', 'Go to the offer sources')),
+    ),
+  )
+}
