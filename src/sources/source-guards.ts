@@ -65,11 +65,15 @@ async function* planOperations(db: Executor, jobId: string): AsyncGenerator<Plan
       for (const op of decodeChunk(payload, job.plan_format)) yield op
 }
 
-async function activeOffers(db: Executor): Promise<number> {
+/** Offers not archived in the investments named by their source ids (what the archive guard's share is of). */
+async function activeOffers(db: Executor, investments: ReadonlySet<string>): Promise<number> {
+  if (investments.size === 0) return 0
   const row = await db
     .selectFrom('offers')
+    .innerJoin('investments', 'investments.id', 'offers.investment_id')
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('status', '!=', 'archived')
+    .where('offers.status', '!=', 'archived')
+    .where('investments.source_id', 'in', [...investments])
     .executeTakeFirstOrThrow()
   return Number(row.n)
 }
@@ -108,12 +112,14 @@ export async function checkGuards(
 
   const withdrawn: FlaggedOffer[] = []
   let withdrawnTotal = 0
+  const withdrawnIn = new Set<string>()
   const repriced: FlaggedOffer[] = []
   let repricedTotal = 0
   let worstPrice = 0
   for await (const op of planOperations(db, plan.jobId)) {
     if (op.action === 'archive') {
       withdrawnTotal++
+      withdrawnIn.add(op.sourceInvestmentId)
       if (withdrawn.length < FLAGGED_SHOWN)
         withdrawn.push({
           key: op.key,
@@ -127,6 +133,7 @@ export async function checkGuards(
     const status = op.values.status
     if (op.changes.includes('property_status') && status !== undefined && WITHDRAWN.has(status)) {
       withdrawnTotal++
+      withdrawnIn.add(op.sourceInvestmentId)
       if (withdrawn.length < FLAGGED_SHOWN)
         withdrawn.push({
           key: op.key,
@@ -149,7 +156,7 @@ export async function checkGuards(
     }
   }
   if (withdrawnTotal > 0) {
-    const offers = await activeOffers(db)
+    const offers = await activeOffers(db, withdrawnIn)
     const pct = percent(withdrawnTotal, offers)
     if (pct > limits.max_archived_pct)
       breaches.push({

@@ -130,6 +130,12 @@ export async function runSource(
     // read again under the lock: the instance that held it may have changed the source's state
     const current = (await findSource(ctx.db, sourceId)) ?? source
     const now = ctx.now().toISOString()
+    // under the lock no other run of this source is under way: one still `running` lost its process
+    for (const interrupted of await selectRuns(ctx.db, { sourceId, outcome: 'running', limit: 20 }))
+      await finish(ctx, interrupted.id, 'running', {
+        outcome: 'failed',
+        failure: JSON.stringify({ code: 'source_run_interrupted', message: 'the instance stopped during the run' }),
+      })
     await updateSource(ctx.db, sourceId, { last_run_at: now })
     runId = await insertRun(ctx.db, {
       source_id: sourceId,

@@ -12,7 +12,7 @@ import type { SourceRow, SourceRunRow } from './sources-repository.js'
 import type { SourcesTable } from './source-tables.js'
 
 export interface GuardLimits {
-  /** Most offers archived or withdrawn by one run, in percent of the offers in the catalog. */
+  /** Most offers archived or withdrawn by one run, in percent of the offers of the investments concerned. */
   max_archived_pct: number
   /** Most a unit's price may change in one run, in percent of its price before. */
   max_price_change_pct: number
