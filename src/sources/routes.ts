@@ -23,8 +23,8 @@ const tags = ['sources']
 export async function sourceRoutes(app: FastifyInstance): Promise<void> {
   const guard = [requireCapability('manage_options'), requireEntitlement('bulk_import')]
   for (const schema of SOURCE_SCHEMAS) app.addSchema(schema)
-  app.addHook('onSend', async (request, reply) => {
-    if (request.url.includes('/source')) reply.header('Cache-Control', 'no-store')
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('Cache-Control', 'no-store')
   })
 
   app.get(
