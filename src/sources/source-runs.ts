@@ -342,6 +342,7 @@ async function runSteps(
     await auditRun(ctx, actor, source, runId, 'applied', { result: executed.result })
   } catch (error) {
     const code = error instanceof PluginError ? error.error : 'import_failed'
+    await forgetFetchedFile(ctx, source.id)
     await finishFailed(
       ctx,
       source,
@@ -352,6 +353,11 @@ async function runSteps(
       { ...fetchedColumns, job_id: jobId, summary: JSON.stringify(summary) },
     )
   }
+}
+
+/** The next run plans the file again even when its bytes are the same (this one's plan was never written). */
+async function forgetFetchedFile(ctx: HostContext, sourceId: number): Promise<void> {
+  await updateSource(ctx.db, sourceId, { etag: null, last_modified: null, content_sha256: null })
 }
 
 function summaryOf(preview: PreviewBody, skipped: number): RunSummary {
@@ -495,6 +501,7 @@ export async function applyHeldRun(ctx: HostContext, runId: number, decider: Dec
       error instanceof PluginError &&
       (error.error === 'import_conflict' || error.error === 'import_not_found' || error.error === 'import_invalid')
     ) {
+      await forgetFetchedFile(ctx, run.source_id)
       await transitionRun(ctx.db, runId, 'held', {
         outcome: 'stale',
         failure: JSON.stringify({ code: 'source_run_stale', message: error.error }),

@@ -258,6 +258,20 @@ describeEachDatabase('scheduled sources', (getEnv) => {
     expect(await activeOffers()).toBe(5)
   })
 
+  it('a held plan past its 24 hours is refused as stale, and the next run plans the same file again', async () => {
+    const [held] = (await api('GET', `/source-runs?source_id=${sourceId}&outcome=held`)).json().runs as Array<{
+      id: number
+    }>
+    nextDay()
+    const refused = await api('POST', `/source-runs/${held!.id}/apply`)
+    expect(refused.statusCode).toBe(409)
+    expect(refused.json().error).toBe('source_run_stale')
+    expect(await activeOffers()).toBe(5)
+    const again = await run()
+    expect(again.outcome).toBe('held')
+    expect(again.id).toBeGreaterThan(held!.id)
+  })
+
   it('an unreachable source fails loudly, once a day, and writes nothing', async () => {
     nextDay()
     const changed = await api('PATCH', `/sources/${sourceId}`, {
