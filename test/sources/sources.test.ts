@@ -316,6 +316,21 @@ describeEachDatabase('scheduled sources', (getEnv) => {
     expect((await run()).failure?.code).toBe('source_private_address')
   })
 
+  it('follows an allowed redirect to another origin without sending it the token', async () => {
+    server.redirectTo = `https://localhost:${server.port}/prices.csv`
+    await api('PATCH', `/sources/${sourceId}`, {
+      url: `${server.origin}/redirect`,
+      private_hosts: [`127.0.0.1:${server.port}`, `localhost:${server.port}`],
+    })
+    const requests = server.requests.length
+    const followed = await run()
+    expect(followed.failure).toBeNull()
+    const sent = server.requests.slice(requests)
+    expect(sent.map((r) => r.path)).toEqual(['/redirect', '/prices.csv'])
+    expect(sent[0]!.headers.authorization).toBe(TOKEN)
+    expect(sent[1]!.headers.authorization).toBeUndefined()
+  })
+
   it('a file unchanged for the days the operator set raises its alert', async () => {
     await api('PATCH', `/sources/${sourceId}`, {
       url: `${server.origin}/prices.csv`,
