@@ -12,6 +12,7 @@ import { setUpDemo } from '../../src/demo/demo-setup.js'
 import { runScheduledPublication } from '../../src/publication/publication-schedule.js'
 import { updatePublicationSettings } from '../../src/publication/settings/publication-settings.js'
 import { runSource } from '../../src/sources/source-runs.js'
+import { runDueSources } from '../../src/sources/source-schedule.js'
 import { createSource } from '../../src/sources/source-service.js'
 import { describeEachDatabase, type TestEnv } from '../helpers/test-app.js'
 import { type SourceFileServer, startSourceFileServer } from './source-file-server.js'
@@ -162,5 +163,16 @@ describeEachDatabase('a week of a scheduled source', (getEnv) => {
       .orderBy('offers.source_property_id')
       .execute()
     expect(prices.map((p) => Number(p.price_total_cents))).toEqual([price(6)(3) * 100, price(8)(4) * 100])
+  })
+
+  it('the schedule runs each due source once, 30 minutes before the publication', async () => {
+    server.content = sheet(price(9))
+    // 23:05 UTC is 00:05 in Warsaw: the default publication runs at 00:30, its sources from 00:00
+    env.clock.set('2026-11-27T22:55:00Z')
+    expect(await runDueSources(env.ctx)).toEqual({})
+    env.clock.set('2026-11-27T23:05:00Z')
+    expect(await runDueSources(env.ctx)).toEqual({ applied: 2 })
+    env.clock.set('2026-11-27T23:20:00Z')
+    expect(await runDueSources(env.ctx)).toEqual({})
   })
 })
