@@ -53,6 +53,7 @@ import { CATALOG_SCHEMAS } from './catalog/schemas.js'
 import { editorRoutes } from './editor/routes.js'
 import { EDITOR_SCHEMAS } from './editor/schemas.js'
 import { mediaFileRoutes } from './editor/media-routes.js'
+import { sourceRoutes } from './sources/routes.js'
 
 export interface BuildAppOptions {
   config: AppConfig
@@ -177,6 +178,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v2.register(preflightRoutes)
       await v2.register(settingsRoutes)
       await v2.register(editorRoutes)
+      await v2.register(sourceRoutes)
     },
     { prefix: baseUrl(config) },
   )

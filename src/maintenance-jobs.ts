@@ -10,6 +10,7 @@ import { removeForgottenSignInFailures } from './host/auth/login-throttle.js'
 import { deleteExpiredSessions } from './host/auth/sessions-repository.js'
 import type { ScheduledJob } from './host/scheduler.js'
 import { removeExpiredImportJobs } from './imports/offer-import-service.js'
+import { SOURCE_JOBS } from './sources/source-schedule.js'
 import { removeOldWebhookActivity } from './webhook/webhook-activity.js'
 import { removeExpiredWebhookRecords } from './webhook/webhook-service.js'
 
@@ -33,4 +34,5 @@ export const MAINTENANCE_JOBS: readonly ScheduledJob[] = [
       alertsResent: await resendStaleAlerts(ctx),
     }),
   },
+  ...SOURCE_JOBS,
 ]

@@ -9,6 +9,9 @@ export type AlertCause =
   | 'row_drop'
   | 'license_continuity'
   | 'publication_gaps'
+  | 'source_held'
+  | 'source_failed'
+  | 'source_stale'
   | 'test'
 
 export type AlertSeverity = 'critical' | 'warning' | 'info'
@@ -45,6 +48,9 @@ export const ALERT_TITLES: Record<AlertCause, { pl: string; en: string }> = {
     pl: 'Dzisiejszy plik pokazuje ofertę niepełnie',
     en: "Today's file shows the offer incompletely",
   },
+  source_held: { pl: 'Zmiany ze źródła czekają na decyzję', en: 'Changes from a source await a decision' },
+  source_failed: { pl: 'Źródło ofert nie zostało wczytane', en: 'An offer source could not be read' },
+  source_stale: { pl: 'Plik źródła od dawna się nie zmienił', en: "A source's file has not changed for days" },
   test: { pl: 'Alert testowy', en: 'Test alert' },
 }
 

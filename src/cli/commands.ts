@@ -15,6 +15,7 @@ import { getLicenseState, setLicense } from '../licensing/license.js'
 import { getWebhookSecret, rotateWebhookSecret } from '../webhook/webhook-secret.js'
 import { ALERTS_COMMANDS } from './alerts-command.js'
 import { BACKUP_COMMANDS } from './backup-command.js'
+import { SOURCE_COMMANDS } from '../sources/source-command.js'
 import { runImportCommand } from './import-command.js'
 import { SITE_OPTION_COMMANDS } from './site-options-command.js'
 import { IMPORT_HELP } from './import-help.js'
@@ -380,6 +381,7 @@ export const COMMANDS: Command[] = [
   },
   ...BACKUP_COMMANDS,
   ...ALERTS_COMMANDS,
+  ...SOURCE_COMMANDS,
   ...SITE_OPTION_COMMANDS,
 ]
 

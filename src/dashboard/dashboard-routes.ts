@@ -92,6 +92,11 @@ const DashboardSchema = Type.Object({
     continuity_mode: Type.Boolean(),
   }),
   alerts: StatusSchema.properties.alerts,
+  sources: Type.Object({
+    sources: Type.Integer({ description: 'Scheduled sources configured' }),
+    held_runs: Type.Integer({ description: 'Runs held by a guard, waiting for apply or reject' }),
+    failing: Type.Integer({ description: 'Sources whose latest run failed or found the file invalid' }),
+  }),
 })
 
 export async function dashboardRoutes(app: FastifyInstance): Promise<void> {

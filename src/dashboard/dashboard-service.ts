@@ -18,6 +18,7 @@ import {
 } from '../publication/history/publication-history.js'
 import { getPublicationSettings } from '../publication/settings/publication-settings.js'
 import { countUntypedListedOffers } from '../publication/publications-repository.js'
+import { sourcesOverview } from '../sources/source-service.js'
 import { webhookActivity } from '../webhook/webhook-activity.js'
 import {
   countInvestments,
@@ -145,5 +146,6 @@ export async function getDashboard(ctx: HostContext) {
       continuity_mode: license.continuity_mode,
     },
     alerts,
+    sources: await sourcesOverview(ctx),
   }
 }

@@ -17,6 +17,7 @@ import { renderOffers } from './editor/view-offers.js'
 import { renderPublication } from './views/view-publication.js'
 import { renderReportImport } from './views/view-report-import.js'
 import { renderSettings } from './views/view-settings.js'
+import { renderSources } from './views/view-sources.js'
 import { renderUsers } from './views/view-users.js'
 import { renderWebhook } from './views/view-webhook.js'
 
@@ -39,6 +40,7 @@ const SECTIONS = [
   { route: 'inwestycje', group: 'catalog', title: ['Inwestycje', 'Investments'], render: renderInvestments },
   { route: 'oferty', group: 'catalog', title: ['Oferty', 'Offers'], render: renderOffers },
   { route: 'import', group: 'catalog', title: ['Import ofert', 'Offer import'], render: renderImports },
+  { route: 'zrodla', group: 'catalog', title: ['Źródła ofert', 'Offer sources'], render: renderSources },
   { route: 'ustawienia', group: 'admin', title: ['Ustawienia', 'Settings'], render: renderSettings },
   { route: 'webhook', group: 'admin', title: ['Klucz webhooka', 'Webhook key'], render: renderWebhook },
   { route: 'uzytkownicy', group: 'admin', title: ['Użytkownicy', 'Users'], render: renderUsers },

@@ -1,5 +1,7 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
 
+import type { SourceRunsTable, SourcesTable } from '../../sources/source-tables.js'
+
 /*
  * Portable column conventions, so that one query returns the same JS values on SQLite and
  * PostgreSQL: timestamps are ISO-8601 UTC text, calendar dates are `YYYY-MM-DD` text, flags are
@@ -392,6 +394,8 @@ export interface Database {
   alerts: AlertsTable
   login_throttle: LoginThrottleTable
   webhook_activity: WebhookActivityTable
+  sources: SourcesTable
+  source_runs: SourceRunsTable
 }
 
 export type UserRow = Selectable<UsersTable>

@@ -758,6 +758,40 @@ describeEachDatabase('OpenAPI document against real responses', (getEnv) => {
     expect((await call('put', option, { ...unknown, payload: { value: [1] } })).statusCode).toBe(400)
   })
 
+  it('scheduled sources: add, list, show, change, run (an unreachable source), runs, a run, refused decisions, removal', async () => {
+    const payload = {
+      name: 'Źródło',
+      url: 'https://127.0.0.1:1/prices.csv',
+      headers: { Authorization: 'Bearer x' },
+      mapping: { source_investment_id: 'Inwestycja', source_property_id: 'ID lokalu' },
+      private_hosts: ['127.0.0.1:1'],
+    }
+    const created = await call('post', `${V2}/sources`, { headers: asAdmin(), payload })
+    expect(created.statusCode).toBe(201)
+    expect(
+      (await call('post', `${V2}/sources`, { headers: asAdmin(), payload: { ...payload, url: 'ftp://x' } })).statusCode,
+    ).toBe(400)
+    const one = { params: { id: (created.json() as { id: number }).id }, headers: asAdmin() }
+    expect((await call('get', `${V2}/sources`, { headers: asAdmin() })).statusCode).toBe(200)
+    expect((await call('get', `${V2}/sources/{id}`, one)).statusCode).toBe(200)
+    expect((await call('get', `${V2}/sources/{id}`, { ...one, params: { id: 999_999 } })).statusCode).toBe(404)
+    expect((await call('patch', `${V2}/sources/{id}`, { ...one, payload: { stale_after_days: 5 } })).statusCode).toBe(
+      200,
+    )
+    const ran = await call('post', `${V2}/sources/{id}/run`, one)
+    expect(ran.statusCode).toBe(200)
+    expect(
+      (await call('get', `${V2}/source-runs`, { headers: asAdmin(), query: { outcome: 'failed' } })).statusCode,
+    ).toBe(200)
+    const run = { params: { id: (ran.json() as { id: number }).id }, headers: asAdmin() }
+    expect((await call('get', `${V2}/source-runs/{id}`, run)).statusCode).toBe(200)
+    expect((await call('post', `${V2}/source-runs/{id}/apply`, run)).statusCode).toBe(409)
+    expect((await call('post', `${V2}/source-runs/{id}/reject`, { ...run, params: { id: 999_999 } })).statusCode).toBe(
+      404,
+    )
+    expect((await call('delete', `${V2}/sources/{id}`, one)).statusCode).toBe(200)
+  })
+
   it('calls every operation of the contract (REST namespaces and published files); every operation has a unique operationId', () => {
     const operations: string[] = []
     const ids: string[] = []

@@ -18,6 +18,7 @@ import { offerStatusLabel } from '../editor/editor-labels.js'
 import { tr } from '../i18n.js'
 import { jobStatusLabel, licenseLabel, triggerLabel } from '../messages.js'
 import { alertBox, card, errorBox, issuesList, technicalDetails } from '../ui.js'
+import { sourcesNotice } from './view-sources.js'
 
 const REFRESH_MS = 30_000
 
@@ -482,6 +483,7 @@ export async function renderDashboard(root, { api, signal }) {
           )
         : null,
       todayCard(dashboard.today, dashboard.public_base_url),
+      sourcesNotice(dashboard.sources),
       alertsCard(dashboard.alerts),
       h(
         'div',

@@ -1,0 +1,778 @@
+// Offer sources pulled on a schedule (REST /sources, /source-runs). The list of sources with their
+// latest run, the runs waiting for a decision, the form adding a source (the column assignment
+// saved by the offer import's form is offered as its mapping), and a run's page (#/zrodla/przebieg/ID):
+// what stopped it, its plan before → after per offer, and "Zastosuj" / "Odrzuć" for a held run.
+import {
+  badge,
+  facts,
+  formatBytes,
+  formatDateTime,
+  formatMoney,
+  formatNumber,
+  h,
+  mono,
+  replaceChildren,
+} from '../dom.js'
+import { offerStatusLabel } from '../editor/editor-labels.js'
+import { tr } from '../i18n.js'
+import { alertBox, card, confirmDialog, errorBox, formField, technicalDetails, toast } from '../ui.js'
+
+const IMPORT_MAPPING_KEY = 'dg-admin.import-mapping'
+
+const OUTCOMES = {
+  running: ['w toku', 'running', 'info'],
+  unchanged: ['bez zmian', 'unchanged', 'neutral'],
+  applied: ['zastosowano', 'applied', 'ok'],
+  held: ['wstrzymano — czeka na decyzję', 'held — awaiting a decision', 'warn'],
+  rejected: ['odrzucono', 'rejected', 'neutral'],
+  superseded: ['zastąpiony nowszym', 'superseded', 'neutral'],
+  stale: ['nieaktualny', 'stale', 'neutral'],
+  invalid: ['plik z błędami', 'file with errors', 'error'],
+  failed: ['błąd', 'failed', 'error'],
+}
+const outcomeBadge = (outcome) => {
+  const [pl, en, tone] = OUTCOMES[outcome] ?? [outcome, outcome, 'neutral']
+  return badge(tr(pl, en), tone)
+}
+
+const GUARDS = {
+  archived: ['Archiwizacja lub wycofanie ofert', 'Offers archived or withdrawn'],
+  price_change: ['Zmiana ceny lokalu', 'Unit price change'],
+  invalid_rows: ['Błędne wiersze pliku', 'Invalid rows of the file'],
+  shrink: ['Plik się skurczył', 'The file shrank'],
+}
+
+const ACTIONS = {
+  create: ['nowa', 'new'],
+  update: ['zmiana', 'change'],
+  archive: ['archiwizacja', 'archive'],
+}
+
+const FAILURES = {
+  source_unreachable: ['Serwer źródła jest nieosiągalny.', 'The source server cannot be reached.'],
+  source_timeout: ['Serwer źródła nie odpowiedział na czas.', 'The source server did not answer in time.'],
+  source_http_error: ['Serwer źródła odpowiedział błędem HTTP.', 'The source server answered an HTTP error.'],
+  source_content_type: ['Pod adresem nie ma pliku CSV ani XLSX.', 'The address serves no CSV or XLSX file.'],
+  source_too_large: ['Plik przekracza limit rozmiaru.', 'The file exceeds the size limit.'],
+  source_too_many_redirects: ['Zbyt wiele przekierowań.', 'Too many redirects.'],
+  source_private_address: [
+    'Adres lub przekierowanie prowadzi do sieci wewnętrznej, na którą administrator nie zezwolił.',
+    'The address or a redirect leads to an internal network an administrator did not allow.',
+  ],
+  source_address_refused: ['Pobierane są tylko adresy https.', 'Only https addresses are fetched.'],
+  source_file_invalid: ['Plik nie daje się wczytać jako import ofert.', 'The file does not read as an offer import.'],
+  source_apply_failed: [
+    'Zapis planu nie powiódł się; nic nie zapisano.',
+    'Writing the plan failed; nothing was written.',
+  ],
+}
+
+function scheduleText(schedule) {
+  return schedule === null
+    ? tr('codziennie, 30 min przed publikacją', 'daily, 30 min before the publication')
+    : mono(schedule)
+}
+
+function guardLine(guard) {
+  const [pl, en] = GUARDS[guard.guard] ?? [guard.guard, guard.guard]
+  const what =
+    guard.guard === 'price_change'
+      ? tr(
+          `cen zmienionych o więcej niż ${guard.limit_pct}%: ${guard.count} (najwięcej o ${guard.actual_pct}%)`,
+          `${guard.count} prices change by more than ${guard.limit_pct}% (at most ${guard.actual_pct}%)`,
+        )
+      : guard.guard === 'shrink'
+        ? tr(
+            `${guard.count} wierszy zamiast ${guard.of} (−${guard.actual_pct}%, limit ${guard.limit_pct}%)`,
+            `${guard.count} rows instead of ${guard.of} (−${guard.actual_pct}%, limit ${guard.limit_pct}%)`,
+          )
+        : tr(
+            `${guard.count} z ${guard.of} (${guard.actual_pct}%, limit ${guard.limit_pct}%)`,
+            `${guard.count} of ${guard.of} (${guard.actual_pct}%, limit ${guard.limit_pct}%)`,
+          )
+  return h('li', { dataset: { guard: guard.guard } }, h('strong', {}, tr(pl, en)), ': ', what)
+}
+
+const FIELD_LABELS = {
+  price_total: ['Cena całkowita', 'Total price'],
+  price_m2: ['Cena za m²', 'Price per m²'],
+  price_combined: ['Cena z elementami', 'Price with parts'],
+  property_status: ['Status', 'Status'],
+  prop_area: ['Powierzchnia', 'Area'],
+  prop_rooms: ['Pokoje', 'Rooms'],
+  prop_floor: ['Piętro', 'Floor'],
+  prop_no: ['Numer lokalu', 'Unit number'],
+  prop_type: ['Rodzaj', 'Type'],
+  price_total_from: ['Cena całkowita od', 'Total price from'],
+  price_m2_from: ['Cena za m² od', 'Price per m² from'],
+}
+const fieldLabel = (field) => (FIELD_LABELS[field] ? tr(...FIELD_LABELS[field]) : field)
+
+function valueText(field, value) {
+  if (value === undefined || value === null || value === '') return tr('(puste)', '(empty)')
+  if (field === 'property_status') return offerStatusLabel(value)
+  if (String(field).startsWith('price_') && !String(field).endsWith('_from')) return formatMoney(value)
+  return String(value)
+}
+
+export async function renderSources(page, { api, signal }) {
+  const parts = location.hash.replace(/^#\/?/, '').split('/')
+  if (parts[1] === 'przebieg' && /^\d+$/.test(parts[2] ?? '')) return renderRun(page, { api, signal, id: parts[2] })
+  page.append(h('h1', {}, tr('Źródła ofert', 'Offer sources')))
+  page.append(
+    h(
+      'p',
+      { class: 'lead' },
+      tr(
+        'Plik CSV lub XLSX pobierany z adresu (arkusz Google, OneDrive, eksport z CRM) i wczytywany jak import ofert. Zmiany w granicach limitów są zapisywane same; większe czekają tu na Twoją decyzję, a publikacja odbywa się z katalogiem w obecnym stanie.',
+        'A CSV or XLSX file fetched from an address (Google Sheets, OneDrive, a CRM export) and read like an offer import. Changes within the limits are written by themselves; larger ones wait here for your decision, and the publication goes ahead with the catalog as it stands.',
+      ),
+    ),
+  )
+  const [{ body: sourcesBody }, { body: heldBody }, { body: runsBody }] = await Promise.all([
+    api.get('/sources', { signal }),
+    api.get('/source-runs?outcome=held&limit=50', { signal }),
+    api.get('/source-runs?limit=30', { signal }),
+  ])
+  if (heldBody.runs.length > 0)
+    page.append(
+      alertBox(
+        'warning',
+        tr(`Czeka na decyzję: ${heldBody.runs.length}`, `Awaiting a decision: ${heldBody.runs.length}`),
+        h(
+          'ul',
+          { id: 'held-runs' },
+          heldBody.runs.map((run) =>
+            h(
+              'li',
+              {},
+              h(
+                'a',
+                { href: `#/zrodla/przebieg/${run.id}` },
+                `${run.source_name} — ${tr('przebieg', 'run')} ${run.id}`,
+              ),
+              ` (${formatDateTime(run.started_at)}): `,
+              run.guards.map((g) => tr(...(GUARDS[g.guard] ?? [g.guard, g.guard]))).join(', '),
+            ),
+          ),
+        ),
+      ),
+    )
+  page.append(sourcesCard(sourcesBody.sources, { api, reload: () => rerender(page, { api, signal }) }))
+  page.append(runsCard(runsBody.runs))
+  page.append(addSourceCard({ api, reload: () => rerender(page, { api, signal }) }))
+}
+
+function rerender(page, context) {
+  replaceChildren(page)
+  return renderSources(page, context).catch((error) => page.append(errorBox(error)))
+}
+
+function sourcesCard(sources, { api, reload }) {
+  if (sources.length === 0)
+    return card(
+      tr('Źródła', 'Sources'),
+      h('p', { class: 'muted' }, tr('Nie dodano jeszcze żadnego źródła.', 'No source has been added yet.')),
+    )
+  return card(
+    tr('Źródła', 'Sources'),
+    h(
+      'div',
+      { class: 'table-wrap' },
+      h(
+        'table',
+        { class: 'table', id: 'sources-table' },
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            [
+              tr('Nazwa', 'Name'),
+              tr('Adres', 'Address'),
+              tr('Harmonogram', 'Schedule'),
+              tr('Ostatni przebieg', 'Latest run'),
+              tr('Plik zmieniony', 'File changed'),
+              '',
+            ].map((t) => h('th', {}, t)),
+          ),
+        ),
+        h(
+          'tbody',
+          {},
+          sources.map((source) => {
+            const runButton = h(
+              'button',
+              { class: 'button', type: 'button', dataset: { source: source.id } },
+              tr('Uruchom teraz', 'Run now'),
+            )
+            runButton.addEventListener('click', async () => {
+              runButton.disabled = true
+              try {
+                const { body } = await api.post(`/sources/${source.id}/run`)
+                toast(
+                  tr(
+                    `Przebieg ${body.id}: ${OUTCOMES[body.outcome]?.[0] ?? body.outcome}`,
+                    `Run ${body.id}: ${body.outcome}`,
+                  ),
+                )
+                if (body.outcome === 'held') location.hash = `#/zrodla/przebieg/${body.id}`
+                else await reload()
+              } catch (error) {
+                toast(error.message || String(error), 'error')
+                runButton.disabled = false
+              }
+            })
+            return h(
+              'tr',
+              { dataset: { sourceId: source.id } },
+              h(
+                'td',
+                {},
+                h('strong', {}, source.name),
+                source.enabled ? null : [' ', badge(tr('wyłączone', 'disabled'))],
+              ),
+              h(
+                'td',
+                {},
+                mono(source.url.replace(/^https:\/\/([^/?#]+).*$/, '$1')),
+                h(
+                  'div',
+                  { class: 'muted' },
+                  source.header_names.length > 0
+                    ? tr(`nagłówki: ${source.header_names.join(', ')}`, `headers: ${source.header_names.join(', ')}`)
+                    : null,
+                ),
+              ),
+              h('td', {}, scheduleText(source.schedule)),
+              h(
+                'td',
+                {},
+                source.last_run
+                  ? [
+                      h(
+                        'a',
+                        { href: `#/zrodla/przebieg/${source.last_run.id}` },
+                        outcomeBadge(source.last_run.outcome),
+                      ),
+                      h('div', { class: 'muted' }, formatDateTime(source.last_run.started_at)),
+                    ]
+                  : tr('jeszcze nie uruchomiono', 'not run yet'),
+              ),
+              h('td', {}, formatDateTime(source.changed_at)),
+              h('td', {}, runButton),
+            )
+          }),
+        ),
+      ),
+    ),
+  )
+}
+
+function runsCard(runs) {
+  return card(
+    tr('Ostatnie przebiegi', 'Latest runs'),
+    runs.length === 0
+      ? h('p', { class: 'muted' }, tr('Brak przebiegów.', 'No runs yet.'))
+      : h(
+          'div',
+          { class: 'table-wrap' },
+          h(
+            'table',
+            { class: 'table', id: 'runs-table' },
+            h(
+              'thead',
+              {},
+              h(
+                'tr',
+                {},
+                [
+                  tr('Nr', 'No.'),
+                  tr('Źródło', 'Source'),
+                  tr('Początek', 'Started'),
+                  tr('Wynik', 'Outcome'),
+                  tr('Plan', 'Plan'),
+                  tr('Decyzja', 'Decision'),
+                ].map((t) => h('th', {}, t)),
+              ),
+            ),
+            h(
+              'tbody',
+              {},
+              runs.map((run) =>
+                h(
+                  'tr',
+                  { dataset: { runId: run.id } },
+                  h('td', {}, h('a', { href: `#/zrodla/przebieg/${run.id}` }, String(run.id))),
+                  h('td', {}, run.source_name),
+                  h('td', {}, formatDateTime(run.started_at)),
+                  h('td', {}, outcomeBadge(run.outcome)),
+                  h('td', {}, planText(run.summary)),
+                  h('td', {}, run.decided_by ? `${run.decided_by.name}, ${formatDateTime(run.decided_at)}` : '—'),
+                ),
+              ),
+            ),
+          ),
+        ),
+  )
+}
+
+function planText(summary) {
+  const counts = summary?.counts
+  if (!counts) return '—'
+  return tr(
+    `nowe ${counts.create}, zmienione ${counts.update}, archiwizowane ${counts.archive}`,
+    `new ${counts.create}, changed ${counts.update}, archived ${counts.archive}`,
+  )
+}
+
+function addSourceCard({ api, reload }) {
+  const saved = localStorage.getItem(IMPORT_MAPPING_KEY)
+  const input = (attributes) => h('input', { class: 'input', ...attributes })
+  const name = input({ name: 'name', required: true, maxlength: 120 })
+  const url = input({
+    name: 'url',
+    type: 'url',
+    required: true,
+    placeholder: 'https://docs.google.com/spreadsheets/d/e/…/pub?output=csv',
+  })
+  const headers = h('textarea', { class: 'input', name: 'headers', rows: 2, placeholder: 'Authorization: Bearer …' })
+  const mapping = h('textarea', { class: 'input mono', name: 'mapping', rows: 6 }, saved ?? '')
+  const mode = h(
+    'select',
+    { class: 'input', name: 'mode' },
+    h('option', { value: 'patch' }, tr('tylko zmiany', 'changes only')),
+    h(
+      'option',
+      { value: 'snapshot' },
+      tr('pełny stan inwestycji (brakujące oferty są archiwizowane)', 'full state (missing offers are archived)'),
+    ),
+  )
+  const schedule = input({
+    name: 'schedule',
+    placeholder: tr('puste: 30 min przed publikacją', 'empty: 30 min before the publication'),
+  })
+  const privateHosts = input({
+    name: 'private_hosts',
+    placeholder: tr('puste: tylko adresy publiczne', 'empty: public addresses only'),
+  })
+  const guard = (key, value) => input({ name: key, type: 'number', min: 0, max: 100, step: 1, value })
+  const guards = {
+    max_archived_pct: guard('max_archived_pct', 30),
+    max_price_change_pct: guard('max_price_change_pct', 20),
+    max_invalid_pct: guard('max_invalid_pct', 10),
+    max_shrink_pct: guard('max_shrink_pct', 30),
+  }
+  const staleDays = input({ name: 'stale_after_days', type: 'number', min: 1, max: 90, value: 3 })
+  const problems = h('div', {})
+  const form = h(
+    'form',
+    { id: 'add-source', novalidate: true },
+    h(
+      'div',
+      { class: 'form-grid' },
+      formField({ label: tr('Nazwa', 'Name'), input: name, required: true }),
+      formField({
+        label: tr('Adres pliku (https)', 'File address (https)'),
+        input: url,
+        required: true,
+        hint: tr(
+          'Arkusze Google: Plik → Udostępnij → Opublikuj w internecie → CSV. OneDrive: link bezpośredniego pobierania.',
+          'Google Sheets: File → Share → Publish to the web → CSV. OneDrive: a direct download link.',
+        ),
+      }),
+      formField({
+        label: tr('Nagłówki (np. token), jeden w wierszu', 'Headers (a token, say), one a line'),
+        input: headers,
+        hint: tr('Zapisywane bezpiecznie i nigdy więcej niepokazywane.', 'Stored safely and never shown again.'),
+      }),
+      formField({ label: tr('Tryb importu', 'Import mode'), input: mode }),
+      formField({
+        label: tr('Przypisanie kolumn (JSON)', 'Column assignment (JSON)'),
+        input: mapping,
+        required: true,
+        hint: saved
+          ? tr(
+              'Wstawiono przypisanie zapisane przy ostatnim imporcie ofert.',
+              'The assignment saved by the last offer import was filled in.',
+            )
+          : tr(
+              'Najprościej: zaimportuj plik raz ręcznie (Import ofert), przypisanie zapisze się i pojawi tutaj.',
+              'Easiest: import the file once by hand (Offer import); the assignment is saved and appears here.',
+            ),
+      }),
+      formField({ label: tr('Harmonogram (cron, czas polski)', 'Schedule (cron, Warsaw time)'), input: schedule }),
+      formField({
+        label: tr('Hosty w sieci wewnętrznej, na które zezwalasz', 'Internal-network hosts you allow'),
+        input: privateHosts,
+        hint: tr(
+          'Np. crm.firma.local:8443; oddziel przecinkami.',
+          'E.g. crm.company.local:8443; separate with commas.',
+        ),
+      }),
+    ),
+    h(
+      'h3',
+      {},
+      tr('Limity (w %) — powyżej nich przebieg czeka na decyzję', 'Limits (%) — above them a run waits for a decision'),
+    ),
+    h(
+      'div',
+      { class: 'form-grid' },
+      formField({
+        label: tr('Archiwizowane lub wycofane oferty', 'Offers archived or withdrawn'),
+        input: guards.max_archived_pct,
+      }),
+      formField({ label: tr('Zmiana ceny lokalu', 'Unit price change'), input: guards.max_price_change_pct }),
+      formField({ label: tr('Błędne wiersze', 'Invalid rows'), input: guards.max_invalid_pct }),
+      formField({ label: tr('Zmniejszenie pliku', 'File shrinking'), input: guards.max_shrink_pct }),
+      formField({
+        label: tr('Alarm, gdy plik nie zmienia się przez (dni)', 'Alert when the file is unchanged for (days)'),
+        input: staleDays,
+      }),
+    ),
+    problems,
+    h(
+      'div',
+      { class: 'actions' },
+      h('button', { class: 'button button-primary', type: 'submit' }, tr('Dodaj źródło', 'Add the source')),
+    ),
+  )
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault()
+    replaceChildren(problems)
+    let mappingValue
+    try {
+      mappingValue = JSON.parse(mapping.value || '{}')
+    } catch {
+      replaceChildren(
+        problems,
+        alertBox(
+          'error',
+          tr('Przypisanie kolumn nie jest poprawnym JSON-em.', 'The column assignment is not valid JSON.'),
+        ),
+      )
+      return
+    }
+    const headerPairs = {}
+    for (const line of headers.value.split('\n')) {
+      const at = line.indexOf(':')
+      if (at > 0) headerPairs[line.slice(0, at).trim()] = line.slice(at + 1).trim()
+    }
+    const body = {
+      name: name.value,
+      url: url.value.trim(),
+      headers: headerPairs,
+      mapping: mappingValue,
+      mode: mode.value,
+      schedule: schedule.value.trim() || null,
+      private_hosts: privateHosts.value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+      guards: Object.fromEntries(Object.entries(guards).map(([key, el]) => [key, Number(el.value)])),
+      stale_after_days: Number(staleDays.value),
+    }
+    try {
+      await api.post('/sources', { json: body })
+      headers.value = ''
+      toast(tr('Dodano źródło.', 'The source was added.'))
+      await reload()
+    } catch (error) {
+      const issues = error.body?.issues
+      replaceChildren(
+        problems,
+        Array.isArray(issues)
+          ? alertBox(
+              'error',
+              tr('Popraw ustawienia źródła:', 'Correct the source settings:'),
+              h(
+                'ul',
+                {},
+                issues.map((i) => h('li', {}, `${i.field}: ${i.message}`)),
+              ),
+            )
+          : errorBox(error),
+      )
+    }
+  })
+  return card(tr('Dodaj źródło', 'Add a source'), form)
+}
+
+async function renderRun(page, { api, signal, id }) {
+  const { body } = await api.get(`/source-runs/${id}?per_page=200`, { signal })
+  const { run, plan } = body
+  page.append(
+    h('p', {}, h('a', { href: '#/zrodla' }, tr('← Źródła ofert', '← Offer sources'))),
+    h('h1', {}, tr(`Przebieg ${run.id}`, `Run ${run.id}`), ' ', outcomeBadge(run.outcome)),
+  )
+  const summary = run.summary ?? {}
+  page.append(
+    card(
+      null,
+      facts([
+        [tr('Początek', 'Started'), formatDateTime(run.started_at)],
+        [tr('Koniec', 'Finished'), formatDateTime(run.finished_at)],
+        [
+          tr('Uruchomiony', 'Triggered'),
+          run.trigger === 'schedule' ? tr('z harmonogramu', 'by the schedule') : tr('ręcznie', 'by hand'),
+        ],
+        [
+          tr('Pobrany plik', 'Fetched file'),
+          run.bytes === null ? '—' : `${formatBytes(run.bytes)}, HTTP ${run.http_status}`,
+        ],
+        [tr('Suma kontrolna (SHA-256)', 'Checksum (SHA-256)'), mono(run.content_sha256)],
+        [
+          tr('Wiersze', 'Rows'),
+          summary.rows === undefined
+            ? '—'
+            : `${formatNumber(summary.rows)}${summary.errors_total ? tr(`, błędnych ${summary.errors_total}`, `, ${summary.errors_total} invalid`) : ''}`,
+        ],
+        [tr('Plan', 'Plan'), planText(summary)],
+        run.decided_by
+          ? [tr('Decyzja', 'Decision'), `${run.decided_by.name}, ${formatDateTime(run.decided_at)}`]
+          : null,
+      ]),
+    ),
+  )
+  if (run.failure) {
+    const [pl, en] = FAILURES[run.failure.code] ?? [run.failure.code, run.failure.code]
+    page.append(
+      alertBox('error', tr(pl, en), technicalDetails(h('p', {}, `${run.failure.code}: ${run.failure.message}`))),
+    )
+  }
+  if (run.guards.length > 0) {
+    page.append(
+      alertBox(
+        run.outcome === 'held' ? 'warning' : 'info',
+        run.outcome === 'held'
+          ? tr(
+              'Przebieg wstrzymano: nic nie zapisano. Limity przekroczone:',
+              'The run was held: nothing was written. Limits exceeded:',
+            )
+          : tr('Limity przekroczone przez ten przebieg:', 'Limits this run exceeded:'),
+        h('ul', { id: 'run-guards' }, run.guards.map(guardLine)),
+      ),
+    )
+    const flagged = run.guards.flatMap((g) => g.offers.map((offer) => ({ ...offer, guard: g.guard })))
+    if (flagged.length > 0)
+      page.append(
+        card(
+          tr('Oferty, przy których zadziałały limity', 'Offers the limits stopped at'),
+          changesTable(
+            'flagged-offers',
+            flagged.map((o) => ({
+              key: o.key,
+              action: tr(...(GUARDS[o.guard] ?? [o.guard, o.guard])),
+              field: fieldLabel(o.field),
+              before: valueText(o.field, o.before),
+              after:
+                valueText(o.field, o.after) +
+                (o.change_pct === undefined
+                  ? ''
+                  : tr(` (zmiana o ${o.change_pct}%)`, ` (a change of ${o.change_pct}%)`)),
+            })),
+          ),
+        ),
+      )
+  }
+  if (summary.errors?.length > 0)
+    page.append(
+      card(
+        tr('Błędy w pliku', 'Errors in the file'),
+        h(
+          'ul',
+          {},
+          summary.errors.map((e) =>
+            h('li', {}, tr(`wiersz ${e.row}: ${e.message_pl ?? e.code}`, `row ${e.row}: ${e.message ?? e.code}`)),
+          ),
+        ),
+      ),
+    )
+  if (run.outcome === 'held') page.append(decisionCard(api, run, () => rerenderRun(page, { api, signal, id })))
+  const rows = []
+  for (const item of plan.items)
+    if (item.action === 'update')
+      for (const field of item.changes)
+        rows.push({
+          key: item.key,
+          action: tr(...ACTIONS.update),
+          field: fieldLabel(field),
+          before: valueText(field, item.before[field]),
+          after: valueText(field, item.values[field]),
+        })
+    else
+      rows.push({
+        key: item.key,
+        action: tr(...(ACTIONS[item.action] ?? [item.action, item.action])),
+        field: item.action === 'archive' ? fieldLabel('property_status') : '',
+        before: '',
+        after: '',
+      })
+  page.append(
+    card(
+      tr('Plan: przed → po', 'Plan: before → after'),
+      plan.available
+        ? rows.length > 0
+          ? [
+              changesTable('plan-changes', rows),
+              plan.total_items > plan.per_page
+                ? h(
+                    'p',
+                    { class: 'muted' },
+                    tr(
+                      `Pokazano pierwsze ${plan.per_page} pozycji planu z ${plan.total_items}.`,
+                      `The first ${plan.per_page} of ${plan.total_items} plan items are shown.`,
+                    ),
+                  )
+                : null,
+            ]
+          : h('p', { class: 'muted' }, tr('Plan nie zmienia żadnej oferty.', 'The plan changes no offer.'))
+        : h(
+            'p',
+            { class: 'muted' },
+            tr(
+              'Plan tego przebiegu wygasł (przechowywany 24 godziny).',
+              "This run's plan has expired (kept 24 hours).",
+            ),
+          ),
+    ),
+  )
+}
+
+function rerenderRun(page, context) {
+  replaceChildren(page)
+  return renderRun(page, context).catch((error) => page.append(errorBox(error)))
+}
+
+function changesTable(id, rows) {
+  return h(
+    'div',
+    { class: 'table-wrap' },
+    h(
+      'table',
+      { class: 'table', id },
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          [
+            tr('Oferta', 'Offer'),
+            tr('Zmiana', 'Change'),
+            tr('Pole', 'Field'),
+            tr('Przed', 'Before'),
+            tr('Po', 'After'),
+          ].map((t) => h('th', {}, t)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        rows.map((row) =>
+          h(
+            'tr',
+            {},
+            h('td', {}, mono(row.key.replaceAll('/', ' / '))),
+            h('td', {}, row.action),
+            h('td', {}, row.field),
+            h('td', {}, row.before),
+            h('td', {}, h('strong', {}, row.after)),
+          ),
+        ),
+      ),
+    ),
+  )
+}
+
+function decisionCard(api, run, reload) {
+  const apply = h(
+    'button',
+    { class: 'button button-primary', type: 'button', id: 'apply-run' },
+    tr('Zastosuj', 'Apply'),
+  )
+  const reject = h(
+    'button',
+    { class: 'button button-danger', type: 'button', id: 'reject-run' },
+    tr('Odrzuć', 'Reject'),
+  )
+  const decide = async (verb) => {
+    const ok = await confirmDialog({
+      title:
+        verb === 'apply'
+          ? tr('Zastosować zmiany z pliku?', 'Apply the changes from the file?')
+          : tr('Odrzucić zmiany z pliku?', 'Reject the changes from the file?'),
+      body: [
+        verb === 'apply'
+          ? tr(
+              'Plan zostanie zapisany w katalogu z historią cen, tak jak import ofert. Jutrzejsza publikacja pokaże nowe ceny.',
+              'The plan is written to the catalog with price history, as an offer import. The next publication shows the new prices.',
+            )
+          : tr(
+              'Nic nie zostanie zapisane. Popraw plik u źródła; kolejny przebieg pobierze go ponownie po zmianie.',
+              'Nothing is written. Fix the file at its source; the next run fetches it again once it changes.',
+            ),
+      ],
+      okLabel: verb === 'apply' ? tr('Zastosuj', 'Apply') : tr('Odrzuć', 'Reject'),
+      danger: verb === 'reject',
+    })
+    if (!ok) return
+    apply.disabled = true
+    reject.disabled = true
+    try {
+      await api.post(`/source-runs/${run.id}/${verb}`)
+      toast(
+        verb === 'apply'
+          ? tr('Zmiany zapisano.', 'The changes were written.')
+          : tr('Zmiany odrzucono.', 'The changes were rejected.'),
+      )
+      await reload()
+    } catch (error) {
+      toast(error.message || String(error), 'error')
+      apply.disabled = false
+      reject.disabled = false
+    }
+  }
+  apply.addEventListener('click', () => void decide('apply'))
+  reject.addEventListener('click', () => void decide('reject'))
+  return card(
+    tr('Decyzja', 'Decision'),
+    h(
+      'p',
+      {},
+      tr(
+        'Sprawdź zmiany poniżej. Dopóki nie zdecydujesz, katalog i publikacja pozostają bez tych zmian.',
+        'Check the changes below. Until you decide, the catalog and the publication stay without them.',
+      ),
+    ),
+    h('div', { class: 'actions' }, apply, reject),
+  )
+}
+
+/** The dashboard's line about the sources: runs waiting for a decision and failing sources, else nothing. */
+export function sourcesNotice(overview) {
+  if (!overview || (overview.held_runs === 0 && overview.failing === 0)) return null
+  return alertBox(
+    overview.held_runs > 0 ? 'warning' : 'error',
+    tr('Źródła ofert wymagają uwagi', 'Offer sources need attention'),
+    h(
+      'p',
+      { id: 'sources-notice' },
+      overview.held_runs > 0
+        ? tr(
+            `Przebiegi czekające na decyzję: ${overview.held_runs}. `,
+            `Runs awaiting a decision: ${overview.held_runs}. `,
+          )
+        : null,
+      overview.failing > 0
+        ? tr(
+            `Źródła z błędem ostatniego przebiegu: ${overview.failing}. `,
+            `Sources whose latest run failed: ${overview.failing}. `,
+          )
+        : null,
+      h('a', { href: '#/zrodla' }, tr('Przejdź do źródeł ofert', 'Go to the offer sources')),
+    ),
+  )
+}

@@ -1,0 +1,327 @@
+/*
+ * Fetches a source's file over https with limits: size (the import's own), time (one deadline for
+ * every hop), redirects (followed by hand, each hop checked), content type. The address guard
+ * refuses private, loopback and link-local addresses, for the first address and every redirect,
+ * both as written and after DNS resolution (the check runs in the socket's own lookup, so the
+ * address checked is the address connected to), unless an administrator allowed that host.
+ * Configured headers (a token) go to the source's own origin only, never to a redirect elsewhere.
+ * Nothing here logs a header's value.
+ */
+import { createHash } from 'node:crypto'
+import dns from 'node:dns'
+import { createWriteStream } from 'node:fs'
+import { rm } from 'node:fs/promises'
+import type { IncomingMessage } from 'node:http'
+import https from 'node:https'
+import net from 'node:net'
+
+export interface FetchLimits {
+  maxBytes: number
+  timeoutMs: number
+  maxRedirects: number
+}
+
+export const DEFAULT_FETCH_LIMITS: Omit<FetchLimits, 'maxBytes'> = { timeoutMs: 60_000, maxRedirects: 5 }
+
+export interface SourceRequest {
+  url: string
+  headers: Record<string, string>
+  /** Hosts (`host` or `host:port`) allowed to be private or loopback addresses. */
+  privateHosts: readonly string[]
+  etag?: string | null
+  lastModified?: string | null
+  limits: FetchLimits
+  /** Where the body is written. */
+  target: string
+}
+
+export type FetchedFile =
+  | { kind: 'not_modified'; status: number }
+  | {
+      kind: 'fetched'
+      status: number
+      bytes: number
+      sha256: string
+      etag: string | null
+      lastModified: string | null
+      contentType: string | null
+      format: 'csv' | 'xlsx'
+    }
+
+export type SourceFetchCode =
+  | 'source_address_refused'
+  | 'source_private_address'
+  | 'source_unreachable'
+  | 'source_timeout'
+  | 'source_http_error'
+  | 'source_too_many_redirects'
+  | 'source_too_large'
+  | 'source_content_type'
+
+export class SourceFetchError extends Error {
+  constructor(
+    readonly code: SourceFetchCode,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message)
+    this.name = 'SourceFetchError'
+  }
+}
+
+const BLOCKED = new net.BlockList()
+for (const [network, prefix] of [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  BLOCKED.addSubnet(network, prefix, 'ipv4')
+for (const [network, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['64:ff9b::', 96],
+  ['100::', 64],
+  ['2001:db8::', 32],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  BLOCKED.addSubnet(network, prefix, 'ipv6')
+
+/** Whether an address is private, loopback, link-local, reserved or multicast (IPv4-mapped IPv6 included). */
+export function isPrivateAddress(address: string): boolean {
+  const family = net.isIP(address)
+  if (family === 4) return BLOCKED.check(address, 'ipv4')
+  if (family === 6) {
+    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
+    if (mapped) return BLOCKED.check(mapped[1] as string, 'ipv4')
+    return BLOCKED.check(address, 'ipv6')
+  }
+  return true
+}
+
+function bareHost(url: URL): string {
+  return url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase()
+}
+
+function privateAllowed(url: URL, privateHosts: readonly string[]): boolean {
+  const host = bareHost(url)
+  const port = url.port || '443'
+  return privateHosts.some((allowed) => {
+    const entry = allowed.toLowerCase().replace(/^\[(.*)\](:\d+)?$/, '$1$2')
+    return entry === host || entry === `${host}:${port}` || allowed.toLowerCase() === `${url.hostname}:${port}`
+  })
+}
+
+/** An address an administrator may give a source: https, no credentials in it. */
+export function checkSourceUrl(raw: string): URL | string {
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    return 'not an absolute address'
+  }
+  if (url.protocol !== 'https:') return 'only https addresses are fetched'
+  if (url.username || url.password) return 'put credentials in a header, not in the address'
+  return url
+}
+
+const ACCEPTED_TYPES = new Set([
+  'text/csv',
+  'text/plain',
+  'text/comma-separated-values',
+  'application/csv',
+  'application/vnd.ms-excel',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  'application/octet-stream',
+  'binary/octet-stream',
+  'application/download',
+  'application/force-download',
+])
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308])
+
+function guardedLookup(url: URL, privateHosts: readonly string[]): net.LookupFunction {
+  const allowed = privateAllowed(url, privateHosts)
+  return (hostname, options, callback) => {
+    dns.lookup(hostname, { all: true, family: options.family ?? 0 }, (error, addresses) => {
+      if (error) return callback(error, '', 0)
+      const refused = addresses.find((a) => isPrivateAddress(a.address))
+      if (refused && !allowed)
+        return callback(
+          Object.assign(new Error(`${hostname} resolves to a private address`), {
+            code: 'EPRIVATEADDRESS',
+            address: refused.address,
+          }),
+          '',
+          0,
+        )
+      if (options.all) return (callback as unknown as (e: null, a: dns.LookupAddress[]) => void)(null, addresses)
+      const first = addresses[0]
+      if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), '', 0)
+      callback(null, first.address, first.family)
+    })
+  }
+}
+
+function checkHop(url: URL, privateHosts: readonly string[]): void {
+  if (url.protocol !== 'https:')
+    throw new SourceFetchError('source_address_refused', `${url.origin}: only https addresses are fetched`, {
+      origin: url.origin,
+    })
+  const host = bareHost(url)
+  if (net.isIP(host) && isPrivateAddress(host) && !privateAllowed(url, privateHosts))
+    throw new SourceFetchError('source_private_address', `${url.origin} is a private or loopback address`, {
+      origin: url.origin,
+    })
+}
+
+function requestOnce(
+  url: URL,
+  headers: Record<string, string>,
+  privateHosts: readonly string[],
+  signal: AbortSignal,
+): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const request = https.request(url, {
+      method: 'GET',
+      headers,
+      lookup: guardedLookup(url, privateHosts),
+      signal,
+    })
+    request.on('response', resolve)
+    request.on('error', reject)
+    request.end()
+  })
+}
+
+function describeNetworkError(error: unknown, url: URL, signal: AbortSignal): SourceFetchError {
+  if (signal.aborted) return new SourceFetchError('source_timeout', `${url.origin}: no complete answer in time`)
+  const code = (error as NodeJS.ErrnoException).code
+  if (code === 'EPRIVATEADDRESS')
+    return new SourceFetchError('source_private_address', `${url.origin} resolves to a private or loopback address`, {
+      origin: url.origin,
+    })
+  return new SourceFetchError('source_unreachable', `${url.origin}: ${code ?? (error as Error).message}`, {
+    origin: url.origin,
+    reason: code ?? 'network_error',
+  })
+}
+
+/** Fetches the file into `target`; a 304 (the validators matched) answers `not_modified`. */
+export async function fetchSourceFile(request: SourceRequest): Promise<FetchedFile> {
+  const signal = AbortSignal.timeout(request.limits.timeoutMs)
+  const origin = new URL(request.url).origin
+  let url = new URL(request.url)
+  for (let hop = 0; ; hop++) {
+    checkHop(url, request.privateHosts)
+    const headers: Record<string, string> = {
+      'user-agent': 'dg-offers-sources',
+      accept: 'text/csv, application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, */*;q=0.5',
+      ...(url.origin === origin ? request.headers : {}),
+    }
+    if (hop === 0 && request.etag) headers['if-none-match'] = request.etag
+    if (hop === 0 && request.lastModified) headers['if-modified-since'] = request.lastModified
+    let response: IncomingMessage
+    try {
+      response = await requestOnce(url, headers, request.privateHosts, signal)
+    } catch (error) {
+      throw describeNetworkError(error, url, signal)
+    }
+    const status = response.statusCode ?? 0
+    if (REDIRECTS.has(status)) {
+      response.resume()
+      const location = response.headers.location
+      if (!location) throw new SourceFetchError('source_http_error', `${url.origin} redirected without an address`)
+      if (hop >= request.limits.maxRedirects)
+        throw new SourceFetchError('source_too_many_redirects', `more than ${request.limits.maxRedirects} redirects`)
+      url = new URL(location, url)
+      continue
+    }
+    if (status === 304) {
+      response.resume()
+      return { kind: 'not_modified', status }
+    }
+    if (status < 200 || status >= 300) {
+      response.resume()
+      throw new SourceFetchError('source_http_error', `${url.origin} answered HTTP ${status}`, { status })
+    }
+    const contentType = (response.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() || null
+    if (contentType !== null && !ACCEPTED_TYPES.has(contentType)) {
+      response.resume()
+      throw new SourceFetchError(
+        'source_content_type',
+        `${url.origin} answered ${contentType}, not a CSV or XLSX file`,
+        { content_type: contentType },
+      )
+    }
+    const declared = Number(response.headers['content-length'])
+    if (Number.isFinite(declared) && declared > request.limits.maxBytes) {
+      response.resume()
+      throw new SourceFetchError('source_too_large', `the file has ${declared} bytes`, {
+        bytes: declared,
+        max_bytes: request.limits.maxBytes,
+      })
+    }
+    return await receiveBody(response, request, url, signal, {
+      status,
+      contentType,
+      etag: typeof response.headers.etag === 'string' ? response.headers.etag : null,
+      lastModified: typeof response.headers['last-modified'] === 'string' ? response.headers['last-modified'] : null,
+    })
+  }
+}
+
+async function receiveBody(
+  response: IncomingMessage,
+  request: SourceRequest,
+  url: URL,
+  signal: AbortSignal,
+  head: { status: number; contentType: string | null; etag: string | null; lastModified: string | null },
+): Promise<FetchedFile> {
+  const hash = createHash('sha256')
+  const out = createWriteStream(request.target)
+  let bytes = 0
+  let first = Buffer.alloc(0)
+  try {
+    for await (const chunk of response) {
+      const data = chunk as Buffer
+      bytes += data.length
+      if (bytes > request.limits.maxBytes) {
+        response.destroy()
+        throw new SourceFetchError('source_too_large', `the file is larger than ${request.limits.maxBytes} bytes`, {
+          max_bytes: request.limits.maxBytes,
+        })
+      }
+      if (first.length < 512) first = Buffer.concat([first, data]).subarray(0, 512)
+      hash.update(data)
+      if (!out.write(data)) await new Promise<void>((resolve) => out.once('drain', () => resolve()))
+    }
+    await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())))
+  } catch (error) {
+    out.destroy()
+    await rm(request.target, { force: true })
+    if (error instanceof SourceFetchError) throw error
+    throw describeNetworkError(error, url, signal)
+  }
+  const text = first.toString('latin1').trimStart().toLowerCase()
+  if (text.startsWith('<!doctype html') || text.startsWith('<html')) {
+    await rm(request.target, { force: true })
+    throw new SourceFetchError('source_content_type', `${url.origin} answered a web page, not a CSV or XLSX file`, {
+      content_type: head.contentType ?? 'text/html',
+    })
+  }
+  const format = first.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04])) ? 'xlsx' : 'csv'
+  return { kind: 'fetched', ...head, bytes, sha256: hash.digest('hex'), format }
+}

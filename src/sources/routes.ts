@@ -1,0 +1,244 @@
+/*
+ * Scheduled sources over REST: the sources (list, add, show, change, remove, run now), their runs,
+ * a run with its plan, and the decision on a held run (apply, reject). `manage_options` and the
+ * `bulk_import` entitlement, as the offer import whose path the runs take. Answers carry
+ * `Cache-Control: no-store`; header values sent are stored and never answered.
+ */
+import type { FastifyInstance } from 'fastify'
+import { Type } from 'typebox'
+
+import { actorOf, requireCapability, requirePrincipal } from '../host/http/authenticate.js'
+import { errorResponses } from '../host/http/schemas.js'
+import { PluginError } from '../host/errors.js'
+import { requireEntitlement } from '../licensing/require-entitlement.js'
+import { SOURCE_SCHEMAS, SourceCreateBody, SourceRunPlanSchema, SourceUpdateBody } from './schemas.js'
+import { applyHeldRun, rejectHeldRun, runSource, runWithPlan } from './source-runs.js'
+import { changeSource, createSource, getSource, listRuns, listSources, removeSource } from './source-service.js'
+import type { SourceInput } from './source-settings.js'
+
+const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
+const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) })
+const tags = ['sources']
+
+export async function sourceRoutes(app: FastifyInstance): Promise<void> {
+  const guard = [requireCapability('manage_options'), requireEntitlement('bulk_import')]
+  for (const schema of SOURCE_SCHEMAS) app.addSchema(schema)
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('Cache-Control', 'no-store')
+  })
+
+  app.get(
+    '/sources',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'listSources',
+        tags,
+        summary: 'Scheduled sources with their latest run',
+        security,
+        response: { 200: Type.Object({ sources: Type.Array(Type.Ref('Source')) }), ...errorResponses(401, 403) },
+      },
+    },
+    async () => ({ sources: await listSources(app.ctx) }),
+  )
+
+  app.post(
+    '/sources',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'createSource',
+        tags,
+        summary: 'Add a source: an https CSV/XLSX address pulled on a schedule and imported within guards',
+        description:
+          'Header values (a token) are stored like the webhook secret and never returned: the answer lists header names. ' +
+          'A private or loopback address is fetched only when its host is in private_hosts. 400 invalid_source with issues.',
+        security,
+        body: SourceCreateBody,
+        response: { 201: Type.Ref('Source'), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request, reply) => {
+      const principal = await requirePrincipal(request)
+      const view = await createSource(app.ctx, actorOf(principal), request.body as SourceInput)
+      reply.header('Location', `${request.url.replace(/\?.*$/, '')}/${view.id}`)
+      return reply.code(201).send(view)
+    },
+  )
+
+  app.get(
+    '/sources/:id',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'getSource',
+        tags,
+        summary: 'One source',
+        security,
+        params: IdParams,
+        response: { 200: Type.Ref('Source'), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => getSource(app.ctx, (request.params as { id: number }).id),
+  )
+
+  app.patch(
+    '/sources/:id',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'updateSource',
+        tags,
+        summary: 'Change a source (fields sent only; headers replaces every header, {} removes them)',
+        security,
+        params: IdParams,
+        body: SourceUpdateBody,
+        response: { 200: Type.Ref('Source'), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const principal = await requirePrincipal(request)
+      return changeSource(
+        app.ctx,
+        actorOf(principal),
+        (request.params as { id: number }).id,
+        request.body as SourceInput,
+      )
+    },
+  )
+
+  app.delete(
+    '/sources/:id',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'deleteSource',
+        tags,
+        summary: 'Remove a source; its runs stay on record',
+        security,
+        params: IdParams,
+        response: { 200: Type.Object({ deleted: Type.Boolean() }), ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const principal = await requirePrincipal(request)
+      await removeSource(app.ctx, actorOf(principal), (request.params as { id: number }).id)
+      return { deleted: true }
+    },
+  )
+
+  app.post(
+    '/sources/:id/run',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'runSource',
+        tags,
+        summary: 'Run the source now: fetch, preview, guards, then apply or hold',
+        description: '409 source_busy when another request or instance is running it.',
+        security,
+        params: IdParams,
+        response: { 200: Type.Ref('SourceRun'), ...errorResponses(400, 401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const principal = await requirePrincipal(request)
+      const ran = await runSource(app.ctx, (request.params as { id: number }).id, 'manual', actorOf(principal))
+      if (ran.busy)
+        throw new PluginError(
+          'source_busy',
+          409,
+          { message: 'This source is being run; retry in a minute.' },
+          { 'Retry-After': 30 },
+        )
+      return ran.run
+    },
+  )
+
+  app.get(
+    '/source-runs',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'listSourceRuns',
+        tags,
+        summary: 'Runs of every source (or of one), newest first; outcome=held lists the runs waiting for a decision',
+        security,
+        querystring: Type.Object({
+          source_id: Type.Optional(Type.Integer({ minimum: 1 })),
+          outcome: Type.Optional(Type.String({ pattern: '^[a-z_]{1,20}$' })),
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+        }),
+        response: { 200: Type.Object({ runs: Type.Array(Type.Ref('SourceRun')) }), ...errorResponses(400, 401, 403) },
+      },
+    },
+    async (request) => {
+      const query = request.query as { source_id?: number; outcome?: string; limit: number }
+      return {
+        runs: await listRuns(app.ctx, {
+          limit: query.limit,
+          ...(query.source_id === undefined ? {} : { sourceId: query.source_id }),
+          ...(query.outcome === undefined ? {} : { outcome: query.outcome }),
+        }),
+      }
+    },
+  )
+
+  app.get(
+    '/source-runs/:id',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'getSourceRun',
+        tags,
+        summary: "A run with a page of its plan's changes (before → after per offer)",
+        security,
+        params: IdParams,
+        querystring: Type.Object({
+          page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+          per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 100 })),
+        }),
+        response: { 200: SourceRunPlanSchema, ...errorResponses(400, 401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const { page, per_page } = request.query as { page: number; per_page: number }
+      return runWithPlan(app.ctx, (request.params as { id: number }).id, page, per_page)
+    },
+  )
+
+  for (const [verb, decide] of [
+    ['apply', applyHeldRun],
+    ['reject', rejectHeldRun],
+  ] as const)
+    app.post(
+      `/source-runs/:id/${verb}`,
+      {
+        preHandler: guard,
+        schema: {
+          operationId: verb === 'apply' ? 'applySourceRun' : 'rejectSourceRun',
+          tags,
+          summary:
+            verb === 'apply'
+              ? "Apply a held run's plan through the import's execution (its idempotency key: never twice)"
+              : 'Reject a held run: nothing is written',
+          description:
+            '409 source_run_not_held when the run is not held; ' +
+            (verb === 'apply'
+              ? '409 source_run_stale when the catalog changed since the run or its plan expired.'
+              : ''),
+          security,
+          params: IdParams,
+          response: { 200: Type.Ref('SourceRun'), ...errorResponses(400, 401, 403, 404, 409) },
+        },
+      },
+      async (request) => {
+        const principal = await requirePrincipal(request)
+        return decide(app.ctx, (request.params as { id: number }).id, {
+          actor: actorOf(principal),
+          userId: principal.user.id,
+          name: principal.user.login,
+        })
+      },
+    )
+}

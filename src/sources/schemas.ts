@@ -1,0 +1,173 @@
+/*
+ * JSON schemas of the sources' routes (and of the OpenAPI document). Header values are accepted
+ * and never returned: a source shows its header names only.
+ */
+import { Type } from 'typebox'
+
+const Percent = Type.Number({ minimum: 0, maximum: 100 })
+
+export const GuardLimitsSchema = Type.Object(
+  {
+    max_archived_pct: Type.Optional(Percent),
+    max_price_change_pct: Type.Optional(Percent),
+    max_invalid_pct: Type.Optional(Percent),
+    max_shrink_pct: Type.Optional(Percent),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Limits in percent: offers archived or withdrawn (of the catalog), a unit price change, rows refused (of the file), rows fewer than the last applied file. Defaults 30, 20, 10, 30.',
+  },
+)
+
+const sourceFields = {
+  name: Type.String({ minLength: 1, maxLength: 120 }),
+  url: Type.String({ minLength: 9, maxLength: 2000, description: 'https address of a CSV or XLSX file' }),
+  headers: Type.Record(Type.String(), Type.String({ maxLength: 4000 }), {
+    description: 'Request headers (a token, say); stored, never returned nor logged. {} removes them.',
+  }),
+  mapping: Type.Record(Type.String(), Type.String(), {
+    description: 'Canonical field (or meta:<key>) → column header, as the import mapping',
+  }),
+  mode: Type.Union([Type.Literal('patch'), Type.Literal('snapshot')]),
+  sheet: Type.Union([Type.String({ maxLength: 100 }), Type.Null()]),
+  schedule: Type.Union([Type.String({ maxLength: 100 }), Type.Null()], {
+    description: 'Cron pattern in Europe/Warsaw; null runs 30 minutes before the daily publication',
+  }),
+  private_hosts: Type.Array(Type.String({ maxLength: 260 }), {
+    maxItems: 10,
+    description: 'Hosts (host or host:port) allowed to be private or loopback addresses',
+  }),
+  guards: GuardLimitsSchema,
+  stale_after_days: Type.Integer({ minimum: 1, maximum: 90 }),
+  enabled: Type.Boolean(),
+}
+
+export const SourceCreateBody = Type.Object(
+  {
+    name: sourceFields.name,
+    url: sourceFields.url,
+    mapping: sourceFields.mapping,
+    headers: Type.Optional(sourceFields.headers),
+    mode: Type.Optional(sourceFields.mode),
+    sheet: Type.Optional(sourceFields.sheet),
+    schedule: Type.Optional(sourceFields.schedule),
+    private_hosts: Type.Optional(sourceFields.private_hosts),
+    guards: Type.Optional(sourceFields.guards),
+    stale_after_days: Type.Optional(sourceFields.stale_after_days),
+    enabled: Type.Optional(sourceFields.enabled),
+  },
+  { additionalProperties: false },
+)
+
+export const SourceUpdateBody = Type.Object(
+  Object.fromEntries(Object.entries(sourceFields).map(([key, schema]) => [key, Type.Optional(schema)])),
+  { additionalProperties: false, minProperties: 1 },
+)
+
+const RunSummarySchema = Type.Object(
+  {
+    id: Type.Integer(),
+    outcome: Type.String(),
+    started_at: Type.String(),
+    finished_at: Type.Union([Type.String(), Type.Null()]),
+  },
+  { additionalProperties: false },
+)
+
+export const SourceSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    name: Type.String(),
+    url: Type.String(),
+    header_names: Type.Array(Type.String()),
+    mapping: Type.Record(Type.String(), Type.String()),
+    mode: Type.String(),
+    sheet: Type.Union([Type.String(), Type.Null()]),
+    schedule: Type.Union([Type.String(), Type.Null()]),
+    private_hosts: Type.Array(Type.String()),
+    guards: Type.Object({
+      max_archived_pct: Type.Number(),
+      max_price_change_pct: Type.Number(),
+      max_invalid_pct: Type.Number(),
+      max_shrink_pct: Type.Number(),
+    }),
+    stale_after_days: Type.Integer(),
+    enabled: Type.Boolean(),
+    created_at: Type.String(),
+    updated_at: Type.String(),
+    changed_at: Type.Union([Type.String(), Type.Null()]),
+    content_sha256: Type.Union([Type.String(), Type.Null()]),
+    last_run: Type.Union([RunSummarySchema, Type.Null()]),
+  },
+  { $id: 'Source', additionalProperties: false },
+)
+
+const FlaggedOffer = Type.Object(
+  {
+    key: Type.String(),
+    field: Type.String(),
+    before: Type.Union([Type.String(), Type.Number(), Type.Null()]),
+    after: Type.Union([Type.String(), Type.Number(), Type.Null()]),
+    change_pct: Type.Optional(Type.Number()),
+  },
+  { additionalProperties: false },
+)
+
+export const SourceRunSchema = Type.Object(
+  {
+    id: Type.Integer(),
+    source_id: Type.Integer(),
+    source_name: Type.Optional(Type.String()),
+    trigger: Type.String(),
+    started_at: Type.String(),
+    finished_at: Type.Union([Type.String(), Type.Null()]),
+    outcome: Type.String({
+      description: 'running, unchanged, applied, held, rejected, superseded, stale, invalid or failed',
+    }),
+    http_status: Type.Union([Type.Integer(), Type.Null()]),
+    bytes: Type.Union([Type.Integer(), Type.Null()]),
+    content_sha256: Type.Union([Type.String(), Type.Null()]),
+    job_id: Type.Union([Type.String(), Type.Null()]),
+    summary: Type.Object({}, { additionalProperties: true }),
+    guards: Type.Array(
+      Type.Object(
+        {
+          guard: Type.String(),
+          limit_pct: Type.Number(),
+          actual_pct: Type.Number(),
+          count: Type.Integer(),
+          of: Type.Integer(),
+          offers: Type.Array(FlaggedOffer),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+    failure: Type.Union([
+      Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: false }),
+      Type.Null(),
+    ]),
+    decided_by: Type.Union([
+      Type.Object({ id: Type.Union([Type.Integer(), Type.Null()]), name: Type.String() }),
+      Type.Null(),
+    ]),
+    decided_at: Type.Union([Type.String(), Type.Null()]),
+  },
+  { $id: 'SourceRun', additionalProperties: false },
+)
+
+export const SourceRunPlanSchema = Type.Object(
+  {
+    run: Type.Ref('SourceRun'),
+    plan: Type.Object({
+      items: Type.Array(Type.Object({}, { additionalProperties: true })),
+      page: Type.Integer(),
+      per_page: Type.Integer(),
+      total_items: Type.Integer(),
+      available: Type.Boolean({ description: 'false once the import job expired (24 hours after the run)' }),
+    }),
+  },
+  { additionalProperties: false },
+)
+
+export const SOURCE_SCHEMAS = [SourceSchema, SourceRunSchema]

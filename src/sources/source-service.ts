@@ -1,0 +1,151 @@
+/*
+ * Adding, changing and removing sources, for REST and the CLI alike. Audited with header names
+ * only: a header's value (a token) is never in the audit log, a log line or an answer.
+ */
+import { type Actor, recordAudit } from '../host/audit/audit.js'
+import type { HostContext } from '../host/context.js'
+import { PluginError } from '../host/errors.js'
+import { runView, type RunView } from './source-runs.js'
+import { type SourceInput, sourceColumns, sourceView, type SourceView } from './source-settings.js'
+import {
+  countHeldRuns,
+  deleteSource,
+  findSource,
+  insertSource,
+  selectLatestRuns,
+  selectRuns,
+  selectSources,
+  updateSource,
+} from './sources-repository.js'
+
+function notFound(id: number): PluginError {
+  return new PluginError('source_not_found', 404, { message: `No source ${id}.` })
+}
+
+function audited(input: SourceInput): Record<string, unknown> {
+  const { headers, ...rest } = input
+  return {
+    fields: Object.keys(rest).filter((k) => rest[k as keyof typeof rest] !== undefined),
+    ...(headers && typeof headers === 'object' ? { header_names: Object.keys(headers) } : {}),
+  }
+}
+
+export async function listSources(ctx: HostContext): Promise<SourceView[]> {
+  const latest = await selectLatestRuns(ctx.db)
+  return (await selectSources(ctx.db)).map((row) => sourceView(row, latest.get(row.id)))
+}
+
+export async function getSource(ctx: HostContext, id: number): Promise<SourceView> {
+  const row = await findSource(ctx.db, id)
+  if (!row) throw notFound(id)
+  const [last] = await selectRuns(ctx.db, { sourceId: id, limit: 1 })
+  return sourceView(row, last)
+}
+
+export async function createSource(ctx: HostContext, actor: Actor, input: SourceInput): Promise<SourceView> {
+  const columns = sourceColumns(ctx, input)
+  const now = ctx.now().toISOString()
+  const id = await ctx.db.transaction().execute(async (trx) => {
+    const created = await insertSource(trx, {
+      name: columns.name!,
+      url: columns.url!,
+      headers: columns.headers ?? '{}',
+      mapping: columns.mapping!,
+      mode: columns.mode ?? 'patch',
+      sheet: columns.sheet ?? null,
+      schedule: columns.schedule ?? null,
+      private_hosts: columns.private_hosts ?? '[]',
+      guards: columns.guards!,
+      stale_after_days: columns.stale_after_days!,
+      enabled: columns.enabled ?? 1,
+      created_at: now,
+      updated_at: now,
+      etag: null,
+      last_modified: null,
+      content_sha256: null,
+      changed_at: null,
+      applied_rows: null,
+      // a new source runs at its next scheduled time, not at once for a time already passed today
+      last_run_at: now,
+    })
+    await recordAudit(
+      ctx,
+      {
+        actor,
+        action: 'source.create',
+        objectType: 'source',
+        objectId: created,
+        outcome: 'success',
+        details: audited(input),
+      },
+      trx,
+    )
+    return created
+  })
+  return getSource(ctx, id)
+}
+
+export async function changeSource(
+  ctx: HostContext,
+  actor: Actor,
+  id: number,
+  input: SourceInput,
+): Promise<SourceView> {
+  const existing = await findSource(ctx.db, id)
+  if (!existing) throw notFound(id)
+  const columns = sourceColumns(ctx, input, existing)
+  // another address, mapping or sheet makes the next file a new one, whatever its bytes
+  const refetch = columns.url !== undefined || columns.mapping !== undefined || columns.sheet !== undefined
+  await ctx.db.transaction().execute(async (trx) => {
+    await updateSource(trx, id, {
+      ...columns,
+      ...(refetch ? { etag: null, last_modified: null, content_sha256: null } : {}),
+      updated_at: ctx.now().toISOString(),
+    })
+    await recordAudit(
+      ctx,
+      {
+        actor,
+        action: 'source.update',
+        objectType: 'source',
+        objectId: id,
+        outcome: 'success',
+        details: audited(input),
+      },
+      trx,
+    )
+  })
+  return getSource(ctx, id)
+}
+
+export async function removeSource(ctx: HostContext, actor: Actor, id: number): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    if (!(await deleteSource(trx, id))) throw notFound(id)
+    await recordAudit(
+      ctx,
+      { actor, action: 'source.delete', objectType: 'source', objectId: id, outcome: 'success' },
+      trx,
+    )
+  })
+}
+
+export async function listRuns(
+  ctx: HostContext,
+  filter: { sourceId?: number; outcome?: string; limit: number },
+): Promise<Array<RunView & { source_name: string }>> {
+  const names = new Map((await selectSources(ctx.db)).map((s) => [s.id, s.name]))
+  return (await selectRuns(ctx.db, filter)).map((row) => ({
+    ...runView(row),
+    source_name: names.get(row.source_id) ?? '',
+  }))
+}
+
+/** What the dashboard shows of the sources: how many, how many runs wait for a decision, the latest runs. */
+export async function sourcesOverview(ctx: HostContext) {
+  const sources = await listSources(ctx)
+  return {
+    sources: sources.length,
+    held_runs: await countHeldRuns(ctx.db),
+    failing: sources.filter((s) => s.last_run?.outcome === 'failed' || s.last_run?.outcome === 'invalid').length,
+  }
+}

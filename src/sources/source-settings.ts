@@ -1,0 +1,227 @@
+/*
+ * What an administrator sets on a source, checked the same way for REST, the panel and the CLI,
+ * and the view of a source the API returns: header names only, never their values.
+ */
+import { Cron } from 'croner'
+
+import type { HostContext } from '../host/context.js'
+import { PluginError } from '../host/errors.js'
+import { parseMapping, parseMode } from '../imports/offer-import-service.js'
+import { checkSourceUrl } from './fetch-source.js'
+import type { SourceRow, SourceRunRow } from './sources-repository.js'
+import type { SourcesTable } from './source-tables.js'
+
+export interface GuardLimits {
+  /** Most offers archived or withdrawn by one run, in percent of the offers of the investments concerned. */
+  max_archived_pct: number
+  /** Most a unit's price may change in one run, in percent of its price before. */
+  max_price_change_pct: number
+  /** Most rows of the file the import may refuse, in percent of its rows. */
+  max_invalid_pct: number
+  /** Most the file may shrink against the last applied one, in percent of its rows. */
+  max_shrink_pct: number
+}
+
+export const DEFAULT_GUARDS: GuardLimits = {
+  max_archived_pct: 30,
+  max_price_change_pct: 20,
+  max_invalid_pct: 10,
+  max_shrink_pct: 30,
+}
+export const DEFAULT_STALE_AFTER_DAYS = 3
+const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,100}$/
+const FORBIDDEN_HEADERS = new Set(['host', 'content-length', 'connection', 'transfer-encoding', 'if-none-match'])
+const PRIVATE_HOST = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]{1,253}|[0-9a-fA-F:]+)(:\d{1,5})?$/
+
+export interface SourceInput {
+  name?: unknown
+  url?: unknown
+  headers?: unknown
+  mapping?: unknown
+  mode?: unknown
+  sheet?: unknown
+  schedule?: unknown
+  private_hosts?: unknown
+  guards?: unknown
+  stale_after_days?: unknown
+  enabled?: unknown
+}
+
+interface Issue {
+  field: string
+  message: string
+}
+
+function refuse(issues: Issue[]): never {
+  throw new PluginError('invalid_source', 400, {
+    message: issues.map((issue) => `${issue.field}: ${issue.message}`).join('; '),
+    issues,
+  })
+}
+
+/** The columns of a new source (`existing` undefined) or of a change to one; refuses with every issue. */
+export function sourceColumns(
+  ctx: Pick<HostContext, 'meta' | 'now'>,
+  input: SourceInput,
+  existing?: SourceRow,
+): Partial<Omit<SourcesTable, 'id'>> {
+  const issues: Issue[] = []
+  const out: Partial<Omit<SourcesTable, 'id'>> = {}
+  const given = (field: keyof SourceInput) => input[field] !== undefined || existing === undefined
+  if (given('name')) {
+    const name = typeof input.name === 'string' ? input.name.trim() : ''
+    if (name === '' || name.length > 120 || hasControl(name) || /[<>]/.test(name))
+      issues.push({ field: 'name', message: 'a name of 1-120 characters, without control characters or < >' })
+    else out.name = name
+  }
+  if (given('url')) {
+    const url = typeof input.url === 'string' ? checkSourceUrl(input.url.trim()) : 'required'
+    if (typeof url === 'string' || input.url === undefined)
+      issues.push({ field: 'url', message: typeof url === 'string' ? url : 'required' })
+    else if (url.href.length > 2000) issues.push({ field: 'url', message: 'at most 2000 characters' })
+    else out.url = url.href
+  }
+  if (input.headers !== undefined || existing === undefined) {
+    const headers = input.headers ?? {}
+    if (headers === null || typeof headers !== 'object' || Array.isArray(headers))
+      issues.push({ field: 'headers', message: 'an object: header name → value' })
+    else {
+      const entries = Object.entries(headers as Record<string, unknown>)
+      if (entries.length > 10) issues.push({ field: 'headers', message: 'at most 10 headers' })
+      for (const [name, value] of entries) {
+        if (!HEADER_NAME.test(name) || FORBIDDEN_HEADERS.has(name.toLowerCase()))
+          issues.push({ field: 'headers', message: `"${name.slice(0, 100)}" is not a header a source may set` })
+        else if (typeof value !== 'string' || value.length === 0 || value.length > 4000 || hasControl(value))
+          issues.push({ field: 'headers', message: `the value of ${name} must be one line of at most 4000 characters` })
+      }
+      out.headers = JSON.stringify(Object.fromEntries(entries))
+    }
+  }
+  if (given('mapping')) {
+    try {
+      out.mapping = JSON.stringify(parseMapping(input.mapping ?? {}, ctx.meta))
+    } catch (error) {
+      const message = error instanceof PluginError ? error.extra.message : undefined
+      issues.push({ field: 'mapping', message: typeof message === 'string' ? message : 'invalid mapping' })
+    }
+  }
+  if (given('mode')) {
+    try {
+      out.mode = parseMode(input.mode)
+    } catch {
+      issues.push({ field: 'mode', message: 'patch or snapshot' })
+    }
+  }
+  if (given('sheet')) {
+    if (input.sheet === undefined || input.sheet === null || input.sheet === '') out.sheet = null
+    else if (typeof input.sheet !== 'string' || input.sheet.length > 100)
+      issues.push({ field: 'sheet', message: 'a sheet name of at most 100 characters' })
+    else out.sheet = input.sheet
+  }
+  if (given('schedule')) {
+    if (input.schedule === undefined || input.schedule === null || input.schedule === '') out.schedule = null
+    else if (typeof input.schedule !== 'string' || !validCron(input.schedule))
+      issues.push({ field: 'schedule', message: 'a cron pattern in Europe/Warsaw such as "0 0 * * *", or null' })
+    else out.schedule = input.schedule.trim()
+  }
+  if (given('private_hosts')) {
+    const hosts = input.private_hosts ?? []
+    if (!Array.isArray(hosts) || hosts.length > 10 || hosts.some((h) => typeof h !== 'string' || !PRIVATE_HOST.test(h)))
+      issues.push({ field: 'private_hosts', message: 'a list of at most 10 hosts (host or host:port)' })
+    else out.private_hosts = JSON.stringify(hosts.map((h: string) => h.toLowerCase()))
+  }
+  if (given('guards')) {
+    const base = existing ? (JSON.parse(existing.guards) as GuardLimits) : DEFAULT_GUARDS
+    const guards = { ...base }
+    const raw = input.guards ?? {}
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+      issues.push({ field: 'guards', message: 'an object of limits in percent' })
+    else
+      for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+        if (!(key in DEFAULT_GUARDS)) issues.push({ field: `guards.${key}`, message: 'not a guard' })
+        else if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 100)
+          issues.push({ field: `guards.${key}`, message: 'a number of percent from 0 to 100' })
+        else guards[key as keyof GuardLimits] = value
+      }
+    out.guards = JSON.stringify(guards)
+  }
+  if (given('stale_after_days')) {
+    const days = input.stale_after_days ?? DEFAULT_STALE_AFTER_DAYS
+    if (typeof days !== 'number' || !Number.isInteger(days) || days < 1 || days > 90)
+      issues.push({ field: 'stale_after_days', message: 'a whole number of days from 1 to 90' })
+    else out.stale_after_days = days
+  }
+  if (given('enabled')) {
+    const enabled = input.enabled ?? true
+    if (typeof enabled !== 'boolean') issues.push({ field: 'enabled', message: 'true or false' })
+    else out.enabled = enabled ? 1 : 0
+  }
+  if (issues.length > 0) refuse(issues)
+  return out
+}
+
+/** Control characters (a line break would split a header; a name shows on one line). */
+function hasControl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) < 32 || text.charCodeAt(i) === 127) return true
+  return false
+}
+
+export function validCron(pattern: string): boolean {
+  try {
+    new Cron(pattern, { paused: true, timezone: 'Europe/Warsaw' }).stop()
+    return true
+  } catch {
+    return false
+  }
+}
+
+export interface RunSummaryView {
+  id: number
+  outcome: string
+  started_at: string
+  finished_at: string | null
+}
+
+export interface SourceView {
+  id: number
+  name: string
+  url: string
+  header_names: string[]
+  mapping: Record<string, string>
+  mode: string
+  sheet: string | null
+  schedule: string | null
+  private_hosts: string[]
+  guards: GuardLimits
+  stale_after_days: number
+  enabled: boolean
+  created_at: string
+  updated_at: string
+  changed_at: string | null
+  content_sha256: string | null
+  last_run: RunSummaryView | null
+}
+
+export function sourceView(row: SourceRow, lastRun?: SourceRunRow): SourceView {
+  return {
+    id: row.id,
+    name: row.name,
+    url: row.url,
+    header_names: Object.keys(JSON.parse(row.headers) as Record<string, string>),
+    mapping: JSON.parse(row.mapping) as Record<string, string>,
+    mode: row.mode,
+    sheet: row.sheet,
+    schedule: row.schedule,
+    private_hosts: JSON.parse(row.private_hosts) as string[],
+    guards: { ...DEFAULT_GUARDS, ...(JSON.parse(row.guards) as Partial<GuardLimits>) },
+    stale_after_days: row.stale_after_days,
+    enabled: row.enabled === 1,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    changed_at: row.changed_at,
+    content_sha256: row.content_sha256,
+    last_run: lastRun
+      ? { id: lastRun.id, outcome: lastRun.outcome, started_at: lastRun.started_at, finished_at: lastRun.finished_at }
+      : null,
+  }
+}

@@ -1,0 +1,205 @@
+/*
+ * Offer sources in the admin panel, driven in Debian's Chromium (playwright-core): a source added
+ * with the form (the token header is never shown again), a first run applied by hand, a price
+ * typo ×10 held with its guard and the offer's price before → after, rejected; half the rows
+ * vanishing held by two guards and applied; each state saved as a screenshot when
+ * DG_PANEL_SCREENSHOTS names a folder.
+ *
+ * SQLite only: the storage is covered on both databases by test/sources/sources.test.ts.
+ */
+import fs from 'node:fs'
+import path from 'node:path'
+
+import { type Browser, chromium, type Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { createTestUser, grantProLicense } from '../helpers/factories.js'
+import { startTestApp, type TestEnv } from '../helpers/test-app.js'
+import { type SourceFileServer, startSourceFileServer } from '../sources/source-file-server.js'
+
+const CHROMIUM = '/usr/bin/chromium'
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--lang=pl-PL']
+const SCREENSHOTS = process.env.DG_PANEL_SCREENSHOTS
+const MAPPING = {
+  source_investment_id: 'Inwestycja',
+  source_property_id: 'ID lokalu',
+  prop_no: 'Numer',
+  prop_type: 'Rodzaj',
+  property_status: 'Status',
+  prop_area: 'Powierzchnia',
+  prop_rooms: 'Pokoje',
+  prop_floor: 'Piętro',
+  price_total: 'Cena',
+  price_total_from: 'Cena od',
+  proj_city: 'Miasto',
+}
+const HEADER = 'Inwestycja;ID lokalu;Numer;Rodzaj;Status;Powierzchnia;Pokoje;Piętro;Cena;Cena od;Miasto'
+
+function priceList(price: (i: number) => number, count = 10): string {
+  const rows = Array.from(
+    { length: count },
+    (_, k) => `INV-A;${k + 1};A/${k + 1};mieszkanie;wolne;50,00;2;1;${price(k + 1)};2026-05-01;Poznań`,
+  )
+  return `${HEADER}\n${rows.join('\n')}\n`
+}
+const base = (i: number) => 500_000 + i * 1000
+
+describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('offer sources in Chromium [sqlite]', () => {
+  let env: TestEnv
+  let browser: Browser
+  let page: Page
+  let origin: string
+  let server: SourceFileServer
+  const problems: string[] = []
+  let shots = 0
+
+  const shot = async (name: string) => {
+    if (!SCREENSHOTS) return
+    fs.mkdirSync(SCREENSHOTS, { recursive: true })
+    await page.evaluate("(() => { window.scrollTo(0, 0); document.getElementById('toasts')?.replaceChildren() })()")
+    shots++
+    await page.screenshot({
+      path: path.join(SCREENSHOTS, `zrodla-${String(shots).padStart(2, '0')}-${name}.png`),
+      fullPage: true,
+    })
+  }
+  const priceOf = async (id: string) =>
+    Number(
+      (
+        await env.ctx.db
+          .selectFrom('offers')
+          .select('price_total_cents')
+          .where('source_property_id', '=', id)
+          .executeTakeFirstOrThrow()
+      ).price_total_cents,
+    )
+  const activeOffers = async () =>
+    Number(
+      (
+        await env.ctx.db
+          .selectFrom('offers')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .where('status', '!=', 'archived')
+          .executeTakeFirstOrThrow()
+      ).n,
+    )
+  const runNow = async () => {
+    await page.click('#sources-table button[data-source]')
+  }
+  const openSources = async () => {
+    await page.goto(`${origin}/dg-admin/#/zrodla`)
+    await page.locator('.page[data-view=zrodla] #add-source').waitFor()
+  }
+
+  beforeAll(async () => {
+    env = await startTestApp('sqlite')
+    env.clock.set(new Date().toISOString())
+    await grantProLicense(env.ctx)
+    const admin = await createTestUser(env.ctx, 'administrator', 'operator')
+    server = await startSourceFileServer()
+    server.content = priceList(base)
+    await env.app.listen({ port: 0, host: '127.0.0.1' })
+    const address = env.app.server.address()
+    if (!address || typeof address === 'string') throw new Error('not listening')
+    origin = `http://127.0.0.1:${address.port}`
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'pl-PL' })
+    page.setDefaultTimeout(15_000)
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+        problems.push(`console: ${message.text()}`)
+    })
+    await page.goto(`${origin}/dg-admin/`)
+    await page.fill('#login', 'operator')
+    await page.fill('#password', admin.loginPassword)
+    await page.click('button[type=submit]')
+    await page.locator('#nav a[data-route=zrodla]').waitFor()
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+    await server?.close()
+    await env?.app.close()
+    await env?.database.cleanup()
+  })
+
+  it('adds a source with the form; the token is not shown again', async () => {
+    await page.click('#nav a[data-route=zrodla]')
+    await page.locator('#add-source').waitFor()
+    expect(await page.textContent('.page')).toContain('Nie dodano jeszcze żadnego źródła.')
+    await page.fill('#add-source [name=name]', 'Cennik — arkusz Google')
+    await page.fill('#add-source [name=url]', `${server.origin}/prices.csv`)
+    await page.fill('#add-source [name=headers]', 'Authorization: Bearer sekret-panelu-42')
+    await page.fill('#add-source [name=mapping]', JSON.stringify(MAPPING, null, 2))
+    await page.selectOption('#add-source [name=mode]', 'snapshot')
+    await page.fill('#add-source [name=private_hosts]', `127.0.0.1:${server.port}`)
+    await shot('formularz')
+    await page.click('#add-source button[type=submit]')
+    await page.locator('#sources-table').waitFor()
+    const table = await page.textContent('#sources-table')
+    expect(table).toContain('Cennik — arkusz Google')
+    expect(table).toContain('nagłówki: Authorization')
+    expect(await page.content()).not.toContain('sekret-panelu-42')
+  })
+
+  it('runs the source by hand: the first file is applied', async () => {
+    await runNow()
+    await expect.poll(() => page.textContent('#runs-table'), { timeout: 15_000 }).toContain('zastosowano')
+    expect(await activeOffers()).toBe(10)
+    expect(server.requests.at(-1)?.headers.authorization).toBe('Bearer sekret-panelu-42')
+    await shot('lista-po-pierwszym-przebiegu')
+  })
+
+  it('holds a price typo ×10, shows the offer before → after and the guard, and rejects it', async () => {
+    const before = await priceOf('4')
+    server.content = priceList((i) => base(i) * (i === 4 ? 10 : 1))
+    await runNow()
+    await page.locator('#run-guards').waitFor()
+    expect(await page.textContent('h1')).toContain('wstrzymano')
+    expect(await page.textContent('#run-guards')).toContain('Zmiana ceny lokalu')
+    const flagged = await page.textContent('#flagged-offers')
+    expect(flagged).toContain('INV-A / 4')
+    expect(flagged).toContain('5\u00a0040\u00a0000')
+    expect(await page.textContent('#plan-changes')).toContain('Cena całkowita')
+    await shot('przebieg-wstrzymany-cena')
+    await page.click('#reject-run')
+    await page.click('#confirm-ok')
+    await expect.poll(() => page.textContent('h1')).toContain('odrzucono')
+    expect(await priceOf('4')).toBe(before)
+    expect(await page.locator('#apply-run').count()).toBe(0)
+    await shot('przebieg-odrzucony')
+  })
+
+  it('holds half the rows vanishing and applies it on the operator’s word', async () => {
+    server.content = priceList(base, 5)
+    await openSources()
+    await runNow()
+    await page.locator('#run-guards').waitFor()
+    const guards = await page.textContent('#run-guards')
+    expect(guards).toContain('Archiwizacja lub wycofanie ofert')
+    expect(guards).toContain('Plik się skurczył')
+    expect(await activeOffers()).toBe(10)
+    await shot('przebieg-wstrzymany-polowa-wierszy')
+    const runPage = page.url()
+    await page.click('#nav a[data-route=status]')
+    await page.locator('#sources-notice').waitFor()
+    expect(await page.textContent('#sources-notice')).toContain('Przebiegi czekające na decyzję: 1.')
+    await shot('pulpit-z-wstrzymanym-przebiegiem')
+    await page.goto(runPage)
+    await page.locator('#apply-run').waitFor()
+    await page.click('#apply-run')
+    await page.click('#confirm-ok')
+    await expect.poll(() => page.textContent('h1')).toContain('zastosowano')
+    expect(await page.textContent('.page')).toContain('operator')
+    expect(await activeOffers()).toBe(5)
+    await shot('przebieg-zastosowany')
+    await openSources()
+    expect(await page.locator('#held-runs').count()).toBe(0)
+    await shot('lista-po-decyzjach')
+  })
+
+  it('raised no error in the page', () => {
+    expect(problems).toEqual([])
+  })
+})
