@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises'
 
-import type { Command } from '../cli/commands.js'
+import type { Command } from '../cli/command.js'
 import { withHostContext } from '../cli/cli-context.js'
 import { HostError } from '../host/errors.js'
 import { applyHeldRun, rejectHeldRun, runSource, type RunView } from './source-runs.js'
