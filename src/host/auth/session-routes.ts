@@ -11,13 +11,12 @@ import { requirePrincipal } from '../http/authenticate.js'
 import { errorResponses } from '../http/schemas.js'
 import { findUserByLoginOrEmail, getUserById, toPublicUser, verifyUserPassword } from '../users/users.js'
 import {
+  claimSignInAttempt,
   KNOWN_BROWSER_COOKIE,
   KNOWN_BROWSER_DAYS,
   knownBrowserCookie,
-  recordSignInFailure,
   recordSignInSuccess,
   signInBuckets,
-  signInDelay,
 } from './login-throttle.js'
 import { createRestNonce, endSession, findSessionUserId, SESSION_COOKIE, startSession } from './sessions.js'
 
@@ -66,7 +65,8 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
         ip: request.ip,
         knownBrowserCookie: request.cookies[KNOWN_BROWSER_COOKIE],
       })
-      const delay = await signInDelay(ctx, buckets)
+      // counted before the password is checked, in one step with the check of the count
+      const delay = await claimSignInAttempt(ctx, buckets)
       if (delay) {
         await recordAudit(ctx, {
           actor: { type: 'system' },
@@ -91,7 +91,6 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
       }
       const user = await verifyUserPassword(found, password)
       if (!user) {
-        await recordSignInFailure(ctx, buckets)
         await recordAudit(ctx, {
           actor: { type: 'system' },
           action: 'session.login',
