@@ -19,6 +19,7 @@ import {
   selectCredentialsRevision,
   touchAppPassword,
 } from './app-passwords-repository.js'
+import { claimSignInAttempt, recordSignInSuccess, type SignInDelay, signInBuckets } from './login-throttle.js'
 import { constantTimeEqual, keyedHash, randomAlphanumeric } from './secrets.js'
 
 export const APP_PASSWORD_LENGTH = 24
@@ -146,7 +147,8 @@ export async function revokeAppPassword(
 
 export type AppPasswordCheck =
   | { ok: true; user: UserRow; credential: string }
-  | { ok: false; code: 'invalid_username' | 'incorrect_password' | 'account_disabled' }
+  | { ok: false; code: 'incorrect_password' | 'account_disabled' }
+  | { ok: false; code: 'throttled'; delay: SignInDelay }
 
 /** A successful check, kept while the credentials revision it was made under is current. */
 interface VerifiedCheck {
@@ -168,6 +170,12 @@ const verifiedChecks = new WeakMap<HostContext, Map<string, VerifiedCheck>>()
  * or passwords, on any instance), so a repeated request costs that one read, and a revoked
  * password or a disabled account is refused on its next request. Only the keyed hash is kept,
  * never the password.
+ *
+ * A check that is not kept is a sign-in attempt: with `throttled`, it is counted by the sign-in
+ * throttle (the name typed and the client address, as the admin panel's logins) before anything
+ * is looked up, and refused when they are slowed down. An unknown name, a wrong password and a
+ * password of the wrong length answer alike, after the same work (a read of stored hashes and a
+ * comparison with each), so neither the answer nor its time tells which names exist.
  */
 export async function verifyAppPassword(
   ctx: HostContext,
@@ -177,6 +185,8 @@ export async function verifyAppPassword(
     ip: string
     /** The credentials revision, when the caller read it (before this call) with its own state. */
     credentialsRevision?: number
+    /** Count the check with the sign-in throttle (every HTTP request; not the service's own checks). */
+    throttled?: boolean
   },
 ): Promise<AppPasswordCheck> {
   const normalized = normalizeAppPassword(args.password)
@@ -193,16 +203,25 @@ export async function verifyAppPassword(
     known.lastUsedAt = await recordUse(ctx, known.passwordId, known.lastUsedAt, args.ip)
     return { ok: true, user: known.user, credential: known.credential }
   }
-  const user = await findUserByLoginOrEmail(ctx, args.name)
-  if (!user) return { ok: false, code: 'invalid_username' }
-  if (normalized.length !== APP_PASSWORD_LENGTH) return { ok: false, code: 'incorrect_password' }
-  const rows = await selectAppPasswordsOfUser(ctx.db, user.id)
-  let match: AppPasswordRow | undefined
-  for (const row of rows) {
-    // no early exit: every stored hash is compared, so timing does not tell which one matched
-    if (constantTimeEqual(row.password_hash, candidate)) match = row
+  const buckets = args.throttled
+    ? signInBuckets(ctx, { name: args.name, userId: undefined, ip: args.ip, knownBrowserCookie: undefined })
+    : []
+  if (buckets.length > 0) {
+    const delay = await claimSignInAttempt(ctx, buckets)
+    if (delay) return { ok: false, code: 'throttled', delay }
   }
-  if (!match) return { ok: false, code: 'incorrect_password' }
+  const user = await findUserByLoginOrEmail(ctx, args.name)
+  // an unknown name reads (no) stored hashes and compares with one as well
+  const rows = await selectAppPasswordsOfUser(ctx.db, user?.id ?? 0)
+  const stored = user ? rows.map((row) => row.password_hash) : [DUMMY_HASH]
+  let matched = -1
+  for (const [index, hash] of stored.entries()) {
+    // no early exit: every stored hash is compared, so timing does not tell which one matched
+    if (constantTimeEqual(hash, candidate)) matched = index
+  }
+  const match = user && normalized.length === APP_PASSWORD_LENGTH ? rows[matched] : undefined
+  if (!user || !match) return { ok: false, code: 'incorrect_password' }
+  await recordSignInSuccess(ctx, buckets)
   // told only to whoever holds a valid password of the account
   if (user.disabled_at !== null) return { ok: false, code: 'account_disabled' }
   const lastUsedAt = await recordUse(ctx, match.id, match.last_used_at, args.ip)
@@ -210,6 +229,9 @@ export async function verifyAppPassword(
   checks.set(key, { revision, user, credential: match.name, passwordId: match.id, lastUsedAt })
   return { ok: true, user, credential: match.name }
 }
+
+/** Compared with when the name is unknown: no password hashes to it. */
+const DUMMY_HASH = HASH_PREFIX + '0'.repeat(64)
 
 /** Records a password's use at most once per resolution interval; returns the last use now stored. */
 async function recordUse(ctx: HostContext, passwordId: number, lastUsedAt: string | null, ip: string) {

@@ -60,13 +60,21 @@ async function resolvePrincipal(request: FastifyRequest): Promise<Principal | nu
       ...credentials,
       ip: request.ip,
       credentialsRevision: await credentialsRevisions.get(request)?.(),
+      throttled: true,
     })
     if (!check.ok) {
       if (check.code === 'account_disabled')
         throw new HostError('account_disabled', 'This account is disabled; an administrator can enable it.', 403)
-      throw check.code === 'invalid_username'
-        ? unauthorized('invalid_username', 'Unknown user name or e-mail address.')
-        : unauthorized('incorrect_password', 'The provided password is an invalid application password.')
+      if (check.code === 'throttled')
+        throw new HostError(
+          'too_many_login_attempts',
+          `Too many failed sign-ins; try again in ${check.delay.retryAfterSeconds} seconds.`,
+          429,
+          { retry_after: check.delay.retryAfterSeconds, scope: check.delay.scope },
+          { 'Retry-After': check.delay.retryAfterSeconds },
+        )
+      // one answer whatever was wrong: it never tells which user names or e-mails exist
+      throw unauthorized('incorrect_password', 'Unknown user name or wrong application password.')
     }
     return { user: check.user, via: 'app_password', credential: check.credential }
   }
