@@ -918,12 +918,23 @@ for (const dialect of TEST_DIALECTS) {
         ],
         [
           'login',
-          env.app.inject({ method: 'POST', url: `${V2}/session`, payload: { login: nul, password: 'x' } }),
+          // from an address of their own: the fuzzed failures before have slowed 127.0.0.1 down (429)
+          env.app.inject({
+            method: 'POST',
+            url: `${V2}/session`,
+            payload: { login: nul, password: 'x' },
+            remoteAddress: '192.0.2.250',
+          }),
           401,
         ],
         [
           'Basic user',
-          env.app.inject({ method: 'GET', url: `${V2}/status`, headers: { authorization: basicAuth(nul, 'x') } }),
+          env.app.inject({
+            method: 'GET',
+            url: `${V2}/status`,
+            headers: { authorization: basicAuth(nul, 'x') },
+            remoteAddress: '192.0.2.251',
+          }),
           401,
         ],
         [

@@ -19,7 +19,14 @@ import {
   selectCredentialsRevision,
   touchAppPassword,
 } from './app-passwords-repository.js'
-import { claimSignInAttempt, recordSignInSuccess, type SignInDelay, signInBuckets } from './login-throttle.js'
+import { clientBucketIp } from '../http/rate-limit/rate-limit.js'
+import {
+  claimSignInAttempt,
+  recordSignInSuccess,
+  type SignInBucket,
+  type SignInDelay,
+  signInBuckets,
+} from './login-throttle.js'
 import { constantTimeEqual, keyedHash, randomAlphanumeric } from './secrets.js'
 
 export const APP_PASSWORD_LENGTH = 24
@@ -172,8 +179,8 @@ const verifiedChecks = new WeakMap<HostContext, Map<string, VerifiedCheck>>()
  * never the password.
  *
  * A check that is not kept is a sign-in attempt: with `throttled`, it is counted by the sign-in
- * throttle (the name typed and the client address, as the admin panel's logins) before anything
- * is looked up, and refused when they are slowed down. An unknown name, a wrong password and a
+ * throttle (the name typed and the client address, as the admin panel's logins) before the
+ * password is compared, and refused when they are slowed down. An unknown name, a wrong password and a
  * password of the wrong length answer alike, after the same work (a read of stored hashes and a
  * comparison with each), so neither the answer nor its time tells which names exist.
  */
@@ -203,16 +210,21 @@ export async function verifyAppPassword(
     known.lastUsedAt = await recordUse(ctx, known.passwordId, known.lastUsedAt, args.ip)
     return { ok: true, user: known.user, credential: known.credential }
   }
+  const user = await findUserByLoginOrEmail(ctx, args.name)
+  // an unknown name reads (no) stored hashes and compares with one as well
+  const rows = await selectAppPasswordsOfUser(ctx.db, user?.id ?? 0)
   const buckets = args.throttled
-    ? signInBuckets(ctx, { name: args.name, userId: undefined, ip: args.ip, knownBrowserCookie: undefined })
+    ? basicSignInBuckets(
+        ctx,
+        args.name,
+        args.ip,
+        user !== undefined && rows.some((row) => row.last_ip === args.ip) ? user.id : undefined,
+      )
     : []
   if (buckets.length > 0) {
     const delay = await claimSignInAttempt(ctx, buckets)
     if (delay) return { ok: false, code: 'throttled', delay }
   }
-  const user = await findUserByLoginOrEmail(ctx, args.name)
-  // an unknown name reads (no) stored hashes and compares with one as well
-  const rows = await selectAppPasswordsOfUser(ctx.db, user?.id ?? 0)
   const stored = user ? rows.map((row) => row.password_hash) : [DUMMY_HASH]
   let matched = -1
   for (const [index, hash] of stored.entries()) {
@@ -228,6 +240,22 @@ export async function verifyAppPassword(
   if (checks.size >= MAX_VERIFIED_CHECKS) checks.clear()
   checks.set(key, { revision, user, credential: match.name, passwordId: match.id, lastUsedAt })
   return { ok: true, user, credential: match.name }
+}
+
+/**
+ * The throttle's buckets of a Basic sign-in: the name and the address, as the panel's; but a
+ * client at the address an application password of the account was last used from (the website's
+ * server) is counted on its own, as a known browser: failures elsewhere on its login, or from
+ * others, never refuse it when this instance has not verified its password yet (after a restart).
+ */
+function basicSignInBuckets(
+  ctx: HostContext,
+  name: string,
+  ip: string,
+  knownClientOf: number | undefined,
+): SignInBucket[] {
+  if (knownClientOf !== undefined) return [{ kind: 'browser', key: `client:${knownClientOf}:${clientBucketIp(ip)}` }]
+  return signInBuckets(ctx, { name, userId: undefined, ip, knownBrowserCookie: undefined })
 }
 
 /** Compared with when the name is unknown: no password hashes to it. */

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest'
 
+import { buildApp } from '../../../src/app.js'
 import { formatAppPassword } from '../../../src/host/auth/app-passwords.js'
 import { LOGIN_THROTTLE } from '../../../src/host/auth/login-throttle.js'
 import { revokeAppPassword } from '../../../src/host/auth/app-passwords.js'
@@ -136,6 +137,31 @@ describeEachDatabase('application passwords and GET /status', (env) => {
     // a password verified before (kept by this instance) is not a new sign-in attempt
     expect((await basic(reader.login, reader.appPassword, '198.51.100.78')).statusCode).toBe(403)
     expect((await basic(reader.login, reader.appPassword, ip)).statusCode).toBe(403)
+  })
+
+  it('never refuses the website’s server for failures of others on its login, even on a fresh instance', async () => {
+    const { app, ctx, config, database, clock } = env()
+    await grantProLicense(ctx)
+    const reader = await createTestUser(ctx, 'dg_catalog_reader')
+    const server = '192.0.2.200'
+    const call = (target: typeof app, password: string, ip: string) =>
+      target.inject({
+        method: 'GET',
+        url: STATUS,
+        headers: { authorization: basicAuth(reader.login, password) },
+        remoteAddress: ip,
+      })
+    expect((await call(app, reader.appPassword, server)).statusCode).toBe(403)
+    for (let i = 0; i < LOGIN_THROTTLE.accountFreeFailures + 2; i++)
+      await call(app, `attack${i}`.padEnd(24, 'z'), `198.51.100.${150 + i}`)
+    // another instance (or this one restarted) has not verified the password yet
+    const fresh = await buildApp({ config, database: database.handle, now: clock.now })
+    try {
+      expect((await call(fresh, reader.appPassword, '198.51.100.199')).statusCode).toBe(429)
+      expect((await call(fresh, reader.appPassword, server)).statusCode).toBe(403)
+    } finally {
+      await fresh.close()
+    }
   })
 
   it('accepts the password with the spaces it is shown with, and the e-mail as user name', async () => {
