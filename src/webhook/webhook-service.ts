@@ -212,7 +212,8 @@ async function receivePropertyWebhook(
   ctx: HostContext,
   request: { headers: Record<string, string | string[] | undefined>; rawBody: Buffer },
 ): Promise<WebhookOutcome> {
-  const duplicate = duplicateKeyOf(request.rawBody)
+  // a body declared JSON (the route refuses any other Content-Type; none at all is a header problem)
+  const duplicate = request.headers['content-type'] === undefined ? undefined : duplicateKeyOf(request.rawBody)
   if (duplicate !== undefined)
     throw new PluginError('invalid_json', 400, {
       message: `The body names the key "${duplicate.slice(0, 64)}" twice; send each field once.`,

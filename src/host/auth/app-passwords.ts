@@ -22,7 +22,7 @@ import {
 import { clientBucketIp } from '../http/rate-limit/rate-limit.js'
 import {
   claimSignInAttempt,
-  recordSignInSuccess,
+  currentSignInDelay,
   type SignInBucket,
   type SignInDelay,
   signInBuckets,
@@ -178,9 +178,9 @@ const verifiedChecks = new WeakMap<HostContext, Map<string, VerifiedCheck>>()
  * password or a disabled account is refused on its next request. Only the keyed hash is kept,
  * never the password.
  *
- * A check that is not kept is a sign-in attempt: with `throttled`, it is counted by the sign-in
- * throttle (the name typed and the client address, as the admin panel's logins) before the
- * password is compared, and refused when they are slowed down. An unknown name, a wrong password and a
+ * A check that is not kept is a sign-in attempt: with `throttled`, a failure is counted by the
+ * sign-in throttle (the name typed and the client address, as the admin panel's logins) in one
+ * step with the check of the counts, and any attempt is refused while they are slowed down. An unknown name, a wrong password and a
  * password of the wrong length answer alike, after the same work (a read of stored hashes and a
  * comparison with each), so neither the answer nor its time tells which names exist.
  */
@@ -221,10 +221,6 @@ export async function verifyAppPassword(
         user !== undefined && rows.some((row) => row.last_ip === args.ip) ? user.id : undefined,
       )
     : []
-  if (buckets.length > 0) {
-    const delay = await claimSignInAttempt(ctx, buckets)
-    if (delay) return { ok: false, code: 'throttled', delay }
-  }
   const stored = user ? rows.map((row) => row.password_hash) : [DUMMY_HASH]
   let matched = -1
   for (const [index, hash] of stored.entries()) {
@@ -232,8 +228,15 @@ export async function verifyAppPassword(
     if (constantTimeEqual(hash, candidate)) matched = index
   }
   const match = user && normalized.length === APP_PASSWORD_LENGTH ? rows[matched] : undefined
+  if (buckets.length > 0) {
+    // A failure is counted in one step with the check of the counts, so parallel wrong guesses
+    // get no more 401s than the free ones. A right password is not counted (a client's burst of
+    // parallel first requests is no guessing), yet it is refused like a wrong one while its name
+    // or address is slowed down: a 429 never tells whether the password was right.
+    const delay = match ? await currentSignInDelay(ctx, buckets) : await claimSignInAttempt(ctx, buckets)
+    if (delay) return { ok: false, code: 'throttled', delay }
+  }
   if (!user || !match) return { ok: false, code: 'incorrect_password' }
-  await recordSignInSuccess(ctx, buckets)
   // told only to whoever holds a valid password of the account
   if (user.disabled_at !== null) return { ok: false, code: 'account_disabled' }
   const lastUsedAt = await recordUse(ctx, match.id, match.last_used_at, args.ip)

@@ -149,7 +149,7 @@ export async function claimSignInAttempt(
   )
   if (!refused) return null
   return (
-    (await signInDelay(ctx, buckets)) ?? {
+    (await currentSignInDelay(ctx, buckets)) ?? {
       // it ran out between the refusal and this read: the next attempt may go
       retryAfterSeconds: 1,
       scope: buckets.find((b) => b.key === refused.refusedBucket)?.kind === 'address' ? 'address' : 'account',
@@ -157,8 +157,11 @@ export async function claimSignInAttempt(
   )
 }
 
-/** How long sign-ins of these buckets are still refused; null when they may try now. */
-async function signInDelay(ctx: HostContext, buckets: readonly SignInBucket[]): Promise<SignInDelay | null> {
+/** How long sign-ins of these buckets are still refused; null when they may try now (a read only). */
+export async function currentSignInDelay(
+  ctx: HostContext,
+  buckets: readonly SignInBucket[],
+): Promise<SignInDelay | null> {
   const rows = await selectThrottles(
     ctx.db,
     buckets.map((b) => b.key),
