@@ -21,7 +21,9 @@ import { HookRegistry } from './host/hooks/hooks.js'
 import { MetaRegistry } from './host/meta/meta-registry.js'
 import { answerFrameworkError, registerErrorHandling } from './host/http/error-handler.js'
 import './host/http/fastify-augment.js'
+import { guardBeforeBody } from './host/http/authenticate.js'
 import { registerHttpsPolicy } from './host/http/https-policy.js'
+import { registerSecurityHeaders } from './host/http/security-headers.js'
 import { registerMessageLocalization } from './host/http/responses/localize-messages.js'
 import { loggerOptions } from './host/http/logging.js'
 import { openApiRoute, registerApiDocs, registerOpenApi } from './host/http/openapi.js'
@@ -139,6 +141,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerRequestMetrics(app, metrics)
   registerErrorHandling(app)
   registerHttpsPolicy(app, config.env === 'production')
+  registerSecurityHeaders(app, config.env === 'production')
+  guardBeforeBody(app)
   registerMessageLocalization(app, `${baseUrl(config)}/catalog`)
   await app.register(cookie)
   await app.register(formbody)

@@ -122,21 +122,26 @@ export const COMMANDS: Command[] = [
   },
   {
     name: 'user set-password',
-    summary: 'Set or regenerate the login password of a user',
+    summary: 'Set or regenerate the login password of a user; ends the account’s panel sessions',
     options: {
       login: { type: 'string', required: true, description: 'login or e-mail' },
       password: { type: 'string', description: 'new password (generated when omitted)' },
     },
     run: (values, env) =>
       withHostContext(env, async (ctx) => {
-        const { user, password } = await setLoginPassword(ctx, {
+        const { user, password, sessionsEnded } = await setLoginPassword(ctx, {
           login: str(values, 'login'),
           password: optionalStr(values, 'password'),
           actor,
         })
         return {
-          json: { id: user.id, user: user.login, ...(password ? { password } : {}) },
-          text: `Password of ${user.login} changed.${password ? `\nGenerated login password (shown once): ${password}` : ''}`,
+          json: { id: user.id, user: user.login, sessions_ended: sessionsEnded, ...(password ? { password } : {}) },
+          text: [
+            `Password of ${user.login} changed.`,
+            `Panel sessions ended: ${sessionsEnded} (every browser signed in as ${user.login} must log in again).`,
+            'Application passwords are kept; revoke one with `dg app-password revoke`.',
+            ...(password ? [`Generated login password (shown once): ${password}`] : []),
+          ].join('\n'),
         }
       }),
   },

@@ -39,6 +39,7 @@ import { requires, warsawDate } from '../licensing/license.js'
 import { planOffers } from '../offers/offer-planner.js'
 import { applyOfferPlan } from '../offers/offer-writer.js'
 import { type NormalizedOfferValues, type RowError, validateOfferRow } from '../offers/validation/validate-offer-row.js'
+import { firstDuplicateKey } from './duplicate-json-keys.js'
 import { GroupCommit, type GroupCommitStats } from './group-commit.js'
 import {
   checkSignedHeaders,
@@ -211,6 +212,12 @@ async function receivePropertyWebhook(
   ctx: HostContext,
   request: { headers: Record<string, string | string[] | undefined>; rawBody: Buffer },
 ): Promise<WebhookOutcome> {
+  // a body declared JSON (the route refuses any other Content-Type; none at all is a header problem)
+  const duplicate = request.headers['content-type'] === undefined ? undefined : duplicateKeyOf(request.rawBody)
+  if (duplicate !== undefined)
+    throw new PluginError('invalid_json', 400, {
+      message: `The body names the key "${duplicate.slice(0, 64)}" twice; send each field once.`,
+    })
   const now = ctx.now()
   const headers = checkSignedHeaders(request.headers, Math.floor(now.getTime() / 1000))
   if ('ok' in headers) throw new PluginError(headers.error, 401, { message: headers.detail })
@@ -398,6 +405,17 @@ async function runDelivery(
     ctx.log.error({ err: error, event: idempotencyKey }, 'webhook execution failed')
     throw new BatchAbort(index, recoveryRequired(), false)
   }
+}
+
+/** A key named twice in the body, when the body is JSON (any other body is refused further on). */
+function duplicateKeyOf(rawBody: Buffer): string | undefined {
+  const text = rawBody.toString('utf8')
+  try {
+    JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  return firstDuplicateKey(text)
 }
 
 /** JSON object → flat scalars → offer key → canonical validation (patch mode), or the refusal. */

@@ -176,6 +176,30 @@ describeEachDatabase('signed property webhook', (getEnv) => {
     await grantProLicense(env.ctx)
   })
 
+  it('refuses a body naming a key twice with 400 invalid_json before anything else, writing nothing', async () => {
+    const offersBefore = (await env.ctx.db.selectFrom('offers').select('id').execute()).length
+    const json = JSON.stringify({ ...NEW_OFFER, source_property_id: 'DUP1' })
+    // two readings of one signed body: the first price for one parser, the second for another
+    const twice = `${json.slice(0, -1)},"price_total":"1.00"}`
+    const signed = await send(twice, 'evt-dup-1')
+    expect(signed.statusCode).toBe(400)
+    expect(signed.json()).toMatchObject({ error: 'invalid_json' })
+    expect(signed.json().message).toContain('price_total')
+    // before the signature, the clock and the headers are looked at; an escaped spelling is the same key
+    const unsigned = await env.app.inject({
+      method: 'POST',
+      url: '/wp-json/dg/v2/webhooks/properties',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"a":{"b":1,"\\u0062":2}}',
+    })
+    expect(unsigned.statusCode).toBe(400)
+    expect(unsigned.json().error).toBe('invalid_json')
+    // the same key in two objects, or in an array's objects, is no duplicate
+    const nested = await send({ ...NEW_OFFER, source_property_id: 'DUP2', x: [{ a: 1 }, { a: 2 }] }, 'evt-dup-2')
+    expect(nested.json().error).toBe('unsupported_property_structure')
+    expect((await env.ctx.db.selectFrom('offers').select('id').execute()).length).toBe(offersBefore)
+  })
+
   it('refuses bad bodies with the documented codes and writes nothing', async () => {
     const offersBefore = (await env.ctx.db.selectFrom('offers').select('id').execute()).length
     expect((await send('{"source_investment_id": ', 'evt-body-1')).json().error).toBe('invalid_json')

@@ -186,7 +186,63 @@ const withNested = fc
   .tuple(flatObject, fc.constantFrom(...CANONICAL_FIELDS), fc.jsonValue({ maxDepth: 3 }))
   .map(([record, field, value]) => ({ ...record, [field]: typeof value === 'object' ? value : [value] }))
 
+/**
+ * An object that names one of its keys again (also spelled with escapes), at the top or in a
+ * nested object: two parsers may read two different values from one signed body.
+ */
+const duplicateKeys: fc.Arbitrary<string> = fc
+  .record({
+    record: flatObject.filter((record) => Object.keys(record).length > 0),
+    again: fc.jsonValue({ maxDepth: 1 }),
+    escaped: fc.boolean(),
+    nested: fc.boolean(),
+  })
+  .map(({ record, again, escaped, nested }) => {
+    const text = JSON.stringify(record)
+    const key = Object.keys(record)[0] ?? ''
+    const spelled = escaped
+      ? `"${[...key].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"`
+      : JSON.stringify(key)
+    const twice = `${text.slice(0, -1)},${spelled}:${JSON.stringify(again) ?? 'null'}}`
+    return nested ? `{"outer":${twice},"ok":1}` : twice
+  })
+
+/**
+ * Whether a JSON text names a key twice in one object, told without the service's scanner: in
+ * valid JSON a string followed by a colon is a key, so the text holds more key tokens than the
+ * parsed objects hold keys exactly when one is named twice.
+ */
+function namesAKeyTwice(body: Buffer): boolean {
+  const text = body.toString('utf8')
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    return false
+  }
+  // without recursion: the fuzzed bodies nest thousands deep
+  let keys = 0
+  const pending: unknown[] = [parsed]
+  while (pending.length > 0) {
+    const value = pending.pop()
+    if (value === null || typeof value !== 'object') continue
+    if (Array.isArray(value)) pending.push(...(value as unknown[]))
+    else
+      for (const item of Object.values(value)) {
+        keys++
+        pending.push(item)
+      }
+  }
+  // strings and the text between them, in order: a string token ending in a colon is a key
+  const tokens = (text.match(/"(?:[^"\\]|\\.)*"\s*:?|[^"]+/g) ?? []).filter(
+    (t) => t.startsWith('"') && t.endsWith(':'),
+  ).length
+  // `__proto__` is a key of the text that JSON.parse keeps as an own property: counted alike
+  return tokens > keys
+}
+
 const fuzzBody: fc.Arbitrary<Buffer> = fc.oneof(
+  duplicateKeys.map((text) => Buffer.from(text)),
   fc.uint8Array({ maxLength: 2048 }).map((bytes) => Buffer.from(bytes)),
   fc.jsonValue({ maxDepth: 4 }).map((value) => Buffer.from(JSON.stringify(value) ?? 'null')),
   deepNesting.map((text) => Buffer.from(text)),
@@ -497,6 +553,14 @@ describeEachDatabase('webhook fuzzing', (getEnv) => {
             }
             // the body limit is enforced whatever the headers say
             expect(body.length, context).toBeLessThanOrEqual(WEBHOOK_BODY_LIMIT)
+            // a body declared JSON that names a key twice is refused before the other headers and the
+            // signature are looked at (a Content-Type that is not JSON is refused as a header first)
+            const declaredJson = /^application\/json\s*(;\s*charset=utf-8\s*)?$/i.test(String(contentType ?? '').trim())
+            if (declaredJson && namesAKeyTwice(body)) {
+              expect(response.statusCode, context).toBe(400)
+              expect(parsed.error, context).toBe('invalid_json')
+              return
+            }
             if (response.statusCode >= 400) {
               expect(typeof parsed.error === 'string' && DOCUMENTED_ERRORS.has(parsed.error), context).toBe(true)
             } else {

@@ -19,6 +19,14 @@ import {
   selectCredentialsRevision,
   touchAppPassword,
 } from './app-passwords-repository.js'
+import { clientBucketIp } from '../http/rate-limit/rate-limit.js'
+import {
+  claimSignInAttempt,
+  currentSignInDelay,
+  type SignInBucket,
+  type SignInDelay,
+  signInBuckets,
+} from './login-throttle.js'
 import { constantTimeEqual, keyedHash, randomAlphanumeric } from './secrets.js'
 
 export const APP_PASSWORD_LENGTH = 24
@@ -146,7 +154,8 @@ export async function revokeAppPassword(
 
 export type AppPasswordCheck =
   | { ok: true; user: UserRow; credential: string }
-  | { ok: false; code: 'invalid_username' | 'incorrect_password' | 'account_disabled' }
+  | { ok: false; code: 'incorrect_password' | 'account_disabled' }
+  | { ok: false; code: 'throttled'; delay: SignInDelay }
 
 /** A successful check, kept while the credentials revision it was made under is current. */
 interface VerifiedCheck {
@@ -168,6 +177,12 @@ const verifiedChecks = new WeakMap<HostContext, Map<string, VerifiedCheck>>()
  * or passwords, on any instance), so a repeated request costs that one read, and a revoked
  * password or a disabled account is refused on its next request. Only the keyed hash is kept,
  * never the password.
+ *
+ * A check that is not kept is a sign-in attempt: with `throttled`, a failure is counted by the
+ * sign-in throttle (the name typed and the client address, as the admin panel's logins) in one
+ * step with the check of the counts, and any attempt is refused while they are slowed down. An unknown name, a wrong password and a
+ * password of the wrong length answer alike, after the same work (a read of stored hashes and a
+ * comparison with each), so neither the answer nor its time tells which names exist.
  */
 export async function verifyAppPassword(
   ctx: HostContext,
@@ -177,6 +192,8 @@ export async function verifyAppPassword(
     ip: string
     /** The credentials revision, when the caller read it (before this call) with its own state. */
     credentialsRevision?: number
+    /** Count the check with the sign-in throttle (every HTTP request; not the service's own checks). */
+    throttled?: boolean
   },
 ): Promise<AppPasswordCheck> {
   const normalized = normalizeAppPassword(args.password)
@@ -194,15 +211,32 @@ export async function verifyAppPassword(
     return { ok: true, user: known.user, credential: known.credential }
   }
   const user = await findUserByLoginOrEmail(ctx, args.name)
-  if (!user) return { ok: false, code: 'invalid_username' }
-  if (normalized.length !== APP_PASSWORD_LENGTH) return { ok: false, code: 'incorrect_password' }
-  const rows = await selectAppPasswordsOfUser(ctx.db, user.id)
-  let match: AppPasswordRow | undefined
-  for (const row of rows) {
+  // an unknown name reads (no) stored hashes and compares with one as well
+  const rows = await selectAppPasswordsOfUser(ctx.db, user?.id ?? 0)
+  const buckets = args.throttled
+    ? basicSignInBuckets(
+        ctx,
+        args.name,
+        args.ip,
+        user !== undefined && rows.some((row) => row.last_ip === args.ip) ? user.id : undefined,
+      )
+    : []
+  const stored = user ? rows.map((row) => row.password_hash) : [DUMMY_HASH]
+  let matched = -1
+  for (const [index, hash] of stored.entries()) {
     // no early exit: every stored hash is compared, so timing does not tell which one matched
-    if (constantTimeEqual(row.password_hash, candidate)) match = row
+    if (constantTimeEqual(hash, candidate)) matched = index
   }
-  if (!match) return { ok: false, code: 'incorrect_password' }
+  const match = user && normalized.length === APP_PASSWORD_LENGTH ? rows[matched] : undefined
+  if (buckets.length > 0) {
+    // A failure is counted in one step with the check of the counts, so parallel wrong guesses
+    // get no more 401s than the free ones. A right password is not counted (a client's burst of
+    // parallel first requests is no guessing), yet it is refused like a wrong one while its name
+    // or address is slowed down: a 429 never tells whether the password was right.
+    const delay = match ? await currentSignInDelay(ctx, buckets) : await claimSignInAttempt(ctx, buckets)
+    if (delay) return { ok: false, code: 'throttled', delay }
+  }
+  if (!user || !match) return { ok: false, code: 'incorrect_password' }
   // told only to whoever holds a valid password of the account
   if (user.disabled_at !== null) return { ok: false, code: 'account_disabled' }
   const lastUsedAt = await recordUse(ctx, match.id, match.last_used_at, args.ip)
@@ -210,6 +244,25 @@ export async function verifyAppPassword(
   checks.set(key, { revision, user, credential: match.name, passwordId: match.id, lastUsedAt })
   return { ok: true, user, credential: match.name }
 }
+
+/**
+ * The throttle's buckets of a Basic sign-in: the name and the address, as the panel's; but a
+ * client at the address an application password of the account was last used from (the website's
+ * server) is counted on its own, as a known browser: failures elsewhere on its login, or from
+ * others, never refuse it when this instance has not verified its password yet (after a restart).
+ */
+function basicSignInBuckets(
+  ctx: HostContext,
+  name: string,
+  ip: string,
+  knownClientOf: number | undefined,
+): SignInBucket[] {
+  if (knownClientOf !== undefined) return [{ kind: 'browser', key: `client:${knownClientOf}:${clientBucketIp(ip)}` }]
+  return signInBuckets(ctx, { name, userId: undefined, ip, knownBrowserCookie: undefined })
+}
+
+/** Compared with when the name is unknown: no password hashes to it. */
+const DUMMY_HASH = HASH_PREFIX + '0'.repeat(64)
 
 /** Records a password's use at most once per resolution interval; returns the last use now stored. */
 async function recordUse(ctx: HostContext, passwordId: number, lastUsedAt: string | null, ip: string) {

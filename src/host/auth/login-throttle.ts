@@ -1,28 +1,34 @@
 /*
- * Sign-in protection of the admin panel: repeated failed logins are slowed down, never locked out.
+ * Sign-in protection of the admin panel and of HTTP Basic (application passwords): repeated
+ * failed sign-ins are slowed down, never locked out.
  *
- * Failures are counted per bucket in the database (every instance sees the same counts):
- * - the account tried (by user id, or by the name typed when no account has it, so that an
- *   unknown login is slowed down exactly like a known one and the answer tells nothing);
- * - the client address (IPv6 by /64), across every account it tries;
- * - instead of the account, a browser that signed in to that account before (a signed
- *   "known browser" cookie, OWASP's device cookie): an attacker who keeps failing on an account
- *   slows that account down for new browsers only, never for its owner's own browser, so nobody
- *   can keep an administrator out.
+ * Attempts are counted per bucket in the database (every instance sees the same counts):
+ * - the name typed (a login or an e-mail, known or not): a login and the e-mail of one account
+ *   are two counts, so the throttle never tells that they belong together, and an unknown name
+ *   is slowed down exactly like a known one;
+ * - the client address (IPv6 by /64), across every name it tries;
+ * - instead of both, a browser that signed in to that account before (a signed "known browser"
+ *   cookie, OWASP's device cookie): an attacker who keeps failing on an account, or from the
+ *   owner's shared address, slows down new browsers only, never the owner's own browser, so
+ *   nobody can keep an administrator out.
+ * The check and the count are one step: an attempt is counted as a failure before its password
+ * is checked, in one transaction over its buckets that refuses it, counting nothing, when one of
+ * them is slowed down. Parallel guesses therefore get exactly the free attempts and no more.
  * A bucket's first failures are free; each further one refuses the bucket's sign-ins (429 with
  * Retry-After) for twice as long as the one before, from 2 s up to 15 minutes, and a bucket with
- * no failure for an hour starts over. A refused attempt checks no password and counts nothing.
- * A successful sign-in clears its account's (or browser's) count, not the address's, so an
- * attacker holding one valid account cannot reset the address count of its guesses on others.
+ * no failure for an hour starts over. A success takes its attempt back: it clears its name's (or
+ * browser's) count and removes its own attempt from the address's, so an attacker holding one
+ * valid account cannot reset the address count of its guesses on others.
  */
 import type { HostContext } from '../context.js'
 import { clientBucketIp } from '../http/rate-limit/rate-limit.js'
 import {
-  countFailure,
+  claimThrottles,
   deleteForgottenThrottles,
   deleteThrottles,
   selectThrottles,
-  setBlockedUntil,
+  type ThrottleClaim,
+  uncountThrottle,
 } from './login-throttle-repository.js'
 import { constantTimeEqual, keyedHash, randomToken } from './secrets.js'
 
@@ -31,7 +37,7 @@ export const KNOWN_BROWSER_COOKIE = 'dg_known_browser'
 export const KNOWN_BROWSER_DAYS = 180
 
 export const LOGIN_THROTTLE = Object.freeze({
-  /** Failures of one account (or one known browser) before its sign-ins are slowed down. */
+  /** Failures of one name typed (or one known browser) before its sign-ins are slowed down. */
   accountFreeFailures: 5,
   /** Failures from one client address, across accounts, before its sign-ins are slowed down. */
   addressFreeFailures: 20,
@@ -51,7 +57,7 @@ export interface SignInBucket {
 export interface SignInAttempt {
   /** The login or e-mail typed. */
   name: string
-  /** The account it names, when one does. */
+  /** The account it names, when one does (only a known-browser cookie of that account counts). */
   userId: number | undefined
   ip: string
   /** The known-browser cookie the request carried. */
@@ -80,20 +86,21 @@ export function knownBrowserOf(
   return constantTimeEqual(signature, browserSignature(ctx, userId, id)) ? id : undefined
 }
 
+/** The name's bucket: what the lookup of the account reads the same is one count. */
+export function nameBucketKey(name: string): string {
+  // U+0000 cannot be stored in PostgreSQL: a login holding one answered 500 (found by the fuzz suite)
+  return `account:${name.toLowerCase().replaceAll('\u0000', '\ufffd')}`
+}
+
 export function signInBuckets(ctx: Pick<HostContext, 'authKey'>, attempt: SignInAttempt): SignInBucket[] {
   const browser = knownBrowserOf(ctx, attempt.knownBrowserCookie, attempt.userId)
-  const account =
-    browser !== undefined
-      ? { kind: 'browser' as const, key: `browser:${browser}` }
-      : {
-          kind: 'account' as const,
-          // U+0000 cannot be stored in PostgreSQL: a login holding one answered 500 (found by the fuzz suite)
-          key:
-            attempt.userId !== undefined
-              ? `account:#${attempt.userId}`
-              : `account:${attempt.name.toLowerCase().replaceAll('\u0000', '\ufffd')}`,
-        }
-  return [account, { kind: 'address', key: `address:${clientBucketIp(attempt.ip)}` }]
+  // a known browser is counted on its own and is exempt from the address's count: an address
+  // shared with an attacker (or every client, behind a proxy that is not trusted) never keeps it out
+  if (browser !== undefined) return [{ kind: 'browser', key: `browser:${browser}` }]
+  return [
+    { kind: 'account', key: nameBucketKey(attempt.name) },
+    { kind: 'address', key: `address:${clientBucketIp(attempt.ip)}` },
+  ]
 }
 
 export interface SignInDelay {
@@ -102,8 +109,59 @@ export interface SignInDelay {
   scope: 'account' | 'address'
 }
 
-/** How long sign-ins of these buckets are still refused; null when they may try now. */
-export async function signInDelay(ctx: HostContext, buckets: readonly SignInBucket[]): Promise<SignInDelay | null> {
+/** The delay after a bucket's `failures`-th failure in a row (0 while it is within the free ones). */
+export function delayAfterFailures(failures: number, freeFailures: number): number {
+  if (failures < freeFailures) return 0
+  const doubled = LOGIN_THROTTLE.firstDelaySeconds * 2 ** Math.min(30, failures - freeFailures)
+  return Math.min(LOGIN_THROTTLE.maxDelaySeconds, doubled)
+}
+
+function freeFailuresOf(bucket: SignInBucket): number {
+  return bucket.kind === 'address' ? LOGIN_THROTTLE.addressFreeFailures : LOGIN_THROTTLE.accountFreeFailures
+}
+
+function claimOf(bucket: SignInBucket, now: number): ThrottleClaim {
+  const free = freeFailuresOf(bucket)
+  const blockedUntilAfter: string[] = []
+  for (let failures = free; ; failures++) {
+    const delay = delayAfterFailures(failures, free)
+    blockedUntilAfter.push(new Date(now + delay * 1000).toISOString())
+    if (delay >= LOGIN_THROTTLE.maxDelaySeconds) break
+  }
+  return { bucket: bucket.key, freeFailures: free, blockedUntilAfter }
+}
+
+/**
+ * Counts a sign-in attempt as a failure of its buckets before its password is checked, or refuses
+ * it (counting nothing) when one of them is slowed down: the delay to answer with 429.
+ */
+export async function claimSignInAttempt(
+  ctx: HostContext,
+  buckets: readonly SignInBucket[],
+): Promise<SignInDelay | null> {
+  const now = ctx.now().getTime()
+  const forgetBefore = new Date(now - LOGIN_THROTTLE.forgetAfterSeconds * 1000).toISOString()
+  const refused = await claimThrottles(
+    ctx.db,
+    buckets.map((bucket) => claimOf(bucket, now)),
+    new Date(now).toISOString(),
+    forgetBefore,
+  )
+  if (!refused) return null
+  return (
+    (await currentSignInDelay(ctx, buckets)) ?? {
+      // it ran out between the refusal and this read: the next attempt may go
+      retryAfterSeconds: 1,
+      scope: buckets.find((b) => b.key === refused.refusedBucket)?.kind === 'address' ? 'address' : 'account',
+    }
+  )
+}
+
+/** How long sign-ins of these buckets are still refused; null when they may try now (a read only). */
+export async function currentSignInDelay(
+  ctx: HostContext,
+  buckets: readonly SignInBucket[],
+): Promise<SignInDelay | null> {
   const rows = await selectThrottles(
     ctx.db,
     buckets.map((b) => b.key),
@@ -122,29 +180,17 @@ export async function signInDelay(ctx: HostContext, buckets: readonly SignInBuck
   return longest
 }
 
-/** The delay after a bucket's `failures`-th failure in a row (0 while it is within the free ones). */
-export function delayAfterFailures(failures: number, freeFailures: number): number {
-  if (failures < freeFailures) return 0
-  const doubled = LOGIN_THROTTLE.firstDelaySeconds * 2 ** Math.min(30, failures - freeFailures)
-  return Math.min(LOGIN_THROTTLE.maxDelaySeconds, doubled)
-}
-
-export async function recordSignInFailure(ctx: HostContext, buckets: readonly SignInBucket[]): Promise<void> {
-  const now = ctx.now()
-  const forgetBefore = new Date(now.getTime() - LOGIN_THROTTLE.forgetAfterSeconds * 1000).toISOString()
-  for (const bucket of buckets) {
-    const failures = await countFailure(ctx.db, bucket.key, now.toISOString(), forgetBefore)
-    const free = bucket.kind === 'address' ? LOGIN_THROTTLE.addressFreeFailures : LOGIN_THROTTLE.accountFreeFailures
-    const delay = delayAfterFailures(failures, free)
-    if (delay > 0) await setBlockedUntil(ctx.db, bucket.key, new Date(now.getTime() + delay * 1000).toISOString())
-  }
-}
-
+/**
+ * A claimed attempt whose password was right: its name's (or browser's) count starts over, and the
+ * address's count loses this attempt only.
+ */
 export async function recordSignInSuccess(ctx: HostContext, buckets: readonly SignInBucket[]): Promise<void> {
   await deleteThrottles(
     ctx.db,
     buckets.filter((b) => b.kind !== 'address').map((b) => b.key),
   )
+  for (const bucket of buckets)
+    if (bucket.kind === 'address') await uncountThrottle(ctx.db, bucket.key, freeFailuresOf(bucket))
 }
 
 /** Hourly clean-up: buckets that are neither counting nor slowed down any more. */

@@ -2,22 +2,28 @@
  * Admin-panel login: POST starts a session (cookie) and returns the REST nonce the panel sends
  * in X-WP-Nonce; GET returns the current user and a fresh nonce; DELETE logs out.
  */
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 
 import { recordAudit } from '../audit/audit.js'
 import { HostError } from '../errors.js'
-import { requirePrincipal } from '../http/authenticate.js'
+import { actorOf, requirePrincipal } from '../http/authenticate.js'
 import { errorResponses } from '../http/schemas.js'
-import { findUserByLoginOrEmail, getUserById, toPublicUser, verifyUserPassword } from '../users/users.js'
+import { serviceOrigin } from '../http/service-origin.js'
 import {
+  findUserByLoginOrEmail,
+  getUserById,
+  setLoginPasswordOf,
+  toPublicUser,
+  verifyUserPassword,
+} from '../users/users.js'
+import {
+  claimSignInAttempt,
   KNOWN_BROWSER_COOKIE,
   KNOWN_BROWSER_DAYS,
   knownBrowserCookie,
-  recordSignInFailure,
   recordSignInSuccess,
   signInBuckets,
-  signInDelay,
 } from './login-throttle.js'
 import { createRestNonce, endSession, findSessionUserId, SESSION_COOKIE, startSession } from './sessions.js'
 
@@ -34,18 +40,53 @@ const SessionResponse = Type.Object({
   nonce: Type.String({ description: 'Send it in the X-WP-Nonce header of every session request.' }),
 })
 
+/**
+ * Login CSRF: a page of another site must not sign the browser in (to the attacker's account, whose
+ * data the victim would then type in). A browser tells where a request comes from in `Origin` and
+ * `Sec-Fetch-Site`; a request with neither (curl, a script) comes from no page at all. The body
+ * must be JSON, which a page of another site cannot send without asking first (CORS preflight).
+ */
+async function refuseCrossSiteLogin(request: FastifyRequest): Promise<void> {
+  const site = request.headers['sec-fetch-site']
+  const origin = request.headers.origin
+  const crossSite =
+    (site !== undefined && site !== 'same-origin' && site !== 'none') ||
+    (origin !== undefined && !sameOrigin(origin, request))
+  if (crossSite)
+    throw new HostError(
+      'rest_cross_origin_login',
+      'Sign in from the admin panel of this service: a sign-in from another site is refused.',
+      403,
+    )
+  const type = request.headers['content-type']
+  if (type === undefined || !/^application\/json\s*(;|$)/i.test(type.trim()))
+    throw new HostError('rest_unsupported_media_type', 'Send the login and the password as application/json.', 415)
+}
+
+/** Compares the host (and port) a browser names in Origin with the one the request reached. */
+function sameOrigin(origin: string, request: FastifyRequest): boolean {
+  let url: URL
+  try {
+    url = new URL(origin)
+  } catch {
+    return false // `null` (a sandboxed frame, a redirect across sites) and anything malformed
+  }
+  return (url.protocol === 'https:' || url.protocol === 'http:') && url.host === new URL(serviceOrigin(request)).host
+}
+
 export async function sessionRoutes(app: FastifyInstance): Promise<void> {
   const cookieOptions = { path: '/', httpOnly: true, secure: true, sameSite: 'strict' as const }
 
   app.post(
     '/session',
     {
+      onRequest: refuseCrossSiteLogin,
       schema: {
         operationId: 'createSession',
         tags: ['session'],
         summary: 'Log in to the admin panel',
         description:
-          'Repeated failed sign-ins are slowed down per account and per client address: 429 too_many_login_attempts with Retry-After (seconds, also in data.retry_after). A browser that signed in before keeps a signed known-browser cookie, so failures elsewhere never slow its own sign-ins to that account. A disabled account is 403 account_disabled.',
+          'JSON only (415 rest_unsupported_media_type for a form or any other body) and from the service’s own origin: an Origin of another site, or Sec-Fetch-Site cross-site or same-site, is 403 rest_cross_origin_login, so another site cannot sign a browser in to an account of its choosing. Repeated failed sign-ins are slowed down per name typed and per client address: 429 too_many_login_attempts with Retry-After (seconds, also in data.retry_after). A browser that signed in before keeps a signed known-browser cookie, so failures elsewhere never slow its own sign-ins to that account. A disabled account is 403 account_disabled.',
         body: Type.Object(
           {
             login: Type.String({ minLength: 1, maxLength: 254 }),
@@ -53,7 +94,7 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
           },
           { additionalProperties: false },
         ),
-        response: { 200: SessionResponse, ...errorResponses(400, 401, 403, 429) },
+        response: { 200: SessionResponse, ...errorResponses(400, 401, 403, 415, 429) },
       },
     },
     async (request, reply) => {
@@ -66,7 +107,8 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
         ip: request.ip,
         knownBrowserCookie: request.cookies[KNOWN_BROWSER_COOKIE],
       })
-      const delay = await signInDelay(ctx, buckets)
+      // counted before the password is checked, in one step with the check of the count
+      const delay = await claimSignInAttempt(ctx, buckets)
       if (delay) {
         await recordAudit(ctx, {
           actor: { type: 'system' },
@@ -91,7 +133,6 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
       }
       const user = await verifyUserPassword(found, password)
       if (!user) {
-        await recordSignInFailure(ctx, buckets)
         await recordAudit(ctx, {
           actor: { type: 'system' },
           action: 'session.login',
@@ -149,6 +190,64 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
       if (!token || !user || user.disabled_at !== null)
         throw new HostError('rest_not_logged_in', 'You are not currently logged in.', 401)
       return { user: toPublicUser(user), nonce: createRestNonce(ctx, token) }
+    },
+  )
+
+  app.put(
+    '/session/password',
+    {
+      schema: {
+        operationId: 'changeOwnPassword',
+        tags: ['session'],
+        summary: 'Change one’s own login password; ends every other panel session of the account',
+        description:
+          'Needs the current password (403 incorrect_password when wrong; counted by the sign-in throttle like a login, 429 too_many_login_attempts). The session that asks stays; every other panel session of the account ends (`sessions_ended`). Application passwords are kept. A new password under 12 characters is 400 weak_password.',
+        body: Type.Object(
+          {
+            current_password: Type.String({ minLength: 1, maxLength: 1024 }),
+            password: Type.String({ minLength: 1, maxLength: 1024, description: 'At least 12 characters' }),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({
+            sessions_ended: Type.Integer({ description: 'Other panel sessions of the account that were ended' }),
+          }),
+          ...errorResponses(400, 401, 403, 429),
+        },
+      },
+      onRequest: async (request) => {
+        await requirePrincipal(request)
+      },
+    },
+    async (request, reply) => {
+      const principal = await requirePrincipal(request)
+      const ctx = app.ctx
+      const body = request.body as { current_password: string; password: string }
+      const buckets = signInBuckets(ctx, {
+        name: principal.user.login,
+        userId: principal.user.id,
+        ip: request.ip,
+        knownBrowserCookie: request.cookies[KNOWN_BROWSER_COOKIE],
+      })
+      const delay = await claimSignInAttempt(ctx, buckets)
+      if (delay)
+        throw new HostError(
+          'too_many_login_attempts',
+          `Too many failed sign-ins; try again in ${delay.retryAfterSeconds} seconds.`,
+          429,
+          { retry_after: delay.retryAfterSeconds, scope: delay.scope },
+          { 'Retry-After': delay.retryAfterSeconds },
+        )
+      if (!(await verifyUserPassword(principal.user, body.current_password)))
+        throw new HostError('incorrect_password', 'The current password is wrong.', 403)
+      await recordSignInSuccess(ctx, buckets)
+      const changed = await setLoginPasswordOf(ctx, principal.user, {
+        password: body.password,
+        actor: actorOf(principal),
+        keepSessionToken: principal.via === 'session' ? request.cookies[SESSION_COOKIE] : undefined,
+      })
+      return reply.header('Cache-Control', 'no-store').send({ sessions_ended: changed.sessionsEnded })
     },
   )
 

@@ -29,7 +29,9 @@ export async function deleteExpiredSessions(db: Executor, nowIso: string): Promi
   return Number(result.numDeletedRows)
 }
 
-export async function deleteSessionsOfUser(db: Executor, userId: number): Promise<number> {
-  const result = await db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst()
+export async function deleteSessionsOfUser(db: Executor, userId: number, exceptTokenHash?: string): Promise<number> {
+  let query = db.deleteFrom('sessions').where('user_id', '=', userId)
+  if (exceptTokenHash !== undefined) query = query.where('token_hash', '!=', exceptTokenHash)
+  const result = await query.executeTakeFirst()
   return Number(result.numDeletedRows)
 }

@@ -3,7 +3,7 @@
  * REST nonce). Resolved lazily and once per request, so routes that need no user (the webhook,
  * the OpenAPI document, published files) never touch the user tables.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 
 import type { Actor } from '../audit/audit.js'
 import { verifyAppPassword } from '../auth/app-passwords.js'
@@ -60,13 +60,21 @@ async function resolvePrincipal(request: FastifyRequest): Promise<Principal | nu
       ...credentials,
       ip: request.ip,
       credentialsRevision: await credentialsRevisions.get(request)?.(),
+      throttled: true,
     })
     if (!check.ok) {
       if (check.code === 'account_disabled')
         throw new HostError('account_disabled', 'This account is disabled; an administrator can enable it.', 403)
-      throw check.code === 'invalid_username'
-        ? unauthorized('invalid_username', 'Unknown user name or e-mail address.')
-        : unauthorized('incorrect_password', 'The provided password is an invalid application password.')
+      if (check.code === 'throttled')
+        throw new HostError(
+          'too_many_login_attempts',
+          `Too many failed sign-ins; try again in ${check.delay.retryAfterSeconds} seconds.`,
+          429,
+          { retry_after: check.delay.retryAfterSeconds, scope: check.delay.scope },
+          { 'Retry-After': check.delay.retryAfterSeconds },
+        )
+      // one answer whatever was wrong: it never tells which user names or e-mails exist
+      throw unauthorized('incorrect_password', 'Unknown user name or wrong application password.')
     }
     return { user: check.user, via: 'app_password', credential: check.credential }
   }
@@ -117,4 +125,21 @@ export function requireCapability(capability: Capability, forbiddenCode = 'rest_
     const principal = await requirePrincipal(request)
     if (!userCan(principal.user, capability)) throw forbidden(forbiddenCode)
   }
+}
+
+/**
+ * Route guards (authentication, capability, licence) are declared as `preHandler`, which Fastify
+ * runs after parsing and validating the body: an anonymous caller got 400 with the body's schema
+ * instead of 401. Every route's guards move to `onRequest`, before the body is read, so the
+ * schema (and the work of parsing an upload) is only ever for authenticated callers.
+ */
+export function guardBeforeBody(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    if (route.preHandler === undefined) return
+    const guards = Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler]
+    const before =
+      route.onRequest === undefined ? [] : Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]
+    route.onRequest = [...before, ...guards] as typeof route.onRequest
+    delete route.preHandler
+  })
 }

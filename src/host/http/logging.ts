@@ -18,10 +18,85 @@ const SECRET_HEADERS = [
   'x-dg-webhook-key',
 ] as const
 
-const SECRET_QUERY_PARAMS = /([?&](?:key|_wpnonce|password|token|secret)=)[^&#]*/gi
+/** Query parameters masked wherever they appear, compared without case and separators. */
+const SECRET_PARAM_NAMES = new Set([
+  'key',
+  'apikey',
+  'accesskey',
+  'secretkey',
+  'privatekey',
+  'webhookkey',
+  'accesstoken',
+  'refreshtoken',
+  'idtoken',
+  'token',
+  'secret',
+  'clientsecret',
+  'password',
+  'passwd',
+  'pwd',
+  'pass',
+  'signature',
+  'sig',
+  'nonce',
+  'wpnonce',
+  'auth',
+  'authorization',
+  'session',
+  'sessionid',
+  'cookie',
+  'credential',
+  'credentials',
+  'code',
+])
 
+/** Names that look like a secret although not listed: `x_api_key`, `webhookSecret`, `auth_token`. */
+const SECRET_LOOKING = /key$|token|secret|passw|signature|nonce|credential|session|auth/
+
+/** The name as the query parser reads it (`%6bey`, `k%65y`, `+`), decoded again while it changes. */
+function decodedName(raw: string): string {
+  let name = raw.replaceAll('+', ' ')
+  for (let i = 0; i < 3; i++) {
+    let next: string
+    try {
+      next = decodeURIComponent(name)
+    } catch {
+      // a broken escape: decode what can be, as the parser does
+      next = name.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)))
+    }
+    if (next === name) break
+    name = next
+  }
+  return name
+}
+
+export function isSecretParamName(raw: string): boolean {
+  const name = decodedName(raw)
+    .toLowerCase()
+    .replace(/\[\]$/, '')
+    .replace(/[^a-z0-9]/g, '')
+  return SECRET_PARAM_NAMES.has(name) || SECRET_LOOKING.test(name)
+}
+
+/**
+ * The URL with the value of every secret-looking query parameter replaced by `***`. Names are
+ * compared decoded, since the service decodes them (`?%6bey=` is `key`), and every part between
+ * `?`, `&` and `;` counts, so a value cannot hide behind a separator the parser does not use.
+ */
 export function maskUrl(url: string): string {
-  return url.replace(SECRET_QUERY_PARAMS, '$1***')
+  const query = url.indexOf('?')
+  if (query === -1) return url
+  const hash = url.indexOf('#', query)
+  const end = hash === -1 ? url.length : hash
+  const parts = url.slice(query + 1, end).split(/([&;?])/)
+  const masked = parts.map((part, index) => {
+    if (index % 2 === 1) return part
+    const equals = part.indexOf('=')
+    const name = equals === -1 ? part : part.slice(0, equals)
+    if (!isSecretParamName(name)) return part
+    return equals === -1 ? part : `${name}=***`
+  })
+  return `${url.slice(0, query + 1)}${masked.join('')}${hash === -1 ? '' : '#***'}`
 }
 
 export function loggerOptions(level: string): LoggerOptions {
@@ -33,6 +108,11 @@ export function loggerOptions(level: string): LoggerOptions {
         '*.password',
         '*.secret',
         '*.authorization',
+        '*.key',
+        '*.api_key',
+        '*.access_token',
+        '*.token',
+        '*.signature',
       ],
       censor: '***',
     },

@@ -73,13 +73,32 @@ function withDatabaseRefusal(database: false | undefined, response: unknown): un
   return { ...statuses, 503: statuses[503] ?? errorResponse(503) }
 }
 
+/*
+ * HTTP Basic is a sign-in attempt each time the instance has not verified the password before:
+ * the sign-in throttle answers 429 too_many_login_attempts (with Retry-After) on every route that
+ * takes an application password.
+ */
+function withSignInThrottle(security: unknown, response: unknown): unknown {
+  const basic = Array.isArray(security) && security.some((scheme) => scheme && 'applicationPassword' in scheme)
+  if (!basic || response === null || typeof response !== 'object') return response
+  const statuses = response as Record<string, unknown>
+  return { ...statuses, 429: statuses[429] ?? errorResponse(429) }
+}
+
 const documentRequest: SwaggerTransform = ({ schema, url, route }) => {
   if (!schema) return { schema, url }
   const { documented, database, ...rest } = schema
   return {
     schema: {
       ...rest,
-      ...(rest.response ? { response: withDatabaseRefusal(database, withBodyRefusals(route, rest.response)) } : {}),
+      ...(rest.response
+        ? {
+            response: withSignInThrottle(
+              rest.security,
+              withDatabaseRefusal(database, withBodyRefusals(route, rest.response)),
+            ),
+          }
+        : {}),
       ...(documented?.headers ? { headers: documented.headers } : {}),
       ...(documented?.body ? { body: documented.body } : {}),
     },

@@ -21,7 +21,7 @@ import {
   selectUsers,
   updateUserRow,
 } from './users-repository.js'
-import { createUser, MIN_LOGIN_PASSWORD_LENGTH, type PublicUser, toPublicUser } from './users.js'
+import { createUser, MIN_LOGIN_PASSWORD_LENGTH, type PublicUser, setLoginPasswordOf, toPublicUser } from './users.js'
 
 export interface FieldIssue {
   field: string
@@ -242,4 +242,27 @@ export async function updateAdministeredUser(
       )
   })
   return getAdministeredUser(ctx, id)
+}
+
+/** An administrator sets (or generates) a user's login password: its other panel sessions end. */
+export async function setAdministeredUserPassword(
+  ctx: HostContext,
+  id: number,
+  args: { password?: string | undefined; actor: Actor; keepSessionToken?: string | undefined },
+): Promise<{
+  user: AdministeredUser
+  password: string | null
+  sessions_ended: number
+  application_passwords_kept: number
+}> {
+  const user = await findUserById(ctx.db, id)
+  if (!user) throw new HostError('user_not_found', `There is no user ${id}.`, 404)
+  const changed = await setLoginPasswordOf(ctx, user, args)
+  const administered = await getAdministeredUser(ctx, id)
+  return {
+    user: administered,
+    password: changed.password ?? null,
+    sessions_ended: changed.sessionsEnded,
+    application_passwords_kept: administered.application_passwords,
+  }
 }

@@ -5,6 +5,7 @@
  *   POST  {base_url}/users                                   a new user (login password shown once)
  *   GET   {base_url}/users/{id}
  *   PATCH {base_url}/users/{id}                              role, e-mail, display name, disabled
+ *   PUT   {base_url}/users/{id}/password                      a new login password; ends its sessions
  *   GET   {base_url}/users/{id}/application-passwords        name, created, last used, last IP
  *   POST  {base_url}/users/{id}/application-passwords        a new one, shown once
  *   DELETE {base_url}/users/{id}/application-passwords/{uuid} revoke one
@@ -20,6 +21,7 @@ import {
   revokeAppPasswordOfUser,
 } from '../auth/app-passwords.js'
 import { ROLES } from '../auth/capabilities.js'
+import { SESSION_COOKIE } from '../auth/sessions.js'
 import { actorOf, requireCapability, requirePrincipal } from '../http/authenticate.js'
 import { errorResponse, errorResponses } from '../http/schemas.js'
 import {
@@ -29,6 +31,7 @@ import {
   type NewUserInput,
   updateAdministeredUser,
   type UserChanges,
+  setAdministeredUserPassword,
 } from './user-administration.js'
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
@@ -199,6 +202,50 @@ export async function usersRoutes(app: FastifyInstance): Promise<void> {
       const principal = await requirePrincipal(request)
       const { id } = request.params as { id: number }
       return updateAdministeredUser(app.ctx, id, request.body as UserChanges, actorOf(principal))
+    },
+  )
+
+  app.put(
+    '/users/:id/password',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'setUserPassword',
+        tags: ['users'],
+        summary: 'Set (or generate) a user’s login password; ends the account’s other panel sessions',
+        description:
+          'Without `password` one is generated and returned once. Every panel session of the account ends (the caller’s own stays when it changes its own password); `sessions_ended` says how many. Application passwords are kept: revoke them one by one. A password under 12 characters is 400 weak_password.',
+        security,
+        params: IdParams,
+        body: Type.Object(
+          { password: Type.Optional(Text({ maxLength: 1024, description: 'At least 12 characters' })) },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({
+            user: Type.Ref('AdministeredUser'),
+            password: Nullable(
+              Type.String({ description: 'The generated login password, shown this once; null when one was given' }),
+            ),
+            sessions_ended: Type.Integer({ description: 'Panel sessions of the account that were ended' }),
+            application_passwords_kept: Type.Integer({ description: 'Application passwords of the account, kept' }),
+          }),
+          ...errorResponses(400, 401, 403, 404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const principal = await requirePrincipal(request)
+      const { id } = request.params as { id: number }
+      const { password } = request.body as { password?: string }
+      const changed = await setAdministeredUserPassword(app.ctx, id, {
+        password,
+        actor: actorOf(principal),
+        ...(principal.via === 'session' && principal.user.id === id
+          ? { keepSessionToken: request.cookies[SESSION_COOKIE] }
+          : {}),
+      })
+      return reply.header('Cache-Control', 'no-store').send(changed)
     },
   )
 

@@ -2,6 +2,8 @@ import type { Actor } from '../audit/audit.js'
 import { recordAudit } from '../audit/audit.js'
 import { capabilitiesOf, isRoleName, ROLES, type RoleName } from '../auth/capabilities.js'
 import { hashLoginPassword, randomAlphanumeric, verifyLoginPassword } from '../auth/secrets.js'
+import { deleteSessionsOfUser } from '../auth/sessions-repository.js'
+import { hashSessionToken } from '../auth/sessions.js'
 import type { HostContext } from '../context.js'
 import type { UserRow } from '../db/schema.js'
 import { HostError } from '../errors.js'
@@ -164,11 +166,33 @@ export async function verifyUserPassword(user: UserRow | undefined, password: st
 
 const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA'
 
+export interface PasswordChange {
+  user: PublicUser
+  /** The generated password, shown this once; undefined when one was given. */
+  password: string | undefined
+  /** Panel sessions of the account that the change ended (every one but the caller's own). */
+  sessionsEnded: number
+}
+
+/**
+ * Sets (or generates) a user's login password and ends every panel session of the account but
+ * `keepSessionToken` (the caller's, when it changes its own password): whoever signed in with the
+ * old password is signed out. Application passwords are independent credentials and stay; an
+ * administrator revokes them one by one.
+ */
 export async function setLoginPassword(
   ctx: HostContext,
-  args: { login: string; password?: string | undefined; actor: Actor },
-): Promise<{ user: PublicUser; password: string | undefined }> {
+  args: { login: string; password?: string | undefined; actor: Actor; keepSessionToken?: string | undefined },
+): Promise<PasswordChange> {
   const user = await requireUser(ctx, args.login)
+  return setLoginPasswordOf(ctx, user, args)
+}
+
+export async function setLoginPasswordOf(
+  ctx: HostContext,
+  user: UserRow,
+  args: { password?: string | undefined; actor: Actor; keepSessionToken?: string | undefined },
+): Promise<PasswordChange> {
   if (args.password !== undefined && args.password.length < MIN_LOGIN_PASSWORD_LENGTH) {
     throw new HostError(
       'weak_password',
@@ -178,13 +202,23 @@ export async function setLoginPassword(
   }
   const generated = args.password === undefined ? randomAlphanumeric(20) : undefined
   const hash = await hashLoginPassword(args.password ?? generated ?? '')
-  await ctx.db.transaction().execute(async (trx) => {
+  const kept = args.keepSessionToken === undefined ? undefined : hashSessionToken(args.keepSessionToken)
+  const sessionsEnded = await ctx.db.transaction().execute(async (trx) => {
     await updateUserPasswordHash(trx, user.id, hash)
+    const ended = await deleteSessionsOfUser(trx, user.id, kept)
     await recordAudit(
       ctx,
-      { actor: args.actor, action: 'user.password_set', objectType: 'user', objectId: user.id, outcome: 'success' },
+      {
+        actor: args.actor,
+        action: 'user.password_set',
+        objectType: 'user',
+        objectId: user.id,
+        outcome: 'success',
+        details: { sessions_ended: ended },
+      },
       trx,
     )
+    return ended
   })
-  return { user: toPublicUser(user), password: generated }
+  return { user: toPublicUser(user), password: generated, sessionsEnded }
 }

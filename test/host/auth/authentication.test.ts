@@ -1,6 +1,8 @@
 import { expect, it } from 'vitest'
 
+import { buildApp } from '../../../src/app.js'
 import { formatAppPassword } from '../../../src/host/auth/app-passwords.js'
+import { LOGIN_THROTTLE } from '../../../src/host/auth/login-throttle.js'
 import { revokeAppPassword } from '../../../src/host/auth/app-passwords.js'
 import { setLicense } from '../../../src/licensing/license.js'
 import { basicAuth, createTestUser, grantProLicense } from '../../helpers/factories.js'
@@ -78,9 +80,88 @@ describeEachDatabase('application passwords and GET /status', (env) => {
       headers: { authorization: basicAuth('nobody', admin.appPassword) },
     })
     expect(unknown.statusCode).toBe(401)
-    expect(unknown.json().code).toBe('invalid_username')
+    // one answer whatever was wrong: an unknown name is not told from a wrong password
+    expect(unknown.json()).toEqual(wrong.json())
+    expect(unknown.headers['www-authenticate']).toBe(wrong.headers['www-authenticate'])
+    const unknownEmail = await app.inject({
+      method: 'GET',
+      url: STATUS,
+      headers: { authorization: basicAuth('nobody@example.test', 'A'.repeat(24)) },
+    })
+    expect(unknownEmail.json()).toEqual(wrong.json())
+    const knownEmail = await app.inject({
+      method: 'GET',
+      url: STATUS,
+      headers: { authorization: basicAuth(admin.email, 'short') },
+    })
+    expect(knownEmail.json()).toEqual(wrong.json())
     const garbage = await app.inject({ method: 'GET', url: STATUS, headers: { authorization: 'Bearer abc' } })
     expect(garbage.statusCode).toBe(401)
+  })
+
+  it('throttles failed Basic sign-ins per name and per address like the panel, counting before the check', async () => {
+    const { app, ctx } = env()
+    await grantProLicense(ctx)
+    const admin = await createTestUser(ctx, 'administrator')
+    const basic = (name: string, password: string, ip: string) =>
+      app.inject({
+        method: 'GET',
+        url: STATUS,
+        headers: { authorization: basicAuth(name, password) },
+        remoteAddress: ip,
+      })
+    // parallel guesses on one name: the free ones are checked, the others refused without a check
+    const guesses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => basic(admin.login, `guess${i}`.padEnd(24, 'x'), `192.0.2.${10 + (i % 10)}`)),
+    )
+    const statuses = guesses.map((g) => g.statusCode)
+    expect(statuses.filter((s) => s === 401).length).toBe(LOGIN_THROTTLE.accountFreeFailures)
+    expect(statuses.filter((s) => s === 429).length).toBe(40 - LOGIN_THROTTLE.accountFreeFailures)
+    const refused = guesses.find((g) => g.statusCode === 429)
+    expect(Number(refused?.headers['retry-after'])).toBeGreaterThan(0)
+    expect(refused?.json()).toMatchObject({ code: 'too_many_login_attempts', data: { scope: 'account' } })
+    // even the right password waits now: the name is slowed down for every address
+    expect((await basic(admin.login, admin.appPassword, '192.0.2.99')).statusCode).toBe(429)
+
+    // enumeration from one address: every name, known or not, counts on the address
+    const ip = '198.51.100.77'
+    const answers: number[] = []
+    for (let i = 0; i < LOGIN_THROTTLE.addressFreeFailures + 5; i++)
+      answers.push((await basic(`someone-${i}`, 'A'.repeat(24), ip)).statusCode)
+    expect(answers.slice(0, LOGIN_THROTTLE.addressFreeFailures).every((s) => s === 401)).toBe(true)
+    expect(answers.slice(LOGIN_THROTTLE.addressFreeFailures).every((s) => s === 429)).toBe(true)
+    const reader = await createTestUser(ctx, 'dg_catalog_reader')
+    const throttled = await basic(reader.login, reader.appPassword, ip)
+    expect(throttled.statusCode).toBe(429)
+    expect(throttled.json().data.scope).toBe('address')
+    // a password verified before (kept by this instance) is not a new sign-in attempt
+    expect((await basic(reader.login, reader.appPassword, '198.51.100.78')).statusCode).toBe(403)
+    expect((await basic(reader.login, reader.appPassword, ip)).statusCode).toBe(403)
+  })
+
+  it('never refuses the website’s server for failures of others on its login, even on a fresh instance', async () => {
+    const { app, ctx, config, database, clock } = env()
+    await grantProLicense(ctx)
+    const reader = await createTestUser(ctx, 'dg_catalog_reader')
+    const server = '192.0.2.200'
+    const call = (target: typeof app, password: string, ip: string) =>
+      target.inject({
+        method: 'GET',
+        url: STATUS,
+        headers: { authorization: basicAuth(reader.login, password) },
+        remoteAddress: ip,
+      })
+    expect((await call(app, reader.appPassword, server)).statusCode).toBe(403)
+    for (let i = 0; i < LOGIN_THROTTLE.accountFreeFailures + 2; i++)
+      await call(app, `attack${i}`.padEnd(24, 'z'), `198.51.100.${150 + i}`)
+    // another instance (or this one restarted) has not verified the password yet
+    const fresh = await buildApp({ config, database: database.handle, now: clock.now })
+    try {
+      expect((await call(fresh, reader.appPassword, '198.51.100.199')).statusCode).toBe(429)
+      expect((await call(fresh, reader.appPassword, server)).statusCode).toBe(403)
+    } finally {
+      await fresh.close()
+    }
   })
 
   it('accepts the password with the spaces it is shown with, and the e-mail as user name', async () => {

@@ -1,5 +1,7 @@
 import { expect, it } from 'vitest'
 
+import { runCli } from '../../../src/cli/main.js'
+import { openDatabase } from '../../../src/host/db/database.js'
 import { createTestUser, grantProLicense } from '../../helpers/factories.js'
 import { describeEachDatabase } from '../../helpers/test-app.js'
 
@@ -145,5 +147,97 @@ describeEachDatabase('admin-panel login session with REST nonce', (env) => {
       headers: { cookie: sessionCookie(login.headers['set-cookie']), 'x-wp-nonce': login.json().nonce },
     })
     expect(response.statusCode).toBe(403)
+  })
+
+  const signIn = async (login: string, password: string) => {
+    const response = await env().app.inject({ method: 'POST', url: `${BASE}/session`, payload: { login, password } })
+    expect(response.statusCode).toBe(200)
+    return { cookie: sessionCookie(response.headers['set-cookie']), nonce: response.json().nonce as string }
+  }
+  const sessionAnswers = async (session: { cookie: string }) =>
+    (await env().app.inject({ method: 'GET', url: `${BASE}/session`, headers: { cookie: session.cookie } })).statusCode
+
+  it('ends every session of the account when dg user set-password changes its password, and says so', async () => {
+    const { app, ctx, config, database } = env()
+    await grantProLicense(ctx)
+    const user = await createTestUser(ctx, 'administrator')
+    const first = await signIn(user.login, user.loginPassword)
+    const second = await signIn(user.login, user.loginPassword)
+    let stdout = ''
+    const code = await runCli(['user', 'set-password', '--login', user.login, '--password', 'brand-new-password-1'], {
+      config,
+      io: { stdout: (t) => void (stdout += t), stderr: () => undefined },
+      openDatabase: () => openDatabase(database.connection),
+    })
+    expect(code).toBe(0)
+    expect(stdout).toContain('Panel sessions ended: 2')
+    expect(stdout).toContain('Application passwords are kept')
+    expect(await sessionAnswers(first)).toBe(401)
+    expect(await sessionAnswers(second)).toBe(401)
+    // the application password is another credential: it stays until revoked
+    const api = await app.inject({
+      method: 'GET',
+      url: `${BASE}/status`,
+      headers: { authorization: user.authorization },
+    })
+    expect(api.statusCode).toBe(200)
+    await signIn(user.login, 'brand-new-password-1')
+  })
+
+  it('ends the account’s sessions when an administrator sets its password, the caller’s own kept', async () => {
+    const { app, ctx } = env()
+    const admin = await createTestUser(ctx, 'administrator')
+    const user = await createTestUser(ctx, 'administrator')
+    const userSession = await signIn(user.login, user.loginPassword)
+    const set = await app.inject({
+      method: 'PUT',
+      url: `${BASE}/users/${user.id}/password`,
+      headers: { authorization: admin.authorization },
+      payload: {},
+    })
+    expect(set.statusCode).toBe(200)
+    expect(set.headers['cache-control']).toBe('no-store')
+    expect(set.json()).toMatchObject({ sessions_ended: 1, application_passwords_kept: 1, user: { id: user.id } })
+    const generated = set.json().password as string
+    expect(generated.length).toBeGreaterThanOrEqual(12)
+    expect(await sessionAnswers(userSession)).toBe(401)
+
+    // an administrator setting its own password from the panel stays signed in there
+    const here = await signIn(admin.login, admin.loginPassword)
+    const elsewhere = await signIn(admin.login, admin.loginPassword)
+    const own = await app.inject({
+      method: 'PUT',
+      url: `${BASE}/users/${admin.id}/password`,
+      headers: { cookie: here.cookie, 'x-wp-nonce': here.nonce },
+      payload: { password: 'admin-new-password-2' },
+    })
+    expect(own.json()).toMatchObject({ sessions_ended: 1, password: null })
+    expect(await sessionAnswers(here)).toBe(200)
+    expect(await sessionAnswers(elsewhere)).toBe(401)
+  })
+
+  it('lets a user change its own password with the current one, ending its other sessions', async () => {
+    const { app, ctx } = env()
+    const user = await createTestUser(ctx, 'dg_catalog_reader')
+    const here = await signIn(user.login, user.loginPassword)
+    const elsewhere = await signIn(user.login, user.loginPassword)
+    const change = (current: string) =>
+      app.inject({
+        method: 'PUT',
+        url: `${BASE}/session/password`,
+        headers: { cookie: here.cookie, 'x-wp-nonce': here.nonce },
+        payload: { current_password: current, password: 'reader-new-password-3' },
+      })
+    const wrong = await change('not-the-current-one')
+    expect(wrong.statusCode).toBe(403)
+    expect(wrong.json().code).toBe('incorrect_password')
+    expect(await sessionAnswers(elsewhere)).toBe(200)
+    const changed = await change(user.loginPassword)
+    expect(changed.statusCode).toBe(200)
+    expect(changed.json()).toEqual({ sessions_ended: 1 })
+    expect(await sessionAnswers(here)).toBe(200)
+    expect(await sessionAnswers(elsewhere)).toBe(401)
+    const anonymous = await app.inject({ method: 'PUT', url: `${BASE}/session/password`, payload: { bogus: 1 } })
+    expect(anonymous.statusCode).toBe(401)
   })
 })

@@ -426,8 +426,8 @@ describeEachDatabase('sign-in protection', (getEnv) => {
       code: 'too_many_login_attempts',
       data: { status: 429, retry_after: 2, scope: 'account' },
     })
-    // by e-mail it is the same account, from another address too
-    expect((await signIn(admin.email, admin.loginPassword, { ip: '198.51.100.99' })).statusCode).toBe(429)
+    // from another address too
+    expect((await signIn(admin.login, admin.loginPassword, { ip: '198.51.100.99' })).statusCode).toBe(429)
 
     env.clock.advance(2000)
     expect((await signIn(admin.login, 'wrong-again')).statusCode).toBe(401)
@@ -482,6 +482,76 @@ describeEachDatabase('sign-in protection', (getEnv) => {
       cookie: `dg_known_browser=${known?.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'))}`,
     })
     expect(forged.statusCode).toBe(429)
+  })
+
+  it('checks at most the free number of passwords however many wrong guesses arrive at once, on two instances', async () => {
+    const user = await createTestUser(env.ctx, 'administrator')
+    const second = await buildApp({ config: env.config, database: env.database.handle, now: env.clock.now })
+    try {
+      const guesses = await Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          (i % 2 === 0 ? env.app : second).inject({
+            method: 'POST',
+            url: `${BASE}/session`,
+            payload: { login: user.login, password: `parallel-guess-${i}` },
+            remoteAddress: `198.51.100.${100 + (i % 20)}`,
+          }),
+        ),
+      )
+      const statuses = guesses.map((g) => g.statusCode)
+      expect(statuses.filter((s) => s === 401).length).toBe(LOGIN_THROTTLE.accountFreeFailures)
+      expect(statuses.filter((s) => s === 429).length).toBe(40 - LOGIN_THROTTLE.accountFreeFailures)
+      for (const refused of guesses.filter((g) => g.statusCode === 429)) {
+        expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0)
+        expect(refused.json()).toMatchObject({ code: 'too_many_login_attempts', data: { scope: 'account' } })
+      }
+      // a password was checked for the 401s only: each is audited as a wrong password
+      const checked = await env.ctx.db
+        .selectFrom('audit_log')
+        .select('details')
+        .where('action', '=', 'session.login')
+        .where('object_id', '=', String(user.id))
+        .execute()
+      const reasons = checked.map((row) => (JSON.parse(row.details ?? '{}') as { reason: string }).reason)
+      expect(reasons.filter((r) => r === 'wrong_password').length).toBe(LOGIN_THROTTLE.accountFreeFailures)
+      const stored = await env.ctx.db
+        .selectFrom('login_throttle')
+        .select('failures')
+        .where('bucket', '=', `account:${user.login.toLowerCase()}`)
+        .executeTakeFirstOrThrow()
+      expect(Number(stored.failures)).toBe(LOGIN_THROTTLE.accountFreeFailures)
+    } finally {
+      await second.close()
+    }
+  })
+
+  it('does not tell that a login and an e-mail belong to one account: they are counted apart', async () => {
+    const user = await createTestUser(env.ctx, 'administrator')
+    const ip = '198.51.100.60'
+    for (let i = 0; i < LOGIN_THROTTLE.accountFreeFailures; i++)
+      expect((await signIn(user.login, `wrong-${i}`, { ip })).statusCode).toBe(401)
+    expect((await signIn(user.login, 'wrong-again', { ip })).statusCode).toBe(429)
+    // the account's e-mail answers as any other name that has not failed yet
+    const byEmail = await signIn(user.email, 'wrong-by-email', { ip })
+    expect(byEmail.statusCode).toBe(401)
+    expect(byEmail.json().code).toBe('incorrect_password')
+  })
+
+  it('lets a known browser sign in from an address slowed down by others (also behind a proxy that is not trusted)', async () => {
+    const owner = await createTestUser(env.ctx, 'administrator')
+    const shared = '203.0.113.80'
+    const first = await signIn(owner.login, owner.loginPassword, { ip: shared })
+    const known = cookieValue(first.headers['set-cookie'], 'dg_known_browser')
+    for (let i = 0; i < LOGIN_THROTTLE.addressFreeFailures; i++) await signIn(`other-${i}`, 'guess', { ip: shared })
+    const newBrowser = await signIn(owner.login, owner.loginPassword, { ip: shared })
+    expect(newBrowser.statusCode).toBe(429)
+    expect(newBrowser.json().data.scope).toBe('address')
+    const own = await signIn(owner.login, owner.loginPassword, { ip: shared, cookie: `dg_known_browser=${known}` })
+    expect(own.statusCode).toBe(200)
+    // the cookie names its account: it exempts nobody else's sign-in
+    const other = await createTestUser(env.ctx, 'administrator')
+    const borrowed = await signIn(other.login, other.loginPassword, { ip: shared, cookie: `dg_known_browser=${known}` })
+    expect(borrowed.statusCode).toBe(429)
   })
 
   it('slows a client address down across accounts, and no other address', async () => {

@@ -85,4 +85,60 @@ for (const dialect of TEST_DIALECTS) {
       expect(log).not.toContain(value)
     }
   })
+
+  it(`masks every secret-looking query parameter, however its name is encoded [${dialect}]`, async () => {
+    const { app, ctx } = env
+    await grantProLicense(ctx)
+    const secret = (await rotateWebhookSecret(ctx, { type: 'cli' })).secret
+    const names = [
+      'key',
+      '%6bey',
+      'k%65y',
+      '%6B%65%79',
+      'KEY',
+      'k%2565y',
+      'key%5B%5D',
+      'api_key',
+      'api%5fkey',
+      'apiKey',
+      'x-api-key',
+      'access_token',
+      'access%5Ftoken',
+      'token',
+      'secret',
+      'client_secret',
+      'password',
+      'pass%77ord',
+      'signature',
+      '_wpnonce',
+      'auth_token',
+    ]
+    const sent: string[] = []
+    const request = async (path: string, enabled: boolean) => {
+      for (const [index, name] of names.entries()) {
+        // the webhook secret itself where the service reads it, distinct values elsewhere
+        const value = index < 4 ? secret : `sekret-${enabled ? 'on' : 'off'}-${index}-${'x'.repeat(12)}`
+        sent.push(value)
+        await app.inject({ method: 'GET', url: `${path}?date=2026-11-20&${name}=${value}` })
+        // behind another separator or a second question mark, too
+        await app.inject({ method: 'GET', url: `${path}?date=2026-11-20;${name}=${value}&page=1` })
+        await app.inject({ method: 'GET', url: `${path}?date=2026-11-20?${name}=${value}` })
+      }
+    }
+    lines.length = 0
+    await request('/wp-json/dg/v1/generate', false)
+    await request('/wp-json/dg/v2/catalog/properties', false)
+    const enabled = await app.inject({
+      method: 'PUT',
+      url: '/wp-json/dg/v2/legacy-generate/settings',
+      headers: { authorization: (await createTestUser(ctx, 'administrator')).authorization },
+      payload: { enabled: true },
+    })
+    expect(enabled.statusCode).toBe(200)
+    await request('/wp-json/dg/v1/generate', true)
+    const log = lines.join('')
+    expect(log).toContain('/wp-json/dg/v1/generate?date=2026-11-20&%6bey=***')
+    expect(log).toContain('date=2026-11-20;k%65y=***&page=1')
+    for (const value of sent) expect(log).not.toContain(value)
+  })
 }

@@ -189,6 +189,39 @@ describeEachDatabase('OpenAPI document against real responses', (getEnv) => {
     expect(session.statusCode).toBe(200)
     expect((await call('delete', `${V2}/session`, { headers: { cookie } })).statusCode).toBe(401)
     const nonce = (session.json() as { nonce: string }).nonce
+    const own = `${V2}/session/password`
+    const asSession = { cookie, 'x-wp-nonce': nonce }
+    expect((await call('put', own, { payload: { current_password: 'x', password: 'y' } })).statusCode).toBe(401)
+    expect(
+      (await call('put', own, { headers: asSession, payload: { current_password: 'wrong-one', password: 'y' } }))
+        .statusCode,
+    ).toBe(403)
+    expect(
+      (
+        await call('put', own, {
+          headers: asSession,
+          payload: { current_password: adminLogin.password, password: 'y' },
+        })
+      ).statusCode,
+    ).toBe(400)
+    const changed = await call('put', own, {
+      headers: asSession,
+      payload: { current_password: adminLogin.password, password: adminLogin.password },
+    })
+    expect(changed.statusCode).toBe(200)
+    // login CSRF: another site's page, or a form body, is refused before anything is checked
+    expect(
+      (await call('post', `${V2}/session`, { headers: { origin: 'https://evil.example' }, payload: adminLogin }))
+        .statusCode,
+    ).toBe(403)
+    expect(
+      (
+        await call('post', `${V2}/session`, {
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          payload: `login=${adminLogin.login}&password=x`,
+        })
+      ).statusCode,
+    ).toBe(415)
     expect((await call('delete', `${V2}/session`, { headers: { cookie, 'x-wp-nonce': nonce } })).statusCode).toBe(204)
 
     expect((await call('get', `${V2}/status`, { headers: asAdmin() })).statusCode).toBe(200)
@@ -629,6 +662,14 @@ describeEachDatabase('OpenAPI document against real responses', (getEnv) => {
         })
       ).statusCode,
     ).toBe(409)
+    const setPassword = `${V2}/users/{id}/password`
+    expect((await call('put', setPassword, { ...one, payload: {} })).statusCode).toBe(200)
+    expect((await call('put', setPassword, { ...one, payload: { password: 'short' } })).statusCode).toBe(400)
+    expect((await call('put', setPassword, { ...one, params: { id: 999999 }, payload: {} })).statusCode).toBe(404)
+    expect((await call('put', setPassword, { params: { id: userId }, payload: {} })).statusCode).toBe(401)
+    expect((await call('put', setPassword, { ...readerAuth, params: { id: userId }, payload: {} })).statusCode).toBe(
+      403,
+    )
     const passwords = `${V2}/users/{id}/application-passwords`
     const issued = await call('post', passwords, { ...one, payload: { name: 'openapi' } })
     expect(issued.statusCode).toBe(201)
