@@ -69,12 +69,25 @@ export const ERROR_CODES = {
     status: [403],
     description: 'Credentials were sent over plain HTTP to a production instance (see DG_TRUSTED_PROXIES).',
   },
-  invalid_username: { status: [401, 404], description: 'Unknown login name or e-mail address.' },
-  incorrect_password: { status: [401], description: 'Wrong password or application password.' },
+  invalid_username: {
+    status: ['cli'],
+    description:
+      'Unknown login name or e-mail address (a `dg` command only: HTTP sign-ins answer incorrect_password whatever was wrong).',
+  },
+  incorrect_password: {
+    status: [401],
+    description:
+      'The sign-in failed: unknown login or e-mail, wrong password or wrong application password (one answer for all).',
+  },
   account_disabled: { status: [403], description: 'The account is disabled by an administrator.' },
   too_many_login_attempts: {
     status: [429],
     description: 'Too many failed logins from this address or for this login; wait `Retry-After` seconds.',
+  },
+  rest_cross_origin_login: {
+    status: [403],
+    description:
+      'A sign-in from another site: `Origin` is not the service’s own, or `Sec-Fetch-Site` is cross-site or same-site.',
   },
   pro_feature_required: {
     status: [403],
@@ -342,6 +355,28 @@ export const ERROR_CODES = {
     status: ['cli'],
     description:
       'The data folder to restore into is not empty; `dg restore --replace` keeps the old one beside as a copy.',
+  },
+  // --- scheduled sources ---
+  invalid_source: { status: [400], description: 'A source’s settings are refused; `data.issues` names each field.' },
+  source_not_found: { status: [404], description: 'No scheduled source has this id.' },
+  source_run_not_found: { status: [404], description: 'No run of a scheduled source has this id.' },
+  source_run_not_held: {
+    status: [409],
+    description: 'The run is not held for a decision (applied, rejected or never held).',
+  },
+  source_run_stale: {
+    status: [409],
+    description:
+      'The held plan no longer matches the catalog (it changed since, or the plan expired); run the source again.',
+  },
+  source_busy: { status: [409], description: 'Another request or instance is running this source; retry later.' },
+  invalid_option: {
+    status: ['cli'],
+    description: 'A command option has a value that cannot be read (for example not JSON).',
+  },
+  invalid_argument: {
+    status: ['cli'],
+    description: 'A positional argument has a wrong value (for example not a positive id).',
   },
 } as const satisfies Record<string, ErrorCodeDefinition>
 
