@@ -35,6 +35,8 @@ import { siteOptionsRoutes } from './host/extensions/site-options-routes.js'
 import { releaseLocksHeldBy } from './host/locks.js'
 import { attachMetrics, countUnmatchedRequests, registerRequestMetrics, ServiceMetrics } from './host/metrics.js'
 import { licensingRoutes, StatusSchema } from './licensing/routes.js'
+import { licenseRoutes } from './licensing/license-routes.js'
+import { alertSettingsRoutes } from './alerts/alert-settings-routes.js'
 import { catalogRoutes } from './catalog/routes.js'
 import { importRoutes } from './imports/routes.js'
 import { webhookRoutes } from './webhook/routes.js'
@@ -165,6 +167,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v2.register(auditRoutes)
       await v2.register(siteOptionsRoutes)
       await v2.register(licensingRoutes)
+      await v2.register(licenseRoutes)
+      await v2.register(alertSettingsRoutes)
       await v2.register(catalogRoutes)
       await v2.register(importRoutes)
       await v2.register(webhookRoutes)

@@ -170,14 +170,20 @@ export function licenseContinuityAlert(day: string, status: string, validUntil: 
   }
 }
 
-export function testAlert(day: string): AlertInput {
+export function testAlert(day: string, from: 'cli' | 'panel' = 'cli'): AlertInput {
   return {
     cause: 'test',
     day,
     dataset: null,
     severity: 'info',
-    message_pl: 'Alert testowy wysłany poleceniem dg alerts test: ten kanał powiadomień działa.',
-    message_en: 'Test alert sent with dg alerts test: this notification channel works.',
+    message_pl:
+      from === 'panel'
+        ? 'Alert testowy wysłany z panelu operatora: ten kanał powiadomień działa.'
+        : 'Alert testowy wysłany poleceniem dg alerts test: ten kanał powiadomień działa.',
+    message_en:
+      from === 'panel'
+        ? 'Test alert sent from the operator panel: this notification channel works.'
+        : 'Test alert sent with dg alerts test: this notification channel works.',
     details: {},
   }
 }

@@ -17,6 +17,7 @@ import { ALERTS_COMMANDS } from './alerts-command.js'
 import { BACKUP_COMMANDS } from './backup-command.js'
 import { runImportCommand } from './import-command.js'
 import { SITE_OPTION_COMMANDS } from './site-options-command.js'
+import { PUBLICATION_PUBLISH_COMMANDS } from './publication-publish-command.js'
 import { IMPORT_HELP } from './import-help.js'
 import { runWebhookSendCommand } from './webhook-send-command.js'
 import {
@@ -406,6 +407,7 @@ export const COMMANDS: Command[] = [
   ...BACKUP_COMMANDS,
   ...ALERTS_COMMANDS,
   ...SITE_OPTION_COMMANDS,
+  ...PUBLICATION_PUBLISH_COMMANDS,
 ]
 
 function describeLicense(state: {

@@ -88,6 +88,9 @@ describeEachDatabase('publication settings, developers and investment locations'
       public_dataset_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
       xml_url: null,
       md5_url: null,
+      // the test clock stands at 2026-11-20 11:00 in Warsaw: the next 00:30 runs are the nights after
+      next_runs: ['2026-11-20T23:30:00.000Z', '2026-11-21T23:30:00.000Z', '2026-11-22T23:30:00.000Z'],
+      schedule_time: { time: '00:30', days: [0, 1, 2, 3, 4, 5, 6] },
     })
   })
 

@@ -14,6 +14,7 @@ import { VOIVODESHIPS } from '../../offers/canonical-fields.js'
 import { getPublicDatasetId } from '../daily-file/dataset.js'
 import { MD5_NAME, publicationStore } from '../publication-service.js'
 import { XML_NAME } from '../publication-store.js'
+import { nextScheduledRuns, type TimeOfDaySchedule, timeOfDayOf } from '../schedule-pattern.js'
 import {
   getPublicationSettings,
   type PublicationSettings,
@@ -188,6 +189,10 @@ export interface PublicationSettingsView extends PublicationSettings {
   /** Where the harvester finds the XML and its .md5; null until public_base_url is set. */
   xml_url: string | null
   md5_url: string | null
+  /** The schedule's next three runs (ISO), from the stored pattern: every instance follows it within seconds. */
+  next_runs: string[]
+  /** The schedule as a time of day and days of the week, or null for a pattern only cron can say. */
+  schedule_time: TimeOfDaySchedule | null
 }
 
 export async function publicationSettingsView(ctx: HostContext): Promise<PublicationSettingsView> {
@@ -198,6 +203,8 @@ export async function publicationSettingsView(ctx: HostContext): Promise<Publica
     public_dataset_id: await getPublicDatasetId(ctx),
     xml_url: base === null ? null : `${base}/${XML_NAME}`,
     md5_url: base === null ? null : `${base}/${MD5_NAME}`,
+    next_runs: nextScheduledRuns(settings.schedule, ctx.now(), 3),
+    schedule_time: timeOfDayOf(settings.schedule),
   }
 }
 

@@ -758,6 +758,35 @@ describeEachDatabase('OpenAPI document against real responses', (getEnv) => {
     expect((await call('put', option, { ...unknown, payload: { value: [1] } })).statusCode).toBe(400)
   })
 
+  it('the operator’s settings: alert channels, a test alert and the licence', async () => {
+    const readerAuth = { headers: { authorization: reader } }
+    const alerts = `${V2}/alerts/settings`
+    expect((await call('get', alerts, { headers: asAdmin() })).statusCode).toBe(200)
+    expect((await call('get', alerts, readerAuth)).statusCode).toBe(403)
+    expect((await call('post', `${V2}/alerts/test`, { headers: asAdmin(), payload: {} })).statusCode).toBe(400)
+    expect((await call('put', alerts, { headers: asAdmin(), payload: { webhook: { url: 'x' } } })).statusCode).toBe(422)
+    expect((await call('put', alerts, { headers: asAdmin(), payload: { other: 1 } })).statusCode).toBe(400)
+    const saved = await call('put', alerts, {
+      headers: asAdmin(),
+      payload: { webhook: { url: 'http://127.0.0.1:9/hook', secret: 's'.repeat(40) } },
+    })
+    expect(saved.statusCode).toBe(200)
+    const test = await call('post', `${V2}/alerts/test`, { headers: asAdmin(), payload: {} })
+    expect(test.statusCode).toBe(200)
+    expect(test.json()).toMatchObject({ state: 'failed' })
+    expect((await call('get', `${V2}/license`, { headers: asAdmin() })).statusCode).toBe(200)
+    expect((await call('get', `${V2}/license`, readerAuth)).statusCode).toBe(403)
+    expect(
+      (await call('put', `${V2}/license`, { headers: asAdmin(), payload: { plan: 'gold', entitlements: [] } }))
+        .statusCode,
+    ).toBe(400)
+    const installed = await call('put', `${V2}/license`, {
+      headers: asAdmin(),
+      payload: { plan: 'pro', entitlements: ['api_webhooks', 'bulk_import', 'publishing_gov'], valid_until: null },
+    })
+    expect(installed.statusCode).toBe(200)
+  })
+
   it('calls every operation of the contract (REST namespaces and published files); every operation has a unique operationId', () => {
     const operations: string[] = []
     const ids: string[] = []

@@ -20,6 +20,7 @@ import {
   sleep,
 } from '../dom.js'
 import { offerStatusLabel, propertyTypeLabel } from '../editor/editor-labels.js'
+import { enableUnlessRefused, gateAction, licensedFunctions } from '../operator/licence-gate.js'
 import { tr } from '../i18n.js'
 import { importActionLabel, jobStatusLabel } from '../messages.js'
 import { alertBox, card, errorBox, issueText, technicalDetails, toast } from '../ui.js'
@@ -494,11 +495,14 @@ export async function renderImports(root, { api, signal }) {
     refreshMarks()
   })
 
+  const licence = await licensedFunctions(api)
   const previewButton = h(
     'button',
     { class: 'button button-primary', type: 'submit', id: 'run-preview' },
     tr('Podgląd importu', 'Import preview'),
   )
+  const licenceReason = gateAction(previewButton, 'offer_import', licence)
+
   const uploadProgress = h('progress', { id: 'upload-progress', max: 100, value: 0, hidden: true })
   const formMessage = h('div', { 'aria-live': 'polite' })
   const previewArea = h('div', { class: 'stack' })
@@ -573,6 +577,7 @@ export async function renderImports(root, { api, signal }) {
     headerList,
     formMessage,
     h('div', { class: 'actions' }, previewButton, uploadProgress),
+    licenceReason,
   )
 
   root.append(
@@ -787,7 +792,7 @@ export async function renderImports(root, { api, signal }) {
       if (error.code === 'import_invalid' && error.body?.preview) showPreview(error.body.id, error.body.preview, true)
       else replaceChildren(previewArea, errorBox(error))
     } finally {
-      previewButton.disabled = false
+      enableUnlessRefused(previewButton)
       uploadProgress.hidden = true
     }
   })
