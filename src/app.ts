@@ -37,6 +37,7 @@ import { attachMetrics, countUnmatchedRequests, registerRequestMetrics, ServiceM
 import { licensingRoutes, StatusSchema } from './licensing/routes.js'
 import { licenseRoutes } from './licensing/license-routes.js'
 import { alertSettingsRoutes } from './alerts/alert-settings-routes.js'
+import { exportRoutes } from './exports/export-routes.js'
 import { catalogRoutes } from './catalog/routes.js'
 import { importRoutes } from './imports/routes.js'
 import { webhookRoutes } from './webhook/routes.js'
@@ -180,6 +181,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v2.register(preflightRoutes)
       await v2.register(settingsRoutes)
       await v2.register(editorRoutes)
+      await v2.register(exportRoutes)
     },
     { prefix: baseUrl(config) },
   )

@@ -21,6 +21,7 @@ import { renderUsers } from './views/view-users.js'
 import { renderWebhook } from './views/view-webhook.js'
 import { renderAlerts } from './operator/view-alerts.js'
 import { renderLicense } from './operator/view-license.js'
+import { renderPriceChange } from './operator/view-price-change.js'
 import { renderUnknownAddress } from './operator/view-unknown.js'
 
 /** Groups of the navigation, in order: [Polish, English]. */
@@ -42,6 +43,12 @@ const SECTIONS = [
   { route: 'inwestycje', group: 'catalog', title: ['Inwestycje', 'Investments'], render: renderInvestments },
   { route: 'oferty', group: 'catalog', title: ['Oferty', 'Offers'], render: renderOffers },
   { route: 'import', group: 'catalog', title: ['Import ofert', 'Offer import'], render: renderImports },
+  {
+    route: 'zmiana-cen',
+    group: 'catalog',
+    title: ['Eksport i zmiana cen', 'Export and price change'],
+    render: renderPriceChange,
+  },
   { route: 'ustawienia', group: 'admin', title: ['Ustawienia', 'Settings'], render: renderSettings },
   { route: 'alerty', group: 'admin', title: ['Alerty', 'Alerts'], render: renderAlerts },
   { route: 'licencja', group: 'admin', title: ['Licencja', 'Licence'], render: renderLicense },

@@ -785,6 +785,47 @@ describeEachDatabase('OpenAPI document against real responses', (getEnv) => {
       payload: { plan: 'pro', entitlements: ['api_webhooks', 'bulk_import', 'publishing_gov'], valid_until: null },
     })
     expect(installed.statusCode).toBe(200)
+    for (const format of ['csv', 'xlsx']) {
+      expect((await call('get', `${V2}/offers/export`, { headers: asAdmin(), query: { format } })).statusCode).toBe(200)
+      expect((await call('get', `${V2}/imports/template`, { headers: asAdmin(), query: { format } })).statusCode).toBe(
+        200,
+      )
+    }
+    expect(
+      (await call('get', `${V2}/offers/export`, { headers: asAdmin(), query: { format: 'pdf' } })).statusCode,
+    ).toBe(400)
+    expect((await call('get', `${V2}/imports/template`, readerAuth)).statusCode).toBe(403)
+    const investment = await env.ctx.db.selectFrom('investments').select('id').orderBy('id').executeTakeFirstOrThrow()
+    const change = {
+      investment: investment.id,
+      percent: '2',
+      rounding: 'zloty',
+      valid_from: '2027-01-01',
+      reason: 'test',
+    }
+    expect(
+      (
+        await call('post', `${V2}/offers/price-change/preview`, {
+          headers: asAdmin(),
+          payload: { ...change, percent: 'x' },
+        })
+      ).statusCode,
+    ).toBe(422)
+    const planned = await call('post', `${V2}/offers/price-change/preview`, { headers: asAdmin(), payload: change })
+    expect(planned.statusCode).toBe(200)
+    const done = await call('post', `${V2}/offers/price-change/execute`, {
+      headers: asAdmin({ 'idempotency-key': 'openapi-price-change-1' }),
+      payload: { job_id: (planned.json() as { job_id: string }).job_id, reason: 'test' },
+    })
+    expect(done.statusCode).toBe(200)
+    expect(
+      (
+        await call('post', `${V2}/offers/price-change/execute`, {
+          headers: asAdmin({ 'idempotency-key': 'openapi-price-change-2' }),
+          payload: { job_id: 'f'.repeat(32), reason: 'test' },
+        })
+      ).statusCode,
+    ).toBe(404)
   })
 
   it('calls every operation of the contract (REST namespaces and published files); every operation has a unique operationId', () => {
