@@ -102,7 +102,7 @@ export function deliveryFailedAlert(
     day,
     dataset,
     severity: 'critical',
-    message_pl: `Kontrola udostępniania plików${where.pl} nie powiodła się: ${listed(issues.map((i) => i.code))}.${first ? ` ${first.message_pl}` : ''} Harwester dane.gov.pl pobierze to samo; sprawdź serwer, proxy i public_base_url.`,
+    message_pl: `Kontrola udostępniania plików${where.pl} nie powiodła się: ${listed(issues.map((i) => i.code))}.${first ? ` ${first.message_pl}` : ''} Robot pobierający portalu dane.gov.pl pobierze to samo; sprawdź serwer, proxy i public_base_url.`,
     message_en: `The delivery check of the files${where.en} failed: ${listed(issues.map((i) => i.code))}.${first ? ` ${first.message_en}` : ''} The dane.gov.pl harvester will download the same; check the server, the proxy and public_base_url.`,
     details: { issues: issues.map((i) => i.code), first_issue: first ?? null },
   }

@@ -238,7 +238,7 @@ const pick = (table, code) => {
 const TRIGGERS = {
   api: ['panel / API', 'panel / API'],
   admin: ['panel', 'panel'],
-  schedule: ['harmonogram (codziennie)', 'schedule (daily)'],
+  schedule: ['harmonogram', 'schedule'],
   report_import: ['import raportu', 'report import'],
   legacy_generate: ['stary adres generate', 'legacy generate address'],
   cli: ['polecenie dg', 'dg command'],
