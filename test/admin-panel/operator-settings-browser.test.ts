@@ -137,6 +137,20 @@ describe.skipIf(!chromiumPresent)('operator settings in the panel, at once [sqli
     await panel.shot('alerty-zly-webhook')
   })
 
+  it('links every view to its page of the operator handbook', async () => {
+    const { page } = panel
+    for (const [route, file] of [
+      ['status', 'codzienna-praca.md'],
+      ['publikacja', 'publikacja.md'],
+      ['import', 'import.md'],
+      ['alerty', 'alerty.md'],
+      ['audyt', 'kontrola.md'],
+    ]) {
+      await panel.go(route)
+      expect(await page.getAttribute('.page-header .help-link', 'href')).toBe(`/dg-admin/podrecznik/${file}`)
+    }
+  })
+
   it('says so for an unknown panel address instead of showing the dashboard', async () => {
     const { page } = panel
     await page.goto(`${panel.origin}/dg-admin/#/cennik-stary`)

@@ -23,6 +23,7 @@ import { renderAlerts } from './operator/view-alerts.js'
 import { renderLicense } from './operator/view-license.js'
 import { renderPriceChange } from './operator/view-price-change.js'
 import { renderUnknownAddress } from './operator/view-unknown.js'
+import { helpLink } from './operator/help-links.js'
 
 /** Groups of the navigation, in order: [Polish, English]. */
 const GROUPS = {
@@ -136,6 +137,9 @@ async function show() {
   }
   try {
     await sectionOf(name).render(page, { api, user, signal })
+    // every view links to its page of the operator's handbook
+    const header = page.querySelector('.page-header')
+    if (header && !header.querySelector('.help-link') && sectionOf(name) !== UNKNOWN) header.append(helpLink(name))
   } catch (error) {
     if (error?.name === 'AbortError' || signal.aborted) return
     page.append(errorBox(error))
