@@ -85,6 +85,13 @@ for (const dialect of TEST_DIALECTS) {
         .executeTakeFirstOrThrow()
       expect(filteredRows.length).toBe(Number(expected.n))
       expect(filteredRows.every((row) => row.split(';')[4] === 'available')).toBe(true)
+      const searched = await get('/offers/export?format=csv&search=%25_%5C')
+      expect(searched.statusCode).toBe(200)
+      expect(searched.rawPayload.toString('utf8').trim().split('\r\n')).toHaveLength(1)
+      const byCode = await get('/offers/export?format=csv&search=A%2F1')
+      const found = byCode.rawPayload.toString('utf8').trim().split('\r\n').slice(1)
+      expect(found.length).toBeGreaterThan(0)
+      expect(found.every((row) => row.split(';')[2]?.includes('A/1'))).toBe(true)
     })
 
     it('gives an import template in the import’s columns: unfilled it is said to be empty, filled with the catalog it changes nothing', async () => {
