@@ -37,6 +37,9 @@ import { siteOptionsRoutes } from './host/extensions/site-options-routes.js'
 import { releaseLocksHeldBy } from './host/locks.js'
 import { attachMetrics, countUnmatchedRequests, registerRequestMetrics, ServiceMetrics } from './host/metrics.js'
 import { statusRoutes, StatusSchema } from './status/status-routes.js'
+import { licenseRoutes } from './licensing/license-routes.js'
+import { alertSettingsRoutes } from './alerts/alert-settings-routes.js'
+import { exportRoutes } from './exports/export-routes.js'
 import { catalogRoutes } from './catalog/routes.js'
 import { importRoutes } from './imports/routes.js'
 import { webhookRoutes } from './webhook/routes.js'
@@ -171,6 +174,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v2.register(auditRoutes)
       await v2.register(siteOptionsRoutes)
       await v2.register(statusRoutes)
+      await v2.register(licenseRoutes)
+      await v2.register(alertSettingsRoutes)
       await v2.register(catalogRoutes)
       await v2.register(importRoutes)
       await v2.register(webhookRoutes)
@@ -183,6 +188,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v2.register(settingsRoutes)
       await v2.register(editorRoutes)
       await v2.register(sourceRoutes)
+      await v2.register(exportRoutes)
     },
     { prefix: baseUrl(config) },
   )

@@ -57,6 +57,11 @@ export interface AppConfig {
   readonly extensions: readonly string[]
   /** Who is told, and how, when the publication needs attention (src/alerts). */
   readonly alerts: AlertConfig
+  /**
+   * Where the panel's help links point (`DG_HANDBOOK_URL`, an http(s) folder holding the operator
+   * handbook's pages, e.g. the company's copy); unset: the handbook this service serves itself.
+   */
+  readonly handbookUrl: string | undefined
 }
 
 /** E-mail over SMTP; `tls`: `starttls` (required upgrade), `implicit` (TLS from the start, port 465) or `none`. */
@@ -203,7 +208,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     metricsToken,
     extensions: Object.freeze(parseExtensionList(env.DG_EXTENSIONS, cwd)),
     alerts: parseAlertConfig(env, rawEnv),
+    handbookUrl: parseHandbookUrl(env.DG_HANDBOOK_URL),
   })
+}
+
+function parseHandbookUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined
+  if (!/^https?:\/\/[^\s"<>]+$/.test(raw))
+    throw new ConfigError(`DG_HANDBOOK_URL must be an http(s) address, got "${raw}"`)
+  return raw.endsWith('/') ? raw : `${raw}/`
 }
 
 const EMAIL_ADDRESS = /^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/
@@ -309,6 +322,13 @@ export interface EnvironmentVariable {
  * description, so a new setting is documented in the commit that adds it.
  */
 export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
+  {
+    name: 'DG_HANDBOOK_URL',
+    type: 'http(s) URL',
+    default: '(unset: the service serves docs/operator/ at /dg-admin/podrecznik/)',
+    description:
+      "Folder holding the operator handbook's pages (README.md, pierwszy-dzien.md, …) that the panel's help links open, for a company's own copy.",
+  },
   {
     name: 'DG_ENV',
     type: 'development | production | test',

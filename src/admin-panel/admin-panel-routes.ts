@@ -64,6 +64,22 @@ const VENDOR_FILES: Readonly<Record<string, string>> = {
 const INDEX = 'index.html'
 /** Replaced in index.html by the REST base URL, so the panel follows DG_REST_PREFIX. */
 const REST_BASE_PLACEHOLDER = '__DG_REST_BASE__'
+/** Replaced in index.html by where the help links point (DG_HANDBOOK_URL or the served handbook). */
+const HANDBOOK_PLACEHOLDER = '__DG_HANDBOOK_BASE__'
+
+/** The operator handbook (docs/operator/), served beside the panel for its help links. */
+export const HANDBOOK_PATH = `${ADMIN_PANEL_PATH}/podrecznik`
+export const HANDBOOK_DIR = fileURLToPath(new URL('../../docs/operator/', import.meta.url))
+export const HANDBOOK_PAGES = [
+  'README.md',
+  'pierwszy-dzien.md',
+  'codzienna-praca.md',
+  'import.md',
+  'publikacja.md',
+  'alerty.md',
+  'prawo.md',
+  'kontrola.md',
+] as const
 
 function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
@@ -77,7 +93,7 @@ function etagOf(body: Buffer): string {
  * The panel's files by the name a URL gives them: `app.js` at the top, `views/view-audit.js` one
  * folder down (the views and the editor have folders of their own; deeper folders are not served).
  */
-function loadAssets(restBase: string): Map<string, Asset> {
+function loadAssets(restBase: string, handbookBase: string): Map<string, Asset> {
   const assets = new Map<string, Asset>()
   const add = (folder: string, entry: fs.Dirent) => {
     const contentType = CONTENT_TYPES[path.extname(entry.name)]
@@ -85,7 +101,12 @@ function loadAssets(restBase: string): Map<string, Asset> {
     const name = folder ? `${folder}/${entry.name}` : entry.name
     let body = fs.readFileSync(path.join(ADMIN_PANEL_ASSETS_DIR, name))
     if (name === INDEX)
-      body = Buffer.from(body.toString('utf8').replaceAll(REST_BASE_PLACEHOLDER, escapeAttribute(restBase)))
+      body = Buffer.from(
+        body
+          .toString('utf8')
+          .replaceAll(REST_BASE_PLACEHOLDER, escapeAttribute(restBase))
+          .replaceAll(HANDBOOK_PLACEHOLDER, escapeAttribute(handbookBase)),
+      )
     assets.set(name, { body, contentType, etag: etagOf(body) })
   }
   for (const entry of fs.readdirSync(ADMIN_PANEL_ASSETS_DIR, { withFileTypes: true })) {
@@ -120,7 +141,8 @@ function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset): 
 }
 
 export async function adminPanelRoutes(app: FastifyInstance): Promise<void> {
-  const assets = loadAssets(baseUrl(app.ctx.config))
+  const assets = loadAssets(baseUrl(app.ctx.config), app.ctx.config.handbookUrl ?? `${HANDBOOK_PATH}/`)
+  const handbook = loadHandbook()
   const index = assets.get(INDEX)!
   const hidden = { hide: true }
 
@@ -139,6 +161,34 @@ export async function adminPanelRoutes(app: FastifyInstance): Promise<void> {
   )
   app.get(`${ADMIN_PANEL_PATH}/:folder/:file`, { schema: hidden }, async (request, reply) => {
     const { folder, file } = request.params as { folder: string; file: string }
+    if (folder === 'podrecznik') {
+      const page = handbook.get(file)
+      if (!page)
+        throw new HostError(
+          'dg_file_not_found',
+          'Tej strony podręcznika nie ma w tej instalacji. / This handbook page is not installed.',
+          404,
+        )
+      return sendAsset(request, reply, page)
+    }
     return serve(`${folder}/${file}`, request, reply)
   })
+}
+
+/**
+ * The handbook's pages as plain UTF-8 text (Markdown reads well as it is, and no page script or
+ * markup can come from a document); a page the installation lacks is answered 404.
+ */
+function loadHandbook(): Map<string, Asset> {
+  const pages = new Map<string, Asset>()
+  for (const name of HANDBOOK_PAGES) {
+    let body: Buffer
+    try {
+      body = fs.readFileSync(path.join(HANDBOOK_DIR, name))
+    } catch {
+      continue
+    }
+    pages.set(name, { body, contentType: 'text/plain; charset=utf-8', etag: etagOf(body) })
+  }
+  return pages
 }

@@ -108,7 +108,7 @@ export function deliveryFailedAlert(
     day,
     dataset,
     severity: 'critical',
-    message_pl: `Kontrola udostępniania plików${where.pl} nie powiodła się: ${listed(issues.map((i) => i.code))}.${first ? ` ${first.message_pl}` : ''} Harwester dane.gov.pl pobierze to samo; sprawdź serwer, proxy i public_base_url.`,
+    message_pl: `Kontrola udostępniania plików${where.pl} nie powiodła się: ${listed(issues.map((i) => i.code))}.${first ? ` ${first.message_pl}` : ''} Robot pobierający portalu dane.gov.pl pobierze to samo; sprawdź serwer, proxy i public_base_url.`,
     message_en: `The delivery check of the files${where.en} failed: ${listed(issues.map((i) => i.code))}.${first ? ` ${first.message_en}` : ''} The dane.gov.pl harvester will download the same; check the server, the proxy and public_base_url.`,
     details: { issues: issues.map((i) => i.code), first_issue: first ?? null },
   }
@@ -176,14 +176,20 @@ export function licenseContinuityAlert(day: string, status: string, validUntil: 
   }
 }
 
-export function testAlert(day: string): AlertInput {
+export function testAlert(day: string, from: 'cli' | 'panel' = 'cli'): AlertInput {
   return {
     cause: 'test',
     day,
     dataset: null,
     severity: 'info',
-    message_pl: 'Alert testowy wysłany poleceniem dg alerts test: ten kanał powiadomień działa.',
-    message_en: 'Test alert sent with dg alerts test: this notification channel works.',
+    message_pl:
+      from === 'panel'
+        ? 'Alert testowy wysłany z panelu operatora: ten kanał powiadomień działa.'
+        : 'Alert testowy wysłany poleceniem dg alerts test: ten kanał powiadomień działa.',
+    message_en:
+      from === 'panel'
+        ? 'Test alert sent from the operator panel: this notification channel works.'
+        : 'Test alert sent with dg alerts test: this notification channel works.',
     details: {},
   }
 }

@@ -166,6 +166,6 @@ export async function checkAlertConditions(ctx: HostContext, options: AlertCheck
 }
 
 /** Whether a scheduled run should also check the delivery of what it published. */
-export function deliveryCheckWanted(ctx: Pick<HostContext, 'config'>): boolean {
-  return configuredChannels(ctx).length > 0
+export async function deliveryCheckWanted(ctx: Pick<HostContext, 'config' | 'db'>): Promise<boolean> {
+  return (await configuredChannels(ctx)).length > 0
 }

@@ -18,6 +18,7 @@ import {
   selectStaleAlerts,
   takeOverStaleAlert,
 } from './alerts-repository.js'
+import { effectiveAlertChannels, type EffectiveAlertChannels } from './alert-settings.js'
 import { type ChannelName, type ChannelOutcome, deliverWithRetries } from './channel-attempts.js'
 import { sendAlertEmail } from './email-channel.js'
 import { postAlertWebhook, webhookOrigin } from './webhook-channel.js'
@@ -48,9 +49,13 @@ export interface AlertView {
 type StoredChannel = ChannelOutcome | { status: 'pending'; attempts: 0; at: null; error?: undefined }
 type ChannelRecord = Partial<Record<ChannelName, StoredChannel>>
 
-export function configuredChannels(ctx: Pick<HostContext, 'config'>): ChannelName[] {
-  const { alerts } = ctx.config
-  return [...(alerts.smtp ? (['email'] as const) : []), ...(alerts.webhook ? (['webhook'] as const) : [])]
+/** The channels in force now: the environment's, or the panel's (read on every alert, so a change applies at once). */
+export async function configuredChannels(ctx: Pick<HostContext, 'config' | 'db'>): Promise<ChannelName[]> {
+  return channelNames(await effectiveAlertChannels(ctx))
+}
+
+function channelNames(channels: EffectiveAlertChannels): ChannelName[] {
+  return [...(channels.smtp ? (['email'] as const) : []), ...(channels.webhook ? (['webhook'] as const) : [])]
 }
 
 function scopeOf(input: AlertInput, unique: string | undefined): string {
@@ -66,9 +71,10 @@ function scopeOf(input: AlertInput, unique: string | undefined): string {
 export async function raiseAlert(
   ctx: HostContext,
   input: AlertInput,
-  options: { unique?: string } = {},
+  options: { unique?: string; maxAttempts?: number } = {},
 ): Promise<AlertView | undefined> {
-  const channels = configuredChannels(ctx)
+  const effective = await effectiveAlertChannels(ctx)
+  const channels = channelNames(effective)
   const raisedAt = ctx.now().toISOString()
   const id = await claimAlert(ctx.db, {
     cause: input.cause,
@@ -106,15 +112,20 @@ export async function raiseAlert(
   })
   const row = await ctx.db.selectFrom('alerts').selectAll().where('id', '=', id).executeTakeFirstOrThrow()
   if (channels.length === 0) return viewOf(row)
-  return viewOf(await deliverAlert(ctx, row))
+  return viewOf(await deliverAlert(ctx, row, effective, options.maxAttempts))
 }
 
 /** Sends the alert through every configured channel that has not delivered it yet, and records how each did. */
-async function deliverAlert(ctx: HostContext, row: AlertRow): Promise<AlertRow> {
-  const { alerts } = ctx.config
+async function deliverAlert(
+  ctx: HostContext,
+  row: AlertRow,
+  effective: EffectiveAlertChannels,
+  maxAttempts = ctx.config.alerts.maxAttempts,
+): Promise<AlertRow> {
+  const alerts = { ...ctx.config.alerts, smtp: effective.smtp, webhook: effective.webhook }
   const recorded = JSON.parse(row.channels) as ChannelRecord
   const details = JSON.parse(row.details) as Record<string, unknown>
-  const policy = { maxAttempts: alerts.maxAttempts, retryBaseMs: alerts.retryBaseMs, now: () => ctx.now() }
+  const policy = { maxAttempts, retryBaseMs: alerts.retryBaseMs, now: () => ctx.now() }
   const logFailure =
     (channel: ChannelName, target: string) =>
     (failure: { attempt: number; error: string; transient: boolean; waitMs: number | undefined }) =>
@@ -196,13 +207,14 @@ export function staleAfterMs(ctx: Pick<HostContext, 'config'>): number {
 
 /** Finishes sending alerts whose instance stopped before it was done; each is taken over by one instance only. */
 export async function resendStaleAlerts(ctx: HostContext): Promise<number> {
-  if (configuredChannels(ctx).length === 0) return 0
+  const effective = await effectiveAlertChannels(ctx)
+  if (channelNames(effective).length === 0) return 0
   const before = new Date(ctx.now().getTime() - staleAfterMs(ctx)).toISOString()
   let resent = 0
   for (const row of await selectStaleAlerts(ctx.db, before)) {
     const now = ctx.now().toISOString()
     if (!(await takeOverStaleAlert(ctx.db, row, now))) continue
-    await deliverAlert(ctx, { ...row, claimed_at: now })
+    await deliverAlert(ctx, { ...row, claimed_at: now }, effective)
     resent++
   }
   return resent
@@ -301,10 +313,18 @@ export function webhookPayload(
   }
 }
 
-/** Used by `dg alerts test`: a test alert through every configured channel, never deduplicated. */
-export async function sendTestAlert(ctx: HostContext, input: AlertInput): Promise<AlertView> {
+/**
+ * Used by `dg alerts test` and the panel's button: a test alert through every configured channel,
+ * never deduplicated. The panel asks for one attempt per channel, so its answer comes at once.
+ */
+export async function sendTestAlert(
+  ctx: HostContext,
+  input: AlertInput,
+  options: { maxAttempts?: number } = {},
+): Promise<AlertView> {
   const view = await raiseAlert(ctx, input, {
     unique: `test:${ctx.now().toISOString()}:${randomBytes(6).toString('hex')}`,
+    ...options,
   })
   if (!view) throw new Error('the test alert could not be recorded')
   return view

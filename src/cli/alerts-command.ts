@@ -1,6 +1,6 @@
 /*
  * `dg alerts test`: sends a test alert through every configured channel with the service's own
- * settings (DG_ALERT_*), so an operator can see the e-mail and the chat message arrive before a
+ * settings (DG_ALERT_*, or the panel's where those set no channel), so an operator can see the e-mail and the chat message arrive before a
  * real cause does. It is recorded and audited like any alert (cause `test`), never deduplicated.
  */
 import { testAlert } from '../alerts/alert-causes.js'
@@ -17,10 +17,10 @@ export const ALERTS_COMMANDS: Command[] = [
     options: {},
     run: (_values, env) =>
       withHostContext(env, async (ctx) => {
-        if (configuredChannels(ctx).length === 0)
+        if ((await configuredChannels(ctx)).length === 0)
           throw new HostError(
             'alerts_not_configured',
-            'No alert channel is configured: set DG_ALERT_SMTP_HOST with DG_ALERT_EMAIL_TO, or DG_ALERT_WEBHOOK_URL with DG_ALERT_WEBHOOK_SECRET.',
+            'No alert channel is configured: set one in the panel (Administration > Alerts), or set DG_ALERT_SMTP_HOST with DG_ALERT_EMAIL_TO, or DG_ALERT_WEBHOOK_URL with DG_ALERT_WEBHOOK_SECRET.',
             400,
           )
         const alert = await sendTestAlert(ctx, testAlert(todayInWarsaw(ctx)))

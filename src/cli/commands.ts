@@ -18,6 +18,7 @@ import { BACKUP_COMMANDS } from './backup-command.js'
 import { SOURCE_COMMANDS } from '../sources/source-command.js'
 import { runImportCommand } from './import-command.js'
 import { SITE_OPTION_COMMANDS } from './site-options-command.js'
+import { PUBLICATION_PUBLISH_COMMANDS } from './publication-publish-command.js'
 import { IMPORT_HELP } from './import-help.js'
 import { runWebhookSendCommand } from './webhook-send-command.js'
 import {
@@ -388,6 +389,7 @@ export const COMMANDS: Command[] = [
   ...ALERTS_COMMANDS,
   ...SOURCE_COMMANDS,
   ...SITE_OPTION_COMMANDS,
+  ...PUBLICATION_PUBLISH_COMMANDS,
 ]
 
 function describeLicense(state: {

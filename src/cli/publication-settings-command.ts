@@ -77,7 +77,7 @@ function describeSettings(view: PublicationSettingsView): string {
     `public_base_url:    ${view.public_base_url ?? '(not set)'}`,
     `developer_id:       ${view.developer_id ?? '(the first developer)'}`,
     `published_statuses: ${view.published_statuses.join(', ')}`,
-    `schedule:           ${view.schedule} (Europe/Warsaw; applied at the next start)`,
+    `schedule:           ${view.schedule} (Europe/Warsaw; next run ${view.next_runs[0] ?? '-'}; running instances follow a change within seconds)`,
     `dataset_url:        ${view.dataset_url ?? '(not set)'}`,
     `description_note:   ${view.description_note ?? '(none)'}`,
     `public_dataset_id:  ${view.public_dataset_id}`,

@@ -378,6 +378,17 @@ export const ERROR_CODES = {
     status: ['cli'],
     description: 'A positional argument has a wrong value (for example not a positive id).',
   },
+  // --- operator settings, export and bulk price change ---
+  invalid_alert_settings: {
+    status: [422],
+    description:
+      'The alert channels are refused; `issues` names each field (set_by_environment: a DG_ALERT_* variable sets that channel).',
+  },
+  invalid_price_change: { status: [422], description: 'The bulk price change is refused; `issues` names the field.' },
+  price_change_not_found: {
+    status: [404],
+    description: 'The previewed bulk price change is unknown or expired; preview it again.',
+  },
 } as const satisfies Record<string, ErrorCodeDefinition>
 
 export type ErrorCode = keyof typeof ERROR_CODES

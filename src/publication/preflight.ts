@@ -138,7 +138,7 @@ export async function runPreflight(ctx: HostContext, args: PreflightArgs = {}): 
       warnings.push(
         issue(
           'public_url_nonstandard_port',
-          `Harwester dane.gov.pl pobiera pliki tylko z portów 80/443, a public_base_url używa portu ${url.port}.`,
+          `Robot pobierający portalu dane.gov.pl pobiera pliki tylko z portów 80/443, a public_base_url używa portu ${url.port}.`,
           `The dane.gov.pl harvester only fetches from ports 80/443, but public_base_url uses port ${url.port}.`,
           { port: Number(url.port) },
         ),

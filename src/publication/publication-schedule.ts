@@ -81,7 +81,7 @@ export async function runScheduledPublication(
   await checkAlertConditions(ctx, {
     failedPublications: failures,
     gappedPublications: gapped,
-    checkDelivery: outcomes.includes('published') && deliveryCheckWanted(ctx),
+    checkDelivery: outcomes.includes('published') && (await deliveryCheckWanted(ctx)),
   })
   for (const worst of ['failed', 'busy', 'published'] as const) if (outcomes.includes(worst)) return worst
   return 'skipped'
@@ -117,20 +117,72 @@ export function scheduledTimePassed(pattern: string, now: Date): boolean {
   )
 }
 
-/** `track` hands each run to the shutdown, which waits for a publication under way. */
+export interface RunningPublicationSchedule {
+  stop(): void
+  catchUp: Promise<ScheduledPublicationOutcome> | undefined
+  /** When this instance's timer fires next (ISO), after any reload. */
+  nextRun(): string | null
+}
+
+/** How often an instance looks for a changed schedule (a change saved on any instance). */
+export const SCHEDULE_RELOAD_MS = 10_000
+
+/**
+ * `track` hands each run to the shutdown, which waits for a publication under way. The pattern is
+ * read again every `reloadMs` (the settings are in the database, shared by every instance), so a
+ * schedule saved in the panel applies without a restart; when the new time of today has already
+ * passed and today was not published by the schedule, it runs at once, as at start.
+ */
 export async function startPublicationSchedule(
   ctx: HostContext,
-  options: { catchUpNow?: boolean; track?: TrackJob } = {},
-): Promise<{ stop(): void; catchUp: Promise<ScheduledPublicationOutcome> | undefined }> {
+  options: { catchUpNow?: boolean; track?: TrackJob; reloadMs?: number } = {},
+): Promise<RunningPublicationSchedule> {
   const track: TrackJob = options.track ?? ((_name, run) => run)
   const settings = await getPublicationSettings(ctx)
-  const cron = new Cron(settings.schedule, { timezone: 'Europe/Warsaw', protect: true }, async () => {
-    ctx.log.info({ outcome: await track('publication', runScheduledPublication(ctx)) }, 'scheduled publication')
-  })
+  const scheduled = (pattern: string) =>
+    new Cron(pattern, { timezone: 'Europe/Warsaw', protect: true }, async () => {
+      ctx.log.info({ outcome: await track('publication', runScheduledPublication(ctx)) }, 'scheduled publication')
+    })
+  let pattern = settings.schedule
+  let cron = scheduled(pattern)
   let catchUp: Promise<ScheduledPublicationOutcome> | undefined
   if (options.catchUpNow || scheduledTimePassed(settings.schedule, ctx.now())) {
     catchUp = track('publication', runScheduledPublication(ctx, { force: options.catchUpNow ?? false }))
     void catchUp.then((outcome) => ctx.log.info({ outcome }, 'publication catch-up at start'))
   }
-  return { stop: () => cron.stop(), catchUp }
+  let stopped = false
+  let checking = false
+  const reload = async () => {
+    if (stopped || checking) return
+    checking = true
+    try {
+      const next = (await getPublicationSettings(ctx)).schedule
+      if (next === pattern || stopped) return
+      const replacement = scheduled(next)
+      cron.stop()
+      cron = replacement
+      ctx.log.info({ from: pattern, to: next }, 'publication schedule changed')
+      pattern = next
+      if (scheduledTimePassed(next, ctx.now()))
+        void track('publication', runScheduledPublication(ctx)).then((outcome) =>
+          ctx.log.info({ outcome }, 'publication after a schedule change'),
+        )
+    } catch (error) {
+      // a database hiccup or a pattern croner refuses: the old schedule keeps running
+      ctx.log.warn({ err: error }, 'publication schedule not reloaded')
+    } finally {
+      checking = false
+    }
+  }
+  const timer = setInterval(() => void reload(), options.reloadMs ?? SCHEDULE_RELOAD_MS)
+  timer.unref()
+  return {
+    stop: () => {
+      stopped = true
+      clearInterval(timer)
+      cron.stop()
+    },
+    catchUp,
+    nextRun: () => cron.nextRun()?.toISOString() ?? null,
+  }
 }

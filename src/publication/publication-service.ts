@@ -628,7 +628,7 @@ function gapWarnings(gaps: DailyFileGaps): PublicationIssue[] {
     out.push(
       issue(
         'price_combined_missing',
-        `${gaps.combinedPriceMissing.length} lokali ma wycenione miejsca postojowe lub pomieszczenia przynależne, ale kolumna 42 (cena z częściami i prawami) ma X: ${n.pl}. Podaj cenę łączną (price_combined) albo potwierdź, że nie ma takiej ceny.`,
+        `${polishCount(gaps.combinedPriceMissing.length, ['lokal ma', 'lokale mają', 'lokali ma'])} wycenione miejsca postojowe lub pomieszczenia przynależne, ale kolumna 42 (cena z częściami i prawami) ma X: ${n.pl}. Podaj cenę łączną z częściami albo potwierdź, że nie ma takiej ceny.`,
         `${gaps.combinedPriceMissing.length} unit(s) have priced parking spaces or appurtenant rooms but column 42 (price including parts and rights) is X: ${n.en}. Enter the combined price (price_combined) or confirm there is none.`,
         { count: gaps.combinedPriceMissing.length, offers: gaps.combinedPriceMissing },
       ),
@@ -935,4 +935,12 @@ function actorName(actor: Actor): string {
 
 export function todayInWarsaw(ctx: HostContext): string {
   return warsawDate(ctx.now())
+}
+
+const POLISH_PLURAL = new Intl.PluralRules('pl-PL')
+
+/** "1 lokal ma", "2 lokale mają", "5 lokali ma": the count with its Polish form ([one, few, many]). */
+function polishCount(count: number, forms: readonly [string, string, string]): string {
+  const rule = POLISH_PLURAL.select(count)
+  return `${count} ${rule === 'one' ? forms[0] : rule === 'few' ? forms[1] : forms[2]}`
 }

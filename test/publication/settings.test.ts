@@ -88,6 +88,9 @@ describeEachDatabase('publication settings, developers and investment locations'
       public_dataset_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
       xml_url: null,
       md5_url: null,
+      // the test clock stands at 2026-11-20 11:00 in Warsaw: the next 00:30 runs are the nights after
+      next_runs: ['2026-11-20T23:30:00.000Z', '2026-11-21T23:30:00.000Z', '2026-11-22T23:30:00.000Z'],
+      schedule_time: { time: '00:30', days: [0, 1, 2, 3, 4, 5, 6] },
     })
   })
 
@@ -180,9 +183,9 @@ describeEachDatabase('publication settings, developers and investment locations'
       nip: wrongLastDigit(VALID_NIP),
       regon: '12345678',
       krs: '123456789',
-      phone: '61 222 33 44',
+      phone: '61 222 33',
       fax: '12',
-      seat_postal_code: '61001',
+      seat_postal_code: '6100',
       sales_voivodeship: 'Bawaria',
     })
     expect(response.statusCode).toBe(422)
@@ -210,6 +213,27 @@ describeEachDatabase('publication settings, developers and investment locations'
     }
     expect(issueCodes((await api('POST', '/developers', { nip: VALID_NIP })).json())).toEqual(['required'])
     expect(await countDevelopers()).toBe(before)
+
+    // identifiers as Polish people type them are stored normalised
+    const typed = await api('POST', '/developers', {
+      name: 'Typed Sp. z o.o.',
+      nip: `${VALID_NIP.slice(0, 3)}-${VALID_NIP.slice(3, 6)}-${VALID_NIP.slice(6, 8)}-${VALID_NIP.slice(8)}`,
+      regon: VALID_REGON9.replace(/(\d{3})(?=\d)/g, '$1 '),
+      phone: '+48 601 887 712',
+      fax: '61-222-33-44',
+      seat_postal_code: '61001',
+      sales_postal_code: '61 001',
+    })
+    expect(typed.statusCode, typed.body).toBe(201)
+    expect(typed.json()).toMatchObject({
+      nip: VALID_NIP,
+      regon: VALID_REGON9,
+      phone: '+48601887712',
+      fax: '612223344',
+      seat_postal_code: '61-001',
+      sales_postal_code: '61-001',
+    })
+    await env.ctx.db.deleteFrom('developers').where('id', '=', typed.json().id).execute()
   })
 
   it('PUT /developers/{id} changes only the fields sent, null clears, and an invalid result changes nothing', async () => {
@@ -340,7 +364,7 @@ describeEachDatabase('publication settings, developers and investment locations'
       '--krs',
       '12345',
       '--seat-postal-code',
-      '00950',
+      '0095',
       '--json',
     )
     expect(invalid.code).toBe(1)

@@ -20,6 +20,11 @@ import { renderSettings } from './views/view-settings.js'
 import { renderSources } from './views/view-sources.js'
 import { renderUsers } from './views/view-users.js'
 import { renderWebhook } from './views/view-webhook.js'
+import { renderAlerts } from './operator/view-alerts.js'
+import { renderLicense } from './operator/view-license.js'
+import { renderPriceChange } from './operator/view-price-change.js'
+import { renderUnknownAddress } from './operator/view-unknown.js'
+import { helpLink } from './operator/help-links.js'
 
 /** Groups of the navigation, in order: [Polish, English]. */
 const GROUPS = {
@@ -41,12 +46,22 @@ const SECTIONS = [
   { route: 'oferty', group: 'catalog', title: ['Oferty', 'Offers'], render: renderOffers },
   { route: 'import', group: 'catalog', title: ['Import ofert', 'Offer import'], render: renderImports },
   { route: 'zrodla', group: 'catalog', title: ['Źródła ofert', 'Offer sources'], render: renderSources },
+  {
+    route: 'zmiana-cen',
+    group: 'catalog',
+    title: ['Eksport i zmiana cen', 'Export and price change'],
+    render: renderPriceChange,
+  },
   { route: 'ustawienia', group: 'admin', title: ['Ustawienia', 'Settings'], render: renderSettings },
+  { route: 'alerty', group: 'admin', title: ['Alerty', 'Alerts'], render: renderAlerts },
+  { route: 'licencja', group: 'admin', title: ['Licencja', 'Licence'], render: renderLicense },
   { route: 'webhook', group: 'admin', title: ['Klucz webhooka', 'Webhook key'], render: renderWebhook },
   { route: 'uzytkownicy', group: 'admin', title: ['Użytkownicy', 'Users'], render: renderUsers },
   { route: 'audyt', group: 'admin', title: ['Dziennik zdarzeń', 'Audit log'], render: renderAudit },
 ]
 const ROUTES = Object.fromEntries(SECTIONS.map((section) => [section.route, section]))
+// an address the panel does not know says so (a mistyped or outdated link), never the dashboard
+const UNKNOWN = { route: 'nieznany', title: ['Nieznany adres', 'Unknown address'], render: renderUnknownAddress }
 
 const api = new Api(document.querySelector('meta[name="dg-rest-base"]').content)
 const view = document.getElementById('view')
@@ -57,8 +72,11 @@ let leaving = null
 
 function routeName() {
   const name = location.hash.replace(/^#\/?/, '').split(/[/?]/)[0]
-  return Object.hasOwn(ROUTES, name) ? name : 'status'
+  if (name === '') return 'status'
+  return Object.hasOwn(ROUTES, name) ? name : UNKNOWN.route
 }
+
+const sectionOf = (name) => ROUTES[name] ?? UNKNOWN
 
 /** The navigation, in the current language, from SECTIONS. */
 function drawNav() {
@@ -106,7 +124,7 @@ async function show() {
     if (link.dataset.route === name) link.setAttribute('aria-current', 'page')
     else link.removeAttribute('aria-current')
   }
-  document.title = `${tr(...ROUTES[name].title)} — ${tr('panel operatora', 'operator panel')}`
+  document.title = `${tr(...sectionOf(name).title)} — ${tr('panel operatora', 'operator panel')}`
   const page = h('div', { class: 'page', dataset: { view: name } })
   replaceChildren(view, page)
   view.focus({ preventScroll: true })
@@ -128,7 +146,10 @@ async function show() {
     return
   }
   try {
-    await ROUTES[name].render(page, { api, user, signal })
+    await sectionOf(name).render(page, { api, user, signal })
+    // every view links to its page of the operator's handbook
+    const header = page.querySelector('.page-header')
+    if (header && !header.querySelector('.help-link') && sectionOf(name) !== UNKNOWN) header.append(helpLink(name))
   } catch (error) {
     if (error?.name === 'AbortError' || signal.aborted) return
     page.append(errorBox(error))

@@ -3,6 +3,7 @@
 // branches on the code, never on the server's message; the code and the server's message stay
 // available beneath, as the technical detail for support.
 import { language, tr } from './i18n.js'
+import { entitlementLabel } from './operator/licence-gate.js'
 
 /** code: [Polish, English]; `{feature}` and `{seconds}` are filled from the answer. */
 const MESSAGES = {
@@ -47,8 +48,12 @@ const MESSAGES = {
     'The database is unavailable for a moment. Try again shortly.',
   ],
   pro_feature_required: [
-    'Ta funkcja wymaga aktywnej licencji PRO z uprawnieniem „{feature}”.',
-    'This function needs an active PRO licence with the entitlement “{feature}”.',
+    'Licencja na to nie pozwala: potrzebna jest aktywna licencja PRO z uprawnieniem „{feature}” (Administracja › Licencja). Codzienna publikacja z harmonogramu działa także bez niej.',
+    'The licence does not allow this: an active PRO licence with the entitlement “{feature}” is needed (Administration › Licence). The daily scheduled publication runs without one too.',
+  ],
+  alerts_not_configured: [
+    'Nie ustawiono żadnego kanału alertów: zapisz e-mail albo adres powiadomień.',
+    'No alert channel is set: save the e-mail or the notification address.',
   ],
   publication_in_progress: [
     'Trwa inna publikacja (harmonogram, API lub import raportu). Spróbuj za chwilę.',
@@ -208,7 +213,10 @@ export function describeError(error) {
     else if (status >= 500) text = tr(...MESSAGES.internal_error)
     else text = tr('Operacja nie powiodła się.', 'The operation failed.')
   }
-  text = fill(text, { feature: body.feature ?? '', seconds: body.data?.retry_after ?? '?' })
+  text = fill(text, {
+    feature: body.feature ? entitlementLabel(body.feature) : '',
+    seconds: body.data?.retry_after ?? '?',
+  })
   const params = body?.data?.params
   const paramText =
     params && typeof params === 'object'
@@ -230,7 +238,7 @@ const pick = (table, code) => {
 const TRIGGERS = {
   api: ['panel / API', 'panel / API'],
   admin: ['panel', 'panel'],
-  schedule: ['harmonogram (codziennie)', 'schedule (daily)'],
+  schedule: ['harmonogram', 'schedule'],
   report_import: ['import raportu', 'report import'],
   legacy_generate: ['stary adres generate', 'legacy generate address'],
   cli: ['polecenie dg', 'dg command'],

@@ -158,11 +158,14 @@ function csvMalformedPl(details: Readonly<Record<string, unknown>>, row?: number
         `Wiersz ${row ?? '?'} (linia ${line ?? '?'}) otwiera cudzysłów, który nigdzie się nie zamyka, więc reszta ` +
         'pliku zostałaby odczytana jako jedna wartość. Dodaj brakujący cudzysłów zamykający (").'
       )
-    case 'record_too_long':
-      return (
-        `Wiersz ${row ?? '?'} jest za długi: prawdopodobnie cudzysłów (") nie został zamknięty albo plik nie ` +
-        'jest plikiem CSV.'
-      )
+    case 'record_too_long': {
+      const limit = typeof details.limit_bytes === 'number' ? formatBytes(details.limit_bytes) : '1 MB'
+      return details.quoted === false
+        ? `Wiersz ${row ?? '?'} ma więcej niż ${limit} (to limit jednego wiersza): plik nie jest chyba plikiem CSV ` +
+            'albo jego wiersze nie kończą się znakiem nowej linii. Zapisz go w arkuszu jako „CSV UTF-8” albo XLSX.'
+        : `Wiersz ${row ?? '?'} ma więcej niż ${limit} (to limit jednego wiersza): prawdopodobnie cudzysłów (") ` +
+            'nie został zamknięty albo plik nie jest plikiem CSV.'
+    }
     case 'invalid_closing_quote':
       return (
         `${inLine}: po wartości w cudzysłowie są jeszcze inne znaki przed następnym separatorem. Cudzysłów ` +

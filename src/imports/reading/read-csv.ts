@@ -236,9 +236,9 @@ export async function* splitQuoteFreeRecords(
   const tooLong = () =>
     new FileReadError(
       'csv_malformed',
-      `Row ${row + 1} (from line ${row + 1}) is longer than ${formatBytes(MAX_RECORD_BYTES)}; ` +
+      `Row ${row + 1} (from line ${row + 1}) is longer than ${formatBytes(MAX_RECORD_BYTES)}, the limit of one row; ` +
         'check that the file is a CSV and that its lines end where its rows do.',
-      { row: row + 1, line: row + 1, reason: 'record_too_long' },
+      { row: row + 1, line: row + 1, reason: 'record_too_long', limit_bytes: MAX_RECORD_BYTES, quoted: false },
     )
   for await (const text of texts) {
     let joined = rest + text
@@ -427,7 +427,7 @@ async function malformed(error: CsvError, path: string, dialect: CsvDialect): Pr
         'csv_malformed',
         `Row ${row} (from line ${startLine}) is longer than ${formatBytes(MAX_RECORD_BYTES)}; a quote (") ` +
           'is probably not closed.',
-        { row, line: startLine, reason: 'record_too_long' },
+        { row, line: startLine, reason: 'record_too_long', limit_bytes: MAX_RECORD_BYTES, quoted: true },
       )
     }
     case 'CSV_INVALID_CLOSING_QUOTE':

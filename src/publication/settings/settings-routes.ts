@@ -1,7 +1,7 @@
 /*
  * The data of the official file, editable over the API (manage_options; not licence-gated,
  * because the daily publication is a legal duty that continues in continuity mode):
- *   GET/PUT  {base_url}/publication/settings      public_base_url, developer_id, statuses, schedule
+ *   GET/PUT  {base_url}/publication/settings      public_base_url, developer_id, statuses, schedule (+ its next runs)
  *   GET      {base_url}/developers                every developer entity
  *   POST     {base_url}/developers                a developer entity (columns 1–28)
  *   GET/PUT  {base_url}/developers/{id}
@@ -40,7 +40,9 @@ const PublicationSettingsSchema = Type.Object({
   public_base_url: Nullable(Type.String({ description: 'https address where /dane-gov files are reachable' })),
   developer_id: Nullable(Type.Integer({ description: 'The publishing developer; null = the first one' })),
   published_statuses: Type.Array(Type.String()),
-  schedule: Type.String({ description: 'Cron pattern in Europe/Warsaw, read at start' }),
+  schedule: Type.String({
+    description: 'Cron pattern in Europe/Warsaw; a change applies on every instance within seconds, without a restart',
+  }),
   dataset_url: Nullable(
     Type.String({ description: 'The dataset <url>: the https page of the website with the prices' }),
   ),
@@ -50,6 +52,18 @@ const PublicationSettingsSchema = Type.Object({
   public_dataset_id: Type.String({ description: 'extIdent of the dataset (read-only, never changes)' }),
   xml_url: Nullable(Type.String()),
   md5_url: Nullable(Type.String()),
+  next_runs: Type.Array(Type.String({ format: 'date-time' }), {
+    description: 'The next three runs of the schedule (from the stored pattern)',
+  }),
+  schedule_time: Nullable(
+    Type.Object(
+      {
+        time: Type.String({ description: 'HH:MM, Polish time' }),
+        days: Type.Array(Type.Integer({ minimum: 0, maximum: 6 }), { description: '0 = Sunday … 6 = Saturday' }),
+      },
+      { description: 'The schedule as a time of day and days; null for a pattern only cron can say' },
+    ),
+  ),
 })
 
 const PublicationSettingsBody = Type.Object(

@@ -14,6 +14,8 @@ import { VOIVODESHIPS } from '../../offers/canonical-fields.js'
 import { getPublicDatasetId } from '../daily-file/dataset.js'
 import { MD5_NAME, publicationStore } from '../publication-service.js'
 import { XML_NAME } from '../publication-store.js'
+import { normalizeTyped } from './typed-identifiers.js'
+import { nextScheduledRuns, type TimeOfDaySchedule, timeOfDayOf } from '../schedule-pattern.js'
 import {
   getPublicationSettings,
   type PublicationSettings,
@@ -108,12 +110,12 @@ const FIELD_LABELS_PL: Record<string, string> = {
   voivodeship: 'województwo inwestycji (kolumna 29)',
   postal_code: 'kod pocztowy inwestycji (kolumna 35)',
   prospectus_url: 'adres prospektu informacyjnego (kolumna 58)',
-  public_base_url: 'publiczny adres plików (public_base_url)',
-  developer_id: 'deweloper publikujący (developer_id)',
-  published_statuses: 'publikowane statusy ofert (published_statuses)',
-  schedule: 'harmonogram publikacji (schedule)',
-  dataset_url: 'adres strony z cenami (dataset_url)',
-  description_note: 'uwaga do opisu zbioru (description_note)',
+  public_base_url: 'publiczny adres plików',
+  developer_id: 'deweloper publikujący',
+  published_statuses: 'publikowane statusy ofert',
+  schedule: 'harmonogram publikacji',
+  dataset_url: 'adres strony z cenami',
+  description_note: 'uwaga do opisu zbioru',
 }
 
 function polishMessage(issue: SettingsIssue): string {
@@ -122,14 +124,14 @@ function polishMessage(issue: SettingsIssue): string {
     case 'required':
       return `Uzupełnij pole: ${label}.`
     case 'invalid_nip':
-      return 'NIP musi mieć 10 cyfr z poprawną cyfrą kontrolną, bez kresek i spacji.'
+      return 'NIP musi mieć 10 cyfr z poprawną cyfrą kontrolną (kreski i spacje można wpisać, są pomijane).'
     case 'invalid_regon':
       return 'REGON musi mieć 9 lub 14 cyfr z poprawną cyfrą kontrolną.'
     case 'invalid_krs':
       return 'Numer KRS musi mieć 10 cyfr (z zerami na początku).'
     case 'invalid_phone':
     case 'invalid_fax':
-      return `Popraw ${label}: 9 cyfr (opcjonalnie poprzedzonych +48), bez spacji i kresek.`
+      return `Popraw ${label}: 9 cyfr, opcjonalnie poprzedzonych +48 (spacje i kreski są pomijane).`
     case 'invalid_postal_code':
       return `Popraw ${label}: kod pocztowy w formacie 00-000.`
     case 'invalid_voivodeship':
@@ -138,12 +140,12 @@ function polishMessage(issue: SettingsIssue): string {
       return 'Adres e-mail jest niepoprawny.'
     case 'invalid_url':
       return issue.field === 'public_base_url'
-        ? 'Publiczny adres plików (public_base_url) musi zaczynać się od https:// (albo http:// do próby lokalnej poza produkcją).'
+        ? 'Publiczny adres plików musi zaczynać się od https:// (albo http:// do próby lokalnej poza produkcją).'
         : `Popraw ${label}: adres musi zaczynać się od http:// lub https://.`
     case 'https_required':
       return issue.field === 'dataset_url'
-        ? 'Adres strony z cenami (dataset_url) musi zaczynać się od https:// i mieć najwyżej 1000 znaków.'
-        : 'public_base_url musi być adresem https:// (portal dane.gov.pl odrzuca http).'
+        ? 'Adres strony z cenami musi zaczynać się od https:// i mieć najwyżej 1000 znaków.'
+        : 'Publiczny adres plików musi zaczynać się od https:// (portal dane.gov.pl odrzuca http).'
     case 'invalid_text':
       return issue.field === 'description_note'
         ? `Popraw ${label}: zwykły tekst, najwyżej 500 znaków, bez znaków sterujących i bez < >.`
@@ -151,9 +153,9 @@ function polishMessage(issue: SettingsIssue): string {
     case 'formula_text':
       return `Popraw ${label}: tekst zaczyna się jak formuła arkusza (=, +, - lub @), którą program otwierający plik urzędowy by wykonał; usuń ten znak z początku.`
     case 'invalid_enum':
-      return 'published_statuses: podaj niepustą listę spośród available, reserved, sold, unavailable.'
+      return 'Zaznacz co najmniej jeden status ofert publikowanych w pliku (wolne, zarezerwowane, sprzedane, niedostępne).'
     case 'invalid_cron':
-      return 'schedule: podaj wzorzec cron, np. "30 0 * * *" (00:30 czasu polskiego).'
+      return 'Podaj godzinę publikacji (np. 00:30) albo poprawny wzorzec cron, np. "30 0 * * *".'
     case 'not_found':
       return `Nie znaleziono: ${label}.`
     default:
@@ -188,6 +190,10 @@ export interface PublicationSettingsView extends PublicationSettings {
   /** Where the harvester finds the XML and its .md5; null until public_base_url is set. */
   xml_url: string | null
   md5_url: string | null
+  /** The schedule's next three runs (ISO), from the stored pattern: every instance follows it within seconds. */
+  next_runs: string[]
+  /** The schedule as a time of day and days of the week, or null for a pattern only cron can say. */
+  schedule_time: TimeOfDaySchedule | null
 }
 
 export async function publicationSettingsView(ctx: HostContext): Promise<PublicationSettingsView> {
@@ -198,6 +204,8 @@ export async function publicationSettingsView(ctx: HostContext): Promise<Publica
     public_dataset_id: await getPublicDatasetId(ctx),
     xml_url: base === null ? null : `${base}/${XML_NAME}`,
     md5_url: base === null ? null : `${base}/${MD5_NAME}`,
+    next_runs: nextScheduledRuns(settings.schedule, ctx.now(), 3),
+    schedule_time: timeOfDayOf(settings.schedule),
   }
 }
 
@@ -278,6 +286,7 @@ function cleanDeveloperInput(input: DeveloperInput): DeveloperUpdate {
     if (!(field in input)) continue
     let value = clean(input[field])
     if (value === undefined) continue
+    if (value !== null) value = normalizeTyped(field, value)
     if (value !== null && (field === 'seat_voivodeship' || field === 'sales_voivodeship') && isVoivodeship(value))
       value = value.toLowerCase()
     if (field === 'name') {
@@ -449,7 +458,7 @@ export async function updateInvestmentLocation(
   const cleaned: LocationInput = {}
   for (const field of LOCATION_FIELDS) {
     const value = clean(input[field])
-    if (value !== undefined) cleaned[field] = value
+    if (value !== undefined) cleaned[field] = value === null ? null : normalizeTyped(field, value)
   }
   if (cleaned.voivodeship && isVoivodeship(cleaned.voivodeship)) cleaned.voivodeship = cleaned.voivodeship.toLowerCase()
   const issues = validateLocation(cleaned)

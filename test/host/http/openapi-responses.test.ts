@@ -833,6 +833,76 @@ describeEachDatabase('OpenAPI document against real responses', (getEnv) => {
     expect((await call('delete', `${V2}/sources/{id}`, one)).statusCode).toBe(200)
   })
 
+  it('the operator’s settings: alert channels, a test alert and the licence', async () => {
+    const readerAuth = { headers: { authorization: reader } }
+    const alerts = `${V2}/alerts/settings`
+    expect((await call('get', alerts, { headers: asAdmin() })).statusCode).toBe(200)
+    expect((await call('get', alerts, readerAuth)).statusCode).toBe(403)
+    expect((await call('post', `${V2}/alerts/test`, { headers: asAdmin(), payload: {} })).statusCode).toBe(400)
+    expect((await call('put', alerts, { headers: asAdmin(), payload: { webhook: { url: 'x' } } })).statusCode).toBe(422)
+    expect((await call('put', alerts, { headers: asAdmin(), payload: { other: 1 } })).statusCode).toBe(400)
+    const saved = await call('put', alerts, {
+      headers: asAdmin(),
+      payload: { webhook: { url: 'http://127.0.0.1:9/hook', secret: 's'.repeat(40) } },
+    })
+    expect(saved.statusCode).toBe(200)
+    const test = await call('post', `${V2}/alerts/test`, { headers: asAdmin(), payload: {} })
+    expect(test.statusCode).toBe(200)
+    expect(test.json()).toMatchObject({ state: 'failed' })
+    expect((await call('get', `${V2}/license`, { headers: asAdmin() })).statusCode).toBe(200)
+    expect((await call('get', `${V2}/license`, readerAuth)).statusCode).toBe(403)
+    expect(
+      (await call('put', `${V2}/license`, { headers: asAdmin(), payload: { plan: 'gold', entitlements: [] } }))
+        .statusCode,
+    ).toBe(400)
+    const installed = await call('put', `${V2}/license`, {
+      headers: asAdmin(),
+      payload: { plan: 'pro', entitlements: ['api_webhooks', 'bulk_import', 'publishing_gov'], valid_until: null },
+    })
+    expect(installed.statusCode).toBe(200)
+    for (const format of ['csv', 'xlsx']) {
+      expect((await call('get', `${V2}/offers/export`, { headers: asAdmin(), query: { format } })).statusCode).toBe(200)
+      expect((await call('get', `${V2}/imports/template`, { headers: asAdmin(), query: { format } })).statusCode).toBe(
+        200,
+      )
+    }
+    expect(
+      (await call('get', `${V2}/offers/export`, { headers: asAdmin(), query: { format: 'pdf' } })).statusCode,
+    ).toBe(400)
+    expect((await call('get', `${V2}/imports/template`, readerAuth)).statusCode).toBe(403)
+    const investment = await env.ctx.db.selectFrom('investments').select('id').orderBy('id').executeTakeFirstOrThrow()
+    const change = {
+      investment: investment.id,
+      percent: '2',
+      rounding: 'zloty',
+      valid_from: '2027-01-01',
+      reason: 'test',
+    }
+    expect(
+      (
+        await call('post', `${V2}/offers/price-change/preview`, {
+          headers: asAdmin(),
+          payload: { ...change, percent: 'x' },
+        })
+      ).statusCode,
+    ).toBe(422)
+    const planned = await call('post', `${V2}/offers/price-change/preview`, { headers: asAdmin(), payload: change })
+    expect(planned.statusCode).toBe(200)
+    const done = await call('post', `${V2}/offers/price-change/execute`, {
+      headers: asAdmin({ 'idempotency-key': 'openapi-price-change-1' }),
+      payload: { job_id: (planned.json() as { job_id: string }).job_id, reason: 'test' },
+    })
+    expect(done.statusCode).toBe(200)
+    expect(
+      (
+        await call('post', `${V2}/offers/price-change/execute`, {
+          headers: asAdmin({ 'idempotency-key': 'openapi-price-change-2' }),
+          payload: { job_id: 'f'.repeat(32), reason: 'test' },
+        })
+      ).statusCode,
+    ).toBe(404)
+  })
+
   it('calls every operation of the contract (REST namespaces and published files); every operation has a unique operationId', () => {
     const operations: string[] = []
     const ids: string[] = []

@@ -20,7 +20,9 @@ import {
   sleep,
 } from '../dom.js'
 import { offerStatusLabel, propertyTypeLabel } from '../editor/editor-labels.js'
+import { enableUnlessRefused, gateAction, licensedFunctions } from '../operator/licence-gate.js'
 import { tr } from '../i18n.js'
+import { fileProblem } from '../operator/file-check.js'
 import { importActionLabel, jobStatusLabel } from '../messages.js'
 import { alertBox, card, errorBox, issueText, technicalDetails, toast } from '../ui.js'
 
@@ -75,6 +77,14 @@ function changeValue(field, value) {
 }
 
 /** An offer key of the API (`investment/unit`, each part with / and % escaped) as "investment / unit". */
+/** The offer by its designation (from the file, or as stored) beside its import identifiers. */
+function offerName(op) {
+  const designation = op.values?.prop_no ?? op.before?.prop_no
+  return designation
+    ? [h('strong', {}, String(designation)), h('br'), h('small', { class: 'muted' }, offerKeyText(op.key))]
+    : offerKeyText(op.key)
+}
+
 function offerKeyText(key) {
   return String(key ?? '')
     .split('/')
@@ -255,7 +265,7 @@ function operationsTable(operations, total) {
             {},
             h('td', { class: 'number' }, op.row ? String(op.row) : '—'),
             h('td', {}, badge(importActionLabel(op.action), op.action === 'archive' ? 'warn' : 'neutral')),
-            h('td', {}, offerKeyText(op.key)),
+            h('td', {}, offerName(op)),
             h(
               'td',
               {},
@@ -445,12 +455,23 @@ export async function renderImports(root, { api, signal }) {
     ),
   )
 
+  let fileRefusal = null
   fileInput.addEventListener('change', async () => {
     const file = fileInput.files?.[0]
     headers = []
+    fileRefusal = null
     replaceChildren(headerList)
+    replaceChildren(formMessage)
     if (!file) return replaceChildren(fileInfo)
     replaceChildren(fileInfo, `${file.name}, ${formatBytes(file.size)}`)
+    // the file's own problem first; the column assignment is left as it is
+    fileRefusal = await fileProblem(file)
+    if (fileRefusal) {
+      fileInfo.append(
+        h('span', { class: 'file-problem', dataset: { code: fileRefusal.code } }, ` — ${fileRefusal.text}`),
+      )
+      return refreshMarks()
+    }
     if (!/\.csv$/i.test(file.name)) {
       fileInfo.append(
         tr(
@@ -465,14 +486,10 @@ export async function renderImports(root, { api, signal }) {
       headerList,
       headers.map((header) => h('option', { value: header })),
     )
-    // a remembered mapping is only a suggestion: a column this file lacks would fail the preview
+    // the operator's assignments stay: a column this file lacks is marked beside its field (and
+    // refused before sending), never cleared, so choosing another file loses no typing
     let dropped = 0
-    for (const input of inputs.values()) {
-      if (input.value.trim() && !headers.includes(input.value.trim())) {
-        input.value = ''
-        dropped++
-      }
-    }
+    for (const input of inputs.values()) if (input.value.trim() && !headers.includes(input.value.trim())) dropped++
     let guessed = 0
     for (const header of headers) {
       const key = header.toLowerCase()
@@ -486,19 +503,22 @@ export async function renderImports(root, { api, signal }) {
     fileInfo.append(
       tr(
         ` — kolumny: ${headers.length}${guessed ? `, dopasowano automatycznie: ${guessed}` : ''}` +
-          `${dropped ? `, usunięto przypisania do kolumn, których nie ma w pliku: ${dropped}` : ''}.`,
+          `${dropped ? `, przypisań do kolumn, których nie ma w tym pliku: ${dropped} (oznaczone niżej)` : ''}.`,
         ` — columns: ${headers.length}${guessed ? `, matched automatically: ${guessed}` : ''}` +
-          `${dropped ? `, assignments to columns this file lacks removed: ${dropped}` : ''}.`,
+          `${dropped ? `, assignments to columns this file lacks: ${dropped} (marked below)` : ''}.`,
       ),
     )
     refreshMarks()
   })
 
+  const licence = await licensedFunctions(api)
   const previewButton = h(
     'button',
     { class: 'button button-primary', type: 'submit', id: 'run-preview' },
     tr('Podgląd importu', 'Import preview'),
   )
+  const licenceReason = gateAction(previewButton, 'offer_import', licence)
+
   const uploadProgress = h('progress', { id: 'upload-progress', max: 100, value: 0, hidden: true })
   const formMessage = h('div', { 'aria-live': 'polite' })
   const previewArea = h('div', { class: 'stack' })
@@ -573,6 +593,7 @@ export async function renderImports(root, { api, signal }) {
     headerList,
     formMessage,
     h('div', { class: 'actions' }, previewButton, uploadProgress),
+    licenceReason,
   )
 
   root.append(
@@ -666,7 +687,13 @@ export async function renderImports(root, { api, signal }) {
       facts([
         [tr('Tryb', 'Mode'), modeLabel(preview.mode)],
         [tr('Wiersze danych', 'Data rows'), formatNumber(preview.rows)],
-        [tr('Oferty w pliku', 'Offers in the file'), formatNumber(preview.operations_total)],
+        // an invalid file is not planned: its offers are not counted, so none is claimed
+        [
+          tr('Oferty w pliku', 'Offers in the file'),
+          invalid
+            ? tr('nie policzono (plik ma błędy)', 'not counted (the file has errors)')
+            : formatNumber(preview.operations_total),
+        ],
       ]),
     ]
     if (invalid) {
@@ -737,6 +764,16 @@ export async function renderImports(root, { api, signal }) {
     replaceChildren(formMessage)
     const file = fileInput.files?.[0]
     if (!file) return replaceChildren(formMessage, alertBox('error', tr('Wybierz plik.', 'Choose a file.')))
+    // the file's own problem is said first and nothing is sent (nor the assignment saved)
+    if (fileRefusal)
+      return replaceChildren(
+        formMessage,
+        h(
+          'div',
+          { class: 'alert alert-error', role: 'alert', dataset: { code: fileRefusal.code } },
+          h('p', { class: 'alert-title' }, fileRefusal.text),
+        ),
+      )
     const mapping = {}
     for (const [field, input] of inputs) if (input.value.trim()) mapping[field] = input.value.trim()
     const missing = FIELDS.filter(([field, , , required]) => required && !mapping[field]).map(([field]) =>
@@ -787,7 +824,7 @@ export async function renderImports(root, { api, signal }) {
       if (error.code === 'import_invalid' && error.body?.preview) showPreview(error.body.id, error.body.preview, true)
       else replaceChildren(previewArea, errorBox(error))
     } finally {
-      previewButton.disabled = false
+      enableUnlessRefused(previewButton)
       uploadProgress.hidden = true
     }
   })

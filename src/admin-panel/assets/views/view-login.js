@@ -71,6 +71,20 @@ export function renderLogin(root, { api, onLoggedIn }) {
       password.select()
     }
   })
-  replaceChildren(root, h('div', { class: 'login-page' }, form))
+  // without e-mail reset, the panel says who can set a new password
+  const forgotten = h(
+    'details',
+    { class: 'forgotten-password', id: 'forgotten-password' },
+    h('summary', {}, tr('Nie pamiętasz hasła?', 'Forgot the password?')),
+    h(
+      'p',
+      { class: 'hint' },
+      tr(
+        'Nowe hasło ustawi Ci inny administrator panelu (Administracja › Użytkownicy › Twoje konto) albo administrator serwera poleceniem „dg user set-password --login TWÓJ_LOGIN”.',
+        'Another administrator of the panel can set a new password (Administration › Users › your account), or the server’s administrator with “dg user set-password --login YOUR_LOGIN”.',
+      ),
+    ),
+  )
+  replaceChildren(root, h('div', { class: 'login-page' }, form, forgotten))
   login.focus()
 }

@@ -17,6 +17,8 @@ import {
 } from '../dom.js'
 import { tr } from '../i18n.js'
 import { triggerLabel } from '../messages.js'
+import { dateInput, isoDate } from '../operator/date-input.js'
+import { enableUnlessRefused, gateAction, licensedFunctions } from '../operator/licence-gate.js'
 import { alertBox, card, confirmDialog, errorBox, issuesList, technicalDetails, toast } from '../ui.js'
 
 const STATUS_TONES = {
@@ -214,7 +216,7 @@ function publicationOutcome(outcome) {
 }
 
 export async function renderPublication(root, { signal, api }) {
-  const date = h('input', { id: 'publication-date', type: 'date', value: todayInWarsaw(), required: true })
+  const date = dateInput({ id: 'publication-date', value: todayInWarsaw(), required: true })
   const verifyPortal = h('input', { id: 'verify-portal', type: 'checkbox' })
   const preflightButton = h(
     'button',
@@ -227,6 +229,9 @@ export async function renderPublication(root, { signal, api }) {
     tr('Publikuj', 'Publish'),
   )
   const result = h('div', { class: 'result', 'aria-live': 'polite' })
+  // the licence's refusals are said beside the buttons, before the operator presses one
+  const licence = await licensedFunctions(api)
+  const reasons = [gateAction(preflightButton, 'preflight', licence), gateAction(publishButton, 'publication', licence)]
 
   root.append(
     h('div', { class: 'page-header' }, h('h1', {}, tr('Publikacja na dane.gov.pl', 'Publication on dane.gov.pl'))),
@@ -252,13 +257,14 @@ export async function renderPublication(root, { signal, api }) {
         ),
       ),
       h('div', { class: 'actions' }, preflightButton, publishButton),
+      reasons,
     ),
     result,
   )
 
   const busy = (on) => {
-    preflightButton.disabled = on
-    publishButton.disabled = on
+    enableUnlessRefused(preflightButton, !on)
+    enableUnlessRefused(publishButton, !on)
   }
 
   /** Shows an indeterminate progress bar with the elapsed seconds while `work` runs. */
@@ -287,8 +293,11 @@ export async function renderPublication(root, { signal, api }) {
   }
 
   const validDate = () => {
-    if (/^\d{4}-\d{2}-\d{2}$/.test(date.value)) return true
-    replaceChildren(result, alertBox('error', tr('Podaj dzień danych.', 'Give the data day.')))
+    if (isoDate(date)) return true
+    replaceChildren(
+      result,
+      alertBox('error', tr('Podaj dzień danych jako dd.mm.rrrr.', 'Give the data day as dd.mm.yyyy.')),
+    )
     date.focus()
     return false
   }
@@ -297,7 +306,7 @@ export async function renderPublication(root, { signal, api }) {
     if (!validDate()) return
     try {
       const { body } = await withProgress(tr('Sprawdzanie…', 'Checking…'), () =>
-        api.post('/publications/preflight', { json: { date: date.value, verify_portal: verifyPortal.checked } }),
+        api.post('/publications/preflight', { json: { date: isoDate(date), verify_portal: verifyPortal.checked } }),
       )
       replaceChildren(result, card(tr('Wynik kontroli', 'Check result'), preflightReport(body)))
     } catch (error) {
@@ -311,7 +320,7 @@ export async function renderPublication(root, { signal, api }) {
 
   publishButton.addEventListener('click', async () => {
     if (!validDate()) return
-    const day = date.value
+    const day = isoDate(date)
     const confirmed = await confirmDialog({
       title: tr(`Opublikować plik za ${formatDate(day)}?`, `Publish the file of ${formatDate(day)}?`),
       body: [

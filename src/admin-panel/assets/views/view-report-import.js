@@ -14,6 +14,7 @@ import {
   replaceChildren,
   todayInWarsaw,
 } from '../dom.js'
+import { enableUnlessRefused, gateAction, licensedFunctions } from '../operator/licence-gate.js'
 import { tr } from '../i18n.js'
 import { alertBox, card, errorBox, formField, issueText, technicalDetails, toast, withBusy } from '../ui.js'
 
@@ -124,11 +125,14 @@ function resultView(result, replayed) {
 export async function renderReportImport(root, { api }) {
   const fileInput = h('input', { id: 'report-file', type: 'file', accept: '.csv,.xlsx,text/csv' })
   const fileInfo = h('p', { class: 'muted' })
+  const licence = await licensedFunctions(api)
   const previewButton = h(
     'button',
     { class: 'button button-primary', type: 'submit', id: 'report-preview' },
     tr('Sprawdź raport', 'Check the report'),
   )
+  const licenceReason = gateAction(previewButton, 'report_import', licence)
+
   const progress = h('progress', { max: 100, value: 0, hidden: true })
   const previewArea = h('div', { class: 'stack', 'aria-live': 'polite' })
   const confirmArea = h('div', { class: 'stack' })
@@ -274,6 +278,7 @@ export async function renderReportImport(root, { api }) {
       hint: fileInfo,
     }),
     h('div', { class: 'actions' }, previewButton, progress),
+    licenceReason,
   )
   form.addEventListener('submit', async (event) => {
     event.preventDefault()
@@ -300,7 +305,7 @@ export async function renderReportImport(root, { api }) {
       if (error.code === 'import_invalid' && error.body?.preview) showPreview(error.body.id, error.body.preview)
       else replaceChildren(previewArea, errorBox(error))
     } finally {
-      previewButton.disabled = false
+      enableUnlessRefused(previewButton)
       progress.hidden = true
     }
   })

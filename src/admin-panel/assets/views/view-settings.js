@@ -3,9 +3,10 @@
 // and prospectus (58), the site options extensions define, and the legacy key parameter. Every
 // form sends the public REST call and shows the server's issues at their fields; nothing is
 // checked here that the API would not check again.
-import { badge, facts, formatDate, h, mono, nextDailyRun, replaceChildren } from '../dom.js'
+import { badge, facts, formatDate, h, mono, replaceChildren } from '../dom.js'
 import { hashRoute, offerStatusLabel, VOIVODESHIPS } from '../editor/editor-labels.js'
 import { tr } from '../i18n.js'
+import { scheduleField } from '../operator/schedule-field.js'
 import {
   alertBox,
   card,
@@ -93,24 +94,7 @@ async function publicationTab(root, api) {
     { id: 'set-description-note', name: 'description_note', rows: 2, maxlength: 500 },
     text(settings.description_note),
   )
-  const schedule = h('input', { id: 'set-schedule', name: 'schedule', value: settings.schedule, class: 'mono' })
-  const scheduleEffect = h('span', { id: 'schedule-effect' })
-  const describeSchedule = () => {
-    const next = nextDailyRun(schedule.value)
-    replaceChildren(
-      scheduleEffect,
-      next
-        ? tr(`Codziennie o ${next.time} czasu polskiego.`, `Daily at ${next.time} Polish time.`)
-        : tr(
-            'Wzorzec cron (minuta godzina dzień miesiąc dzień-tygodnia), czas polski.',
-            'A cron pattern (minute hour day month weekday), Polish time.',
-          ),
-      ' ',
-      tr('Zmiana obowiązuje od następnego uruchomienia usługi.', 'A change applies from the service’s next start.'),
-    )
-  }
-  schedule.addEventListener('input', describeSchedule)
-  describeSchedule()
+  const schedule = scheduleField(settings)
   const developer = h(
     'select',
     { id: 'set-developer-id', name: 'developer_id' },
@@ -185,15 +169,10 @@ async function publicationTab(root, api) {
       ),
       h('p', { class: 'field-error', id: 'published-statuses-error', hidden: true }),
     ),
+    schedule.element,
     h(
       'div',
       { class: 'form-row' },
-      formField({
-        label: tr('Harmonogram publikacji', 'Publication schedule'),
-        input: schedule,
-        names: 'schedule',
-        hint: scheduleEffect,
-      }),
       formField({
         label: tr('Deweloper publikujący', 'Publishing developer'),
         input: developer,
@@ -224,7 +203,7 @@ async function publicationTab(root, api) {
       public_base_url: orNull(publicBase),
       dataset_url: orNull(datasetUrl),
       description_note: orNull(note),
-      schedule: schedule.value.trim(),
+      schedule: schedule.value(),
       developer_id: developer.value ? Number(developer.value) : null,
       published_statuses: statuses.filter((s) => s.checked).map((s) => s.value),
       ...extra,
@@ -238,8 +217,16 @@ async function publicationTab(root, api) {
     event.preventDefault()
     clearFieldErrors(form)
     replaceChildren(message)
+    const scheduleProblem = schedule.problem()
+    if (scheduleProblem) {
+      showFieldErrors(form, [
+        { field: 'schedule', code: 'invalid_time', message_pl: scheduleProblem, message_en: scheduleProblem },
+      ])
+      return
+    }
+    let saved
     try {
-      await send()
+      saved = await send()
     } catch (error) {
       if (error.code !== 'confirmation_required') return showRefusal(form, message, error)
       const confirmed = await confirmDialog({
@@ -250,11 +237,12 @@ async function publicationTab(root, api) {
       })
       if (!confirmed) return
       try {
-        await send({ confirm_url_change: true })
+        saved = await send({ confirm_url_change: true })
       } catch (again) {
         return showRefusal(form, message, again)
       }
     }
+    schedule.showNextRuns(saved?.body?.next_runs)
     toast(tr('Zapisano ustawienia publikacji.', 'The publication settings are saved.'))
     replaceChildren(message, alertBox('success', tr('Zapisano.', 'Saved.')))
   })

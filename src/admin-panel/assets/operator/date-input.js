@@ -1,0 +1,49 @@
+// A date field in dd.mm.rrrr whatever the browser's locale: a browser's own date input follows its
+// language (MM/DD/YYYY in one without Polish locale data), so the panel types dates as text. The
+// ISO day (RRRR-MM-DD) the API wants is read with isoDate(); '' when empty, null when not a day.
+import { h } from '../dom.js'
+import { tr } from '../i18n.js'
+
+/** "2026-01-01" → "01.01.2026". */
+export function polishDate(iso) {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(String(iso ?? ''))
+  return match ? `${match[3]}.${match[2]}.${match[1]}` : ''
+}
+
+/** "1.1.2026", "01.01.2026" or "2026-01-01" → "2026-01-01"; '' for blank; null when not a real day. */
+export function parsePolishDate(text) {
+  const value = String(text ?? '').trim()
+  if (value === '') return ''
+  let year, month, day
+  let match = /^(\d{1,2})[.\-/ ](\d{1,2})[.\-/ ](\d{4})$/.exec(value)
+  if (match) [, day, month, year] = match
+  else {
+    match = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(value)
+    if (!match) return null
+    ;[, year, month, day] = match
+  }
+  const iso = `${year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`
+  const parsed = new Date(`${iso}T00:00:00Z`)
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === iso ? iso : null
+}
+
+export function dateInput({ id, name, value = '', required = false }) {
+  return h('input', {
+    id,
+    name,
+    type: 'text',
+    inputmode: 'numeric',
+    autocomplete: 'off',
+    placeholder: tr('dd.mm.rrrr', 'dd.mm.yyyy'),
+    value: polishDate(value),
+    required,
+    class: 'date-text',
+    size: 10,
+    maxlength: 10,
+  })
+}
+
+/** The input's day as RRRR-MM-DD; '' when empty, null when it is not a real day. */
+export function isoDate(input) {
+  return parsePolishDate(input.value)
+}
