@@ -308,7 +308,7 @@ describeEachDatabase('OpenAPI document against real responses', (getEnv) => {
         await call('put', `${V2}/investments/{id}/location`, {
           params: { id: investmentId },
           headers: asAdmin(),
-          payload: { postal_code: '61001' },
+          payload: { postal_code: 'ABCDE' },
         })
       ).statusCode,
     ).toBe(422)
