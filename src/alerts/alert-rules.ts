@@ -47,6 +47,10 @@ export interface GappedPublication {
 /** The warnings of a publication that say its file is legally incomplete (publication-service.ts). */
 export const GAP_WARNING_CODES: ReadonlySet<string> = new Set([
   'offer_price_missing',
+  'offer_price_m2_missing',
+  'offer_price_total_missing',
+  'offers_left_out_by_status',
+  'offers_hidden_in_draft',
   'price_combined_missing',
   'investment_location_missing',
   'investment_prospectus_missing',

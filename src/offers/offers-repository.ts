@@ -558,3 +558,29 @@ export async function selectLastComponentPrices(
   }
   return last
 }
+
+/**
+ * The price-history records of these offers dated on or before `day` (price-in-force.ts): what
+ * decides the price in force that day; records announced for later days are not read.
+ */
+export async function selectPriceRecordsUpTo(db: Executor, offerIds: readonly number[], day: string) {
+  const out: Array<{
+    id: number
+    offer_id: number
+    component_id: number | null
+    price_type: string
+    after_cents: number | null
+    valid_from: string
+  }> = []
+  for (const part of chunks(offerIds)) {
+    out.push(
+      ...(await db
+        .selectFrom('price_history')
+        .select(['id', 'offer_id', 'component_id', 'price_type', 'after_cents', 'valid_from'])
+        .where('offer_id', 'in', part)
+        .where('valid_from', '<=', day)
+        .execute()),
+    )
+  }
+  return out
+}

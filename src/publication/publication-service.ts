@@ -43,6 +43,7 @@ import { getPublicationSettings, validateDeveloper } from './settings/publicatio
 import { type Manifest, type ManifestDay, PublicationStore, XML_NAME } from './publication-store.js'
 import { firstPublishedUrls } from './publications-repository.js'
 import { validateHarvesterXml } from './daily-file/validate-xml.js'
+import { type InvariantReport, OfficialFileInvariants } from './invariants/official-file-invariants.js'
 
 export const PUBLICATION_LOCK = 'publication'
 const LEASE_MS = 120_000
@@ -113,33 +114,46 @@ export interface PreparedPublication {
   offersWithoutType: UntypedOffer[]
   /** What the file shows incompletely, each also a warning. */
   gaps: DailyFileGaps
+  /** The units the file itself shows without a price, by kind (its invariants' gaps). */
+  fileGaps: Record<string, number>
 }
 
 /** The day's file inside the new version folder, until its bytes are proven and it moves to files/. */
 const STAGED_CSV = 'day.csv.part'
 
-/** Hashes and byte-checks the day's file piece by piece as it is built and, when publishing, writes it. */
+/**
+ * Hashes, byte-checks and checks the legal invariants of the day's file piece by piece as it is
+ * built and, when publishing, writes it: every path that publishes a file (schedule, API, report
+ * import, legacy generate) writes it through here, so none can skip the invariants.
+ */
 class DayFileSink {
   private readonly hash = createHash('md5')
   private readonly checker = new CsvByteChecker()
+  private readonly invariants: OfficialFileInvariants
   private bytes = 0
 
-  private constructor(private readonly handle: FileHandle | undefined) {}
+  private constructor(
+    private readonly handle: FileHandle | undefined,
+    day: string,
+  ) {
+    this.invariants = new OfficialFileInvariants(day)
+  }
 
-  static async open(target: string | undefined): Promise<DayFileSink> {
-    return new DayFileSink(target === undefined ? undefined : await fs.open(target, 'wx'))
+  static async open(target: string | undefined, day: string): Promise<DayFileSink> {
+    return new DayFileSink(target === undefined ? undefined : await fs.open(target, 'wx'), day)
   }
 
   async write(piece: Buffer): Promise<void> {
     this.hash.update(piece)
     this.checker.feed(piece)
+    this.invariants.feed(piece)
     this.bytes += piece.length
     for (let done = 0; this.handle && done < piece.length; ) {
       done += (await this.handle.write(piece, done, piece.length - done)).bytesWritten
     }
   }
 
-  async close(): Promise<{ md5: string; bytes: number; issues: PublicationIssue[] }> {
+  async close(): Promise<{ md5: string; bytes: number; issues: PublicationIssue[]; invariants: InvariantReport }> {
     if (this.handle) {
       try {
         await this.handle.sync()
@@ -147,7 +161,13 @@ class DayFileSink {
         await this.handle.close()
       }
     }
-    return { md5: this.hash.digest('hex'), bytes: this.bytes, issues: this.checker.finish() }
+    const invariants = this.invariants.finish()
+    return {
+      md5: this.hash.digest('hex'),
+      bytes: this.bytes,
+      issues: [...this.checker.finish(), ...invariants.violations],
+      invariants,
+    }
   }
 
   /** After a failed build; the partial file goes with its version folder. */
@@ -468,8 +488,9 @@ async function prepare(
   }
 
   let csv: PreparedDayFile | undefined
+  let fileGaps: InvariantReport | undefined
   if (given) {
-    const sink = await DayFileSink.open(stagedCsv)
+    const sink = await DayFileSink.open(stagedCsv, date)
     try {
       await sink.write(given.content)
     } catch (error) {
@@ -478,11 +499,12 @@ async function prepare(
     }
     const written = await sink.close()
     issues.push(...written.issues)
+    fileGaps = written.invariants
     csv = { fileName: given.fileName, md5: written.md5, bytes: written.bytes, rows: given.rows }
   } else if (developer) {
     const inconsistent: InconsistentOffer[] = []
     let buildError: DailyCsvError | undefined
-    const sink = await DayFileSink.open(stagedCsv)
+    const sink = await DayFileSink.open(stagedCsv, date)
     let built: { fileName: string; rows: number } | undefined
     try {
       let serializer: DailyCsvSerializer | undefined
@@ -497,6 +519,7 @@ async function prepare(
         buildError = error
       }
       const investments = readDailyOffers(ctx, {
+        day: date,
         developer,
         includeUnassigned: dataset?.primary ?? true,
         statuses: settings.published_statuses,
@@ -536,6 +559,7 @@ async function prepare(
     if (built) {
       const written = await sink.close()
       issues.push(...written.issues)
+      fileGaps = written.invariants
       csv = { fileName: built.fileName, md5: written.md5, bytes: written.bytes, rows: built.rows }
     } else {
       await sink.abort()
@@ -553,6 +577,8 @@ async function prepare(
 
   if (offersWithoutType.length > 0) warnings.push(untypedOffersWarning(offersWithoutType))
   warnings.push(...gapWarnings(gaps))
+  // the file's own gaps (a report's file has no catalog reading): each kind named once
+  for (const gap of fileGaps?.gaps ?? []) if (!warnings.some((w) => w.code === gap.code)) warnings.push(gap)
 
   let manifestDays: ManifestDay[] = listed
   let dayFile: RecordedResource | undefined
@@ -597,6 +623,7 @@ async function prepare(
     warnings,
     offersWithoutType,
     gaps,
+    fileGaps: fileGaps?.gapCounts ?? {},
   }
 }
 
@@ -634,6 +661,50 @@ function gapWarnings(gaps: DailyFileGaps): PublicationIssue[] {
       ),
     )
   }
+  if (gaps.offersWithoutPriceM2.length > 0) {
+    const n = named(gaps.offersWithoutPriceM2)
+    out.push(
+      issue(
+        'offer_price_m2_missing',
+        `${gaps.offersWithoutPriceM2.length} lokali ma cenę całkowitą, ale nie ma ceny za m² (w pliku X w kolumnach 38–39): ${n.pl}. Ustawa wymaga obu cen: podaj cenę za m² w edytorze oferty (pole „Cena za m²”), importem lub webhookiem.`,
+        `${gaps.offersWithoutPriceM2.length} unit(s) have a total but no price per m² (X in columns 38–39): ${n.en}. Enter the price per m².`,
+        { count: gaps.offersWithoutPriceM2.length, offers: gaps.offersWithoutPriceM2 },
+      ),
+    )
+  }
+  if (gaps.offersWithoutTotal.length > 0) {
+    const n = named(gaps.offersWithoutTotal)
+    out.push(
+      issue(
+        'offer_price_total_missing',
+        `${gaps.offersWithoutTotal.length} lokali ma cenę za m², ale nie ma ceny całkowitej (w pliku X w kolumnach 40–41): ${n.pl}. Podaj cenę całkowitą w edytorze oferty (pole „Cena całkowita”), importem lub webhookiem.`,
+        `${gaps.offersWithoutTotal.length} unit(s) have a price per m² but no total (X in columns 40–41): ${n.en}. Enter the total price.`,
+        { count: gaps.offersWithoutTotal.length, offers: gaps.offersWithoutTotal },
+      ),
+    )
+  }
+  if (gaps.offersLeftOutByStatus.length > 0) {
+    const n = named(gaps.offersLeftOutByStatus)
+    out.push(
+      issue(
+        'offers_left_out_by_status',
+        `${gaps.offersLeftOutByStatus.length} lokali w sprzedaży (dostępne lub zarezerwowane) nie trafia do pliku, bo ich status nie jest publikowany: ${n.pl}. Ustawa wymaga publikacji cen każdego oferowanego lokalu: w ustawieniach publikacji zaznacz statusy „available” i „reserved” (published_statuses).`,
+        `${gaps.offersLeftOutByStatus.length} unit(s) on sale are left out of the file because their status is not published: ${n.en}. Publish the statuses available and reserved (published_statuses).`,
+        { count: gaps.offersLeftOutByStatus.length, offers: gaps.offersLeftOutByStatus },
+      ),
+    )
+  }
+  if (gaps.offersHiddenInDraft.length > 0) {
+    const n = named(gaps.offersHiddenInDraft)
+    out.push(
+      issue(
+        'offers_hidden_in_draft',
+        `${gaps.offersHiddenInDraft.length} lokali w sprzedaży jest ukrytych jako szkic i nie trafia do pliku: ${n.pl}. Jeśli lokal jest oferowany, opublikuj go w edytorze oferty („Opublikuj”); jeśli nie, zmień jego status (np. na „unavailable”).`,
+        `${gaps.offersHiddenInDraft.length} unit(s) on sale are hidden as drafts and left out of the file: ${n.en}. Publish them in the offer editor, or change their status.`,
+        { count: gaps.offersHiddenInDraft.length, offers: gaps.offersHiddenInDraft },
+      ),
+    )
+  }
   if (gaps.investmentsWithoutLocation.length > 0) {
     const n = named(gaps.investmentsWithoutLocation)
     out.push(
@@ -660,13 +731,28 @@ function gapWarnings(gaps: DailyFileGaps): PublicationIssue[] {
 }
 
 /** The counts of a publication outcome and of /status. */
-export function gapCounts(gaps: DailyFileGaps): Record<string, number> {
-  return {
+export function gapCounts(gaps: DailyFileGaps, fileGaps: Record<string, number> = {}): Record<string, number> {
+  const counts: Record<string, number> = {
     offers_without_price: gaps.offersWithoutPrice.length,
+    offers_without_price_m2: gaps.offersWithoutPriceM2.length,
+    offers_without_total: gaps.offersWithoutTotal.length,
     combined_price_missing: gaps.combinedPriceMissing.length,
+    offers_left_out_by_status: gaps.offersLeftOutByStatus.length,
+    offers_hidden_in_draft: gaps.offersHiddenInDraft.length,
     investments_without_location: gaps.investmentsWithoutLocation.length,
     investments_without_prospectus: gaps.investmentsWithoutProspectus.length,
   }
+  // a file not read from the catalog (a report) has only its own rows to show its gaps
+  const fromFile: Record<string, string> = {
+    offer_price_missing: 'offers_without_price',
+    offer_price_m2_missing: 'offers_without_price_m2',
+    offer_price_total_missing: 'offers_without_total',
+  }
+  for (const [code, count] of Object.entries(fileGaps)) {
+    const key = fromFile[code]
+    if (key !== undefined) counts[key] = Math.max(counts[key] ?? 0, count)
+  }
+  return counts
 }
 
 /** How many designations a message names; the details list them all. */
@@ -819,7 +905,7 @@ async function publishOnce(ctx: HostContext, args: PublishArgs): Promise<Publica
       developer_id: dataset?.developer.id ?? null,
       public_dataset_id: dataset?.extIdent ?? null,
       offers_without_type: prepared.offersWithoutType.length,
-      gaps: gapCounts(prepared.gaps),
+      gaps: gapCounts(prepared.gaps, prepared.fileGaps),
       warnings: prepared.warnings,
     }
     await ctx.db.transaction().execute(async (trx) => {

@@ -46,7 +46,11 @@ describeEachDatabase('legal fidelity of the daily file', (getEnv) => {
     expect(codes(outcome.warnings).filter((c: string) => GAP_CODES.includes(c))).toEqual([])
     expect(outcome.gaps).toEqual({
       offers_without_price: 0,
+      offers_without_price_m2: 0,
+      offers_without_total: 0,
       combined_price_missing: 0,
+      offers_left_out_by_status: 0,
+      offers_hidden_in_draft: 0,
       investments_without_location: 0,
       investments_without_prospectus: 0,
     })
@@ -105,7 +109,11 @@ describeEachDatabase('legal fidelity of the daily file', (getEnv) => {
     expect(published.statusCode).toBe(200)
     expect(published.json().gaps).toEqual({
       offers_without_price: 1,
+      offers_without_price_m2: 0,
+      offers_without_total: 0,
       combined_price_missing: 1,
+      offers_left_out_by_status: 0,
+      offers_hidden_in_draft: 0,
       investments_without_location: 1,
       investments_without_prospectus: 1,
     })
