@@ -313,11 +313,6 @@ export const COMMANDS: Command[] = [
       'developer-id': { type: 'string', description: 'the publishing developer ("first" = the first one)' },
       statuses: { type: 'string', description: 'published offer statuses, e.g. available,reserved' },
       schedule: { type: 'string', description: 'cron pattern in Europe/Warsaw, e.g. "30 0 * * *"' },
-      'dataset-url': { type: 'string', description: 'https page of your website with the prices ("none" clears it)' },
-      'description-note': {
-        type: 'string',
-        description: 'note appended to the dataset description, e.g. end of sales ("none" clears it)',
-      },
       'confirm-url-change': {
         type: 'boolean',
         description: 'confirm a new --public-base-url after files were published (past files keep their URLs)',

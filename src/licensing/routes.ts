@@ -69,7 +69,7 @@ export const StatusSchema = Type.Object(
     ),
     missed_days: Type.Array(Type.String(), {
       description:
-        'Days before today without a published file since the last one (a file for a past day is never made from today’s prices; the report import can fill one)',
+        'Days before today without a published file since the first one, of any developer entity’s dataset (each dataset’s own are in datasets[].missed_days); a file for a past day is never made from today’s prices, the report import can fill one',
     }),
     offers_without_type: Type.Integer({
       description:

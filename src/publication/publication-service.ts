@@ -13,6 +13,7 @@ import path from 'node:path'
 
 import { type Actor, recordAudit } from '../host/audit/audit.js'
 import type { HostContext } from '../host/context.js'
+import type { DeveloperRow } from '../host/db/schema.js'
 import { PluginError } from '../host/errors.js'
 import { keepLockAlive, releaseLock, tryAcquireLock } from '../host/locks.js'
 import { measured, recordPublication } from '../host/metrics.js'
@@ -30,18 +31,20 @@ import { CsvByteChecker } from './daily-file/csv-byte-check.js'
 import { issue, type PublicationIssue } from './publication-issue.js'
 import { dailyCsvFileName, DailyCsvError, DailyCsvSerializer } from './daily-file/daily-csv.js'
 import { getPublicDatasetId } from './daily-file/dataset.js'
+import { buildHarvesterXml, dailyResourceExtIdent, HarvesterXmlError, md5Hex } from './daily-file/harvester-xml.js'
 import {
-  buildHarvesterXml,
-  dailyResourceExtIdent,
-  HarvesterXmlError,
-  md5Hex,
-  officialDatasetTexts,
-  officialResourceTexts,
-} from './daily-file/harvester-xml.js'
+  datasetTexts,
+  datasetUrlFinding,
+  type FrozenResource,
+  frozenResources,
+  newResourceTexts,
+  portalResources,
+  trialResourcesDroppedWarning,
+} from './daily-file/dataset-resources.js'
 import { type Dataset, datasetBase, datasetOf, datasetStore, primaryDataset } from './daily-file/datasets.js'
 import { getPublicationSettings, validateDeveloper } from './settings/publication-settings.js'
 import { type Manifest, type ManifestDay, PublicationStore, XML_NAME } from './publication-store.js'
-import { firstPublishedUrls } from './publications-repository.js'
+import { firstPublishedTimes, firstPublishedUrls } from './publications-repository.js'
 import { validateHarvesterXml } from './daily-file/validate-xml.js'
 import { type InvariantReport, OfficialFileInvariants } from './invariants/official-file-invariants.js'
 
@@ -184,14 +187,11 @@ interface CheckedXml {
   issues: PublicationIssue[]
 }
 
-/** The operator's note (e.g. the end of sales, as the portal's FAQ recommends) ends both descriptions. */
-function withNote<T extends { descriptionPl: string; descriptionEn: string }>(texts: T, note: string | null): T {
-  if (!note) return texts
-  return { ...texts, descriptionPl: `${texts.descriptionPl} ${note}`, descriptionEn: `${texts.descriptionEn} ${note}` }
-}
+/** A resource whose URL and extIdent are known. */
+type AddressedResource = ManifestDay & { url: string; ext_ident: string }
 
-/** A listed resource whose URL and extIdent are known. */
-export type RecordedResource = ManifestDay & { url: string; ext_ident: string }
+/** A listed resource whose URL, extIdent, texts and publication time are known: none of them changes. */
+export type RecordedResource = FrozenResource<AddressedResource>
 
 /**
  * The resources of a manifest with the URL and extIdent each was first published with. Manifests
@@ -204,13 +204,13 @@ export async function recordedResources(
   days: readonly ManifestDay[],
   datasetId: string,
   base: string | null,
-): Promise<RecordedResource[]> {
+): Promise<AddressedResource[]> {
   const legacy = days.filter((d) => d.url === undefined || d.ext_ident === undefined)
   let firstUrls = new Map<string, string>()
   if (legacy.length > 0) firstUrls = await firstPublishedUrls(ctx.db)
   return days.map((day) =>
     day.url !== undefined && day.ext_ident !== undefined
-      ? (day as RecordedResource)
+      ? (day as AddressedResource)
       : {
           ...day,
           url: day.url ?? firstUrls.get(day.file_name) ?? `${base ?? ''}/${day.file_name}`,
@@ -219,20 +219,24 @@ export async function recordedResources(
   )
 }
 
-/** Dates strictly between the latest listed day before `date` and `date`: days nobody published. */
+/**
+ * Days nobody published: every date from the first listed day to the day before `date` without a
+ * file of its own, gaps between published days included (a missed day stays missed until a report
+ * import fills it), at most the latest 1000.
+ */
 export function missedDays(listedDates: readonly string[], date: string): string[] {
-  const before = listedDates.filter((d) => d < date).sort()
-  const last = before.at(-1)
-  if (last === undefined) return []
+  const listed = new Set(listedDates)
+  const first = [...listed].filter((d) => d < date).sort()[0]
+  if (first === undefined) return []
   const missed: string[] = []
-  const day = new Date(`${last}T12:00:00Z`)
+  const day = new Date(`${first}T12:00:00Z`)
   for (;;) {
     day.setUTCDate(day.getUTCDate() + 1)
     const text = day.toISOString().slice(0, 10)
-    if (text >= date || missed.length >= 366) break
-    missed.push(text)
+    if (text >= date) break
+    if (!listed.has(text)) missed.push(text)
   }
-  return missed
+  return missed.slice(-1000)
 }
 
 function missedDaysWarning(dates: string[]): PublicationIssue {
@@ -282,13 +286,12 @@ export function publicationDayFinding(
 }
 
 async function buildAndCheckXml(
-  developerName: string,
+  developer: DeveloperRow,
   datasetId: string,
   base: string,
   resources: readonly RecordedResource[],
   fileName: string,
   trialAllowed: boolean,
-  dataset: { url: string | null; note: string | null },
 ): Promise<CheckedXml> {
   const trial = trialAllowed && isTrialAddress(base)
   let xml: Buffer
@@ -297,17 +300,18 @@ async function buildAndCheckXml(
       buildHarvesterXml({
         allowHttp: trial,
         extIdent: datasetId,
-        ...withNote(
-          // the latest listed day names the year
-          officialDatasetTexts(developerName, Number((resources.at(-1) as { date: string }).date.slice(0, 4))),
-          dataset.note,
-        ),
-        url: dataset.url,
+        // the years of the listed days, the entity's own notes and page
+        ...datasetTexts(developer, resources),
+        url: developer.dataset_url,
         resources: resources.map((day) => ({
           extIdent: day.ext_ident,
           url: day.url,
           dataDate: day.date,
-          ...officialResourceTexts(developerName, day.date),
+          // as first published: renaming the developer does not rewrite past resources
+          titlePl: day.title_pl,
+          titleEn: day.title_en,
+          descriptionPl: day.description_pl,
+          descriptionEn: day.description_en,
         })),
       }),
       'utf8',
@@ -424,11 +428,28 @@ async function prepare(
     if (found.issue) issues.push(found.issue)
     if (found.warning) warnings.push(found.warning)
   }
-  const previous = dataset ? await datasetStore(ctx, dataset).currentManifest() : undefined
+  const store = dataset ? datasetStore(ctx, dataset) : undefined
+  const previous = store ? await store.currentManifest() : undefined
   const datasetId = dataset?.extIdent ?? (await getPublicDatasetId(ctx))
   const base = settings.public_base_url && dataset ? datasetBase(settings.public_base_url, dataset) : null
-  // every resource listed so far, with the URL and extIdent it was first published with
-  const listed = await recordedResources(ctx, previous?.days ?? [], datasetId, base)
+  const trial = ctx.config.env !== 'production' && base !== null && isTrialAddress(base)
+  if (developer) {
+    const found = datasetUrlFinding(developer, ctx.config.env === 'production')
+    if (found.issue) issues.push(found.issue)
+    if (found.warning) warnings.push(found.warning)
+  }
+  // every resource listed so far, with the URL, extIdent, texts and time it was first published with
+  const portal = portalResources(await recordedResources(ctx, previous?.days ?? [], datasetId, base), trial)
+  if (portal.dropped.length > 0) warnings.push(trialResourcesDroppedWarning(portal.dropped))
+  const listed: RecordedResource[] = store
+    ? await frozenResources(
+        store,
+        portal.kept,
+        developer?.name ?? '',
+        () => firstPublishedTimes(ctx.db),
+        previous?.created_at ?? ctx.now().toISOString(),
+      )
+    : []
   const sameDay = listed.filter((d) => d.date === date)
   const dayFinding = publicationDayFinding(ctx, date, given !== undefined, sameDay.length > 0)
   if (dayFinding) issues.push(dayFinding)
@@ -453,6 +474,7 @@ async function prepare(
       url: `${base ?? ''}/${name}`,
       ext_ident: dailyResourceExtIdent(datasetId, date, revision),
       revision,
+      ...newResourceTexts(developer?.name ?? '', date, revision, ctx.now().toISOString()),
     }
   }
   const resourcesWith = (added: RecordedResource | undefined): RecordedResource[] =>
@@ -467,10 +489,7 @@ async function prepare(
   let startXml: ((resources: RecordedResource[], fileName: string) => Promise<CheckedXml>) | undefined
   if (developer && base !== null) {
     startXml = (resources, fileName) =>
-      buildAndCheckXml(developer.name, datasetId, base, resources, fileName, ctx.config.env !== 'production', {
-        url: settings.dataset_url,
-        note: settings.description_note,
-      })
+      buildAndCheckXml(developer, datasetId, base, resources, fileName, ctx.config.env !== 'production')
   }
   let xmlCheck: Promise<CheckedXml> | undefined
   if (startXml) {

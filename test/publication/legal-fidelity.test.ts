@@ -147,23 +147,26 @@ describeEachDatabase('legal fidelity of the daily file', (getEnv) => {
     expect(refused.json()).toMatchObject({ error: 'publication_date_past' })
   })
 
-  it("carries the website's price page as the dataset url and the operator's note in the description", async () => {
-    const refused = await call('PUT', '/publication/settings', {
+  it("carries the entity's price page as the dataset url and its own notes in the descriptions", async () => {
+    const developer = await env.ctx.db.selectFrom('developers').select('id').orderBy('id').executeTakeFirstOrThrow()
+    const refused = await call('PUT', `/developers/${developer.id}`, {
       dataset_url: 'http://www.example.pl/ceny',
-      description_note: 'Sprzedaż <b>zakończona</b>',
+      description_note_pl: 'Sprzedaż <b>zakończona</b>',
     })
     expect(refused.statusCode).toBe(422)
     expect(codes(refused.json().issues).sort()).toEqual(['https_required', 'invalid_text'])
 
     const note = 'Sprzedaż lokali w inwestycji Zielone Tarasy została zakończona.'
-    const saved = await call('PUT', '/publication/settings', {
+    const saved = await call('PUT', `/developers/${developer.id}`, {
       dataset_url: 'https://www.example.pl/ceny-mieszkan',
-      description_note: note,
+      description_note_pl: note,
     })
     expect(saved.statusCode).toBe(200)
     expect((await call('POST', '/publications', { date: '2026-11-24' })).statusCode).toBe(200)
     const xml = (await env.app.inject({ url: '/dane-gov/dataset.xml' })).body
     expect(xml).toContain('\t\t<url>https://www.example.pl/ceny-mieszkan</url>')
     expect(xml).toMatch(new RegExp(`<polish>Zbiór danych zawiera[^<]*${note}</polish>`))
+    // the Polish note never goes into <english>: without an English note the English description has none
+    expect(xml).not.toMatch(new RegExp(`<english>[^<]*${note}</english>`))
   })
 })

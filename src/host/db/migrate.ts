@@ -18,6 +18,7 @@ import * as listingRevision from './migrations/0014-listing-revision.js'
 import * as priceListFiltersIndex from './migrations/0015-price-list-filters-index.js'
 import * as listingValues from './migrations/0016-listing-values.js'
 import * as priceIndexIncludesArea from './migrations/0017-price-index-includes-area.js'
+import * as developerDataset from './migrations/0018-developer-dataset.js'
 
 interface MigrationModule {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>
@@ -45,6 +46,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, MigrationModule]> = [
   ['0015-price-list-filters-index', priceListFiltersIndex],
   ['0016-listing-values', listingValues],
   ['0017-price-index-includes-area', priceIndexIncludesArea],
+  ['0018-developer-dataset', developerDataset],
 ]
 
 export class MigrationError extends Error {}
