@@ -52,6 +52,7 @@ export const GAP_WARNING_CODES: ReadonlySet<string> = new Set([
   'offers_left_out_by_status',
   'offers_hidden_in_draft',
   'price_combined_missing',
+  'price_combined_computed',
   'investment_location_missing',
   'investment_prospectus_missing',
   'offer_type_missing',

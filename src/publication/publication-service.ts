@@ -674,9 +674,20 @@ function gapWarnings(gaps: DailyFileGaps): PublicationIssue[] {
     out.push(
       issue(
         'price_combined_missing',
-        `${gaps.combinedPriceMissing.length} lokali ma wycenione miejsca postojowe lub pomieszczenia przynależne, ale kolumna 42 (cena z częściami i prawami) ma X: ${n.pl}. Podaj cenę łączną (price_combined) albo potwierdź, że nie ma takiej ceny.`,
-        `${gaps.combinedPriceMissing.length} unit(s) have priced parking spaces or appurtenant rooms but column 42 (price including parts and rights) is X: ${n.en}. Enter the combined price (price_combined) or confirm there is none.`,
+        `${gaps.combinedPriceMissing.length} lokali ma wycenione części, pomieszczenia przynależne lub prawa, ale nie ma ceny lokalu, więc kolumny 42 (cena łączna) nie da się obliczyć i ma X: ${n.pl}. Podaj cenę całkowitą lokalu w edytorze oferty (pole „Cena całkowita”); cena łączna zostanie wtedy obliczona.`,
+        `${gaps.combinedPriceMissing.length} unit(s) have priced parts, appurtenant rooms or rights but no total, so column 42 (combined price) cannot be computed and is X: ${n.en}. Enter the unit's total price in the offer editor.`,
         { count: gaps.combinedPriceMissing.length, offers: gaps.combinedPriceMissing },
+      ),
+    )
+  }
+  if (gaps.combinedPriceComputed.length > 0) {
+    const n = named(gaps.combinedPriceComputed)
+    out.push(
+      issue(
+        'price_combined_computed',
+        `${gaps.combinedPriceComputed.length} lokali nie ma zapisanej ceny łącznej, więc kolumna 42 została obliczona jako cena lokalu plus ceny części, pomieszczeń przynależnych i praw: ${n.pl}. Sprawdź ją i zapisz w ofercie: w edytorze oferty kliknij „Przelicz cenę łączną”, a potem „Zapisz zmianę ceny”.`,
+        `${gaps.combinedPriceComputed.length} unit(s) have no stored combined price, so column 42 was computed as the total plus the parts, appurtenant rooms and rights: ${n.en}. Check it and store it: in the offer editor click "Compute the combined price", then "Save the price change".`,
+        { count: gaps.combinedPriceComputed.length, offers: gaps.combinedPriceComputed },
       ),
     )
   }
@@ -756,6 +767,7 @@ export function gapCounts(gaps: DailyFileGaps, fileGaps: Record<string, number> 
     offers_without_price_m2: gaps.offersWithoutPriceM2.length,
     offers_without_total: gaps.offersWithoutTotal.length,
     combined_price_missing: gaps.combinedPriceMissing.length,
+    combined_price_computed: gaps.combinedPriceComputed.length,
     offers_left_out_by_status: gaps.offersLeftOutByStatus.length,
     offers_hidden_in_draft: gaps.offersHiddenInDraft.length,
     investments_without_location: gaps.investmentsWithoutLocation.length,

@@ -49,6 +49,7 @@ describeEachDatabase('legal fidelity of the daily file', (getEnv) => {
       offers_without_price_m2: 0,
       offers_without_total: 0,
       combined_price_missing: 0,
+      combined_price_computed: 0,
       offers_left_out_by_status: 0,
       offers_hidden_in_draft: 0,
       investments_without_location: 0,
@@ -100,8 +101,11 @@ describeEachDatabase('legal fidelity of the daily file', (getEnv) => {
     const byCode = (code: string) => warnings.find((w) => w.code === code)
     expect(byCode('offer_price_missing')?.details.offers).toEqual([{ id: withoutPrice.id, code: withoutPrice.code }])
     expect(byCode('offer_price_missing')?.message).toContain(withoutPrice.code)
-    expect(byCode('price_combined_missing')?.details.offers).toEqual([{ id: withParts.id, code: withParts.code }])
-    expect(byCode('price_combined_missing')?.message).toMatch(/kolumna 42/)
+    // column 42 is computed (the total plus the priced parts), never left X: named, with what to click
+    expect(byCode('price_combined_computed')?.details.offers).toEqual([
+      { id: withParts.id, code: withParts.code, cents: expect.any(Number) },
+    ])
+    expect(byCode('price_combined_computed')?.message).toMatch(/kolumna 42.*Przelicz cenę łączną/)
     expect(byCode('investment_location_missing')?.details.investments).toEqual([investment])
     expect(byCode('investment_prospectus_missing')?.details.investments).toEqual([investment])
 
@@ -111,7 +115,8 @@ describeEachDatabase('legal fidelity of the daily file', (getEnv) => {
       offers_without_price: 1,
       offers_without_price_m2: 0,
       offers_without_total: 0,
-      combined_price_missing: 1,
+      combined_price_missing: 0,
+      combined_price_computed: 1,
       offers_left_out_by_status: 0,
       offers_hidden_in_draft: 0,
       investments_without_location: 1,

@@ -12,6 +12,7 @@ import { slugify } from '../../catalog/presentation.js'
 import { priceWithinRounding } from '../../offers/validation/price-consistency.js'
 import { groupPriceRecords, type OfferPriceRecords, priceInForce, priceKey } from '../../offers/price-in-force.js'
 import { selectPriceRecordsUpTo } from '../../offers/offers-repository.js'
+import { combinedPrice, hasPricedParts } from '../../offers/combined-price.js'
 import type {
   ComponentGroupKind,
   DailyCsvComponent,
@@ -103,6 +104,8 @@ export interface DailyFileGaps {
   offersWithoutPriceM2: { id: number; code: string }[]
   offersWithoutTotal: { id: number; code: string }[]
   combinedPriceMissing: { id: number; code: string }[]
+  /** Column 42 computed as the total plus the priced parts, rooms and rights (not stored in the offer). */
+  combinedPriceComputed: { id: number; code: string; cents: number }[]
   offersLeftOutByStatus: { id: number; code: string; status: string }[]
   offersHiddenInDraft: { id: number; code: string; status: string }[]
   investmentsWithoutLocation: { id: number; title: string }[]
@@ -114,6 +117,7 @@ export const noGaps = (): DailyFileGaps => ({
   offersWithoutPriceM2: [],
   offersWithoutTotal: [],
   combinedPriceMissing: [],
+  combinedPriceComputed: [],
   offersLeftOutByStatus: [],
   offersHiddenInDraft: [],
   investmentsWithoutLocation: [],
@@ -285,15 +289,6 @@ export async function* readDailyOffers(
             args.day,
           )
           const c = { ...row, price_cents: price.cents, price_from: price.from }
-          if (
-            gaps &&
-            o.offer_kind === 'property' &&
-            o.price_combined_cents === null &&
-            c.price_cents !== null &&
-            (c.group_kind === 'part' || c.group_kind === 'appurtenant_room') &&
-            gaps.combinedPriceMissing.at(-1)?.id !== o.id
-          )
-            gaps.combinedPriceMissing.push({ id: o.id, code: o.code })
           components.push({
             groupKind: c.group_kind as ComponentGroupKind,
             kindLabel: c.kind_label,
@@ -303,6 +298,15 @@ export async function* readDailyOffers(
             description: c.description,
             position: c.position,
           })
+        }
+        // column 42 is computed when it is due and not given, never left X silently (combined-price.ts)
+        let combined = { cents: o.price_combined_cents, from: o.price_combined_from }
+        if (o.offer_kind === 'property' && combined.cents === null && hasPricedParts(components)) {
+          const computed = combinedPrice(o.price_total_cents, o.price_total_from, components)
+          if (computed) {
+            combined = computed
+            gaps?.combinedPriceComputed.push({ id: o.id, code: o.code, cents: computed.cents })
+          } else gaps?.combinedPriceMissing.push({ id: o.id, code: o.code })
         }
         offers.push({
           id: o.id,
@@ -314,8 +318,8 @@ export async function* readDailyOffers(
           priceM2From: o.price_m2_from,
           priceTotalCents: o.price_total_cents,
           priceTotalFrom: o.price_total_from,
-          priceCombinedCents: o.price_combined_cents,
-          priceCombinedFrom: o.price_combined_from,
+          priceCombinedCents: combined.cents,
+          priceCombinedFrom: combined.from,
           components,
         })
       }

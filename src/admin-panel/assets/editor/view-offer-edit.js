@@ -357,6 +357,52 @@ export async function renderOfferEditor(page, { api, signal, id }) {
     inputs.price_m2.addEventListener('input', explain)
     explain()
 
+    // column 42: the total plus the parts, appurtenant rooms and rights bought with the unit
+    // (docs/decisions/column-42-combined-price.md); one click fills it for the operator to save
+    const combinedParts = (offer.components ?? []).filter(
+      (c) => ['part', 'appurtenant_room', 'right'].includes(c.group) && c.price !== null,
+    )
+    const combinedHint = h('p', { class: 'hint', id: 'price-combined-computed', 'aria-live': 'polite' })
+    const computeCombined =
+      offer.offer_kind === 'property' && combinedParts.length > 0
+        ? h(
+            'p',
+            {},
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'button button-quiet button-small',
+                id: 'compute-combined-price',
+                onclick: () => {
+                  const total = moneyToCents(inputs.price_total.value)
+                  if (total === null) {
+                    replaceChildren(
+                      combinedHint,
+                      tr(
+                        'Najpierw wpisz cenę całkowitą lokalu: cena łączna to cena lokalu plus ceny części, pomieszczeń i praw.',
+                        'Enter the total first: the combined price is the total plus the parts, rooms and rights.',
+                      ),
+                    )
+                    return
+                  }
+                  const parts = combinedParts.reduce((sum, c) => sum + (moneyToCents(c.price) ?? 0), 0)
+                  inputs.price_combined.value = moneyInputText(((total + parts) / 100).toFixed(2))
+                  replaceChildren(
+                    combinedHint,
+                    tr(
+                      `Cena łączna = ${formatMoney((total / 100).toFixed(2))} + ${combinedParts.length} elem. (${formatMoney((parts / 100).toFixed(2))}). Sprawdź i zapisz zmianę ceny.`,
+                      `Combined price = ${formatMoney((total / 100).toFixed(2))} + ${combinedParts.length} part(s) (${formatMoney((parts / 100).toFixed(2))}). Check it and save the price change.`,
+                    ),
+                  )
+                },
+              },
+              tr('Przelicz cenę łączną', 'Compute the combined price'),
+            ),
+            combinedHint,
+          )
+        : null
+
     // a stored price dated after today is announced: the price in force is the one before it
     const current = (name) => priceHint(offer[name], offer[`${name}_from`], offer.in_force?.[name])
     const form = h(
@@ -370,6 +416,7 @@ export async function renderOfferEditor(page, { api, signal, id }) {
         ),
       ),
       perM2,
+      computeCombined,
       h(
         'div',
         { class: 'form-row' },
