@@ -11,7 +11,8 @@
  * - delivery_failed: the public URLs do not serve what was published (delivery-check.ts);
  * - license_continuity: the licence expired or was suspended (continuity mode), told daily while it lasts;
  * - publication_gaps: a scheduled publication succeeded, but its file shows the offer incompletely
- *   (the preflight's gap warnings: offers without price or type, column 42, location, prospectus).
+ *   (the preflight's gap warnings: offers without price or type, column 42, location, prospectus);
+ * - publication_audit: the audit of the day a scheduled run published found a file breaking a rule.
  */
 import type { HostContext } from '../host/context.js'
 import { getLicenseState } from '../licensing/license.js'
@@ -26,6 +27,7 @@ import {
   deliveryFailedAlert,
   licenseContinuityAlert,
   missedDaysAlert,
+  publicationAuditAlert,
   publicationFailedAlert,
   publicationGapsAlert,
   rowDropAlert,
@@ -58,7 +60,15 @@ export const GAP_WARNING_CODES: ReadonlySet<string> = new Set([
   'offer_type_missing',
 ])
 
+export interface AuditedPublication {
+  date: string
+  dataset: AlertDataset | null
+  problems: readonly { code: string; message_pl: string; message_en: string; unit?: string | null }[]
+}
+
 export interface AlertCheckOptions {
+  /** Scheduled publications of the run whose audit found errors. */
+  auditedPublications?: readonly AuditedPublication[]
   /** Scheduled publications that failed in the run that calls the rules. */
   failedPublications?: readonly FailedPublication[]
   /** Scheduled publications of the run that succeeded with gap warnings. */
@@ -146,6 +156,8 @@ export async function checkAlertConditions(ctx: HostContext, options: AlertCheck
     found.push(publicationFailedAlert(failure.date, failure.dataset, failure.issues))
   for (const gapped of options.gappedPublications ?? [])
     found.push(publicationGapsAlert(gapped.date, gapped.dataset, gapped.warnings))
+  for (const audited of options.auditedPublications ?? [])
+    found.push(publicationAuditAlert(audited.date, audited.dataset, audited.problems))
   let datasets: Dataset[] = []
   await attempt('datasets', async () => {
     datasets = await listDatasets(ctx)

@@ -14,6 +14,7 @@ import { createUser, listUsers, setLoginPassword } from '../host/users/users.js'
 import { getLicenseState, setLicense } from '../licensing/license.js'
 import { getWebhookSecret, rotateWebhookSecret } from '../webhook/webhook-secret.js'
 import { ALERTS_COMMANDS } from './alerts-command.js'
+import { AUDIT_COMMANDS } from './audit-command.js'
 import { BACKUP_COMMANDS } from './backup-command.js'
 import { runImportCommand } from './import-command.js'
 import { SITE_OPTION_COMMANDS } from './site-options-command.js'
@@ -400,6 +401,7 @@ export const COMMANDS: Command[] = [
   },
   ...BACKUP_COMMANDS,
   ...ALERTS_COMMANDS,
+  ...AUDIT_COMMANDS,
   ...SITE_OPTION_COMMANDS,
 ]
 

@@ -80,7 +80,7 @@ export const StatusSchema = Type.Object(
         id: Type.Integer(),
         cause: Type.String({
           description:
-            'publication_failed, missed_days, delivery_failed, row_drop, license_continuity, publication_gaps or test; told once per cause, day and dataset',
+            'publication_failed, missed_days, delivery_failed, row_drop, license_continuity, publication_gaps, publication_audit or test; told once per cause, day and dataset',
         }),
         day: Type.String({ description: 'The day (YYYY-MM-DD, Europe/Warsaw) the alert is about' }),
         severity: Type.String({ description: 'critical, warning or info' }),
