@@ -243,6 +243,7 @@ export async function listOffers(
   const items = await viewsOf(
     ctx.db,
     offers.map((id) => targets.get(id)).filter((t): t is EditorTarget => t !== undefined),
+    warsawDate(ctx.now()),
   )
   return { items, total, totalPages }
 }
