@@ -40,8 +40,6 @@ const PRICE_PAIRS: ReadonlyArray<readonly [OfficialColumnKey, OfficialColumnKey]
 const col = (key: OfficialColumnKey): number => OFFICIAL_COLUMN_INDEX[key]
 const number = (key: OfficialColumnKey): number => OFFICIAL_COLUMN_INDEX[key] + 1
 
-const DWELLING_LABELS = new Set(['Lokal mieszkalny', 'Dom jednorodzinny'])
-
 /** A unit of the file: where it is and how the file names it. */
 export interface InvariantUnit {
   /** Column 37 for a flat or house, the part's designation (45 or 49) for a part sold alone. */
@@ -114,7 +112,9 @@ export class OfficialFileInvariants {
     this.rows++
     if (cells.length !== OFFICIAL_COLUMN_COUNT) return // the byte check reports the column count
     const type = cells[col('property_type')] as string
-    const dwelling = DWELLING_LABELS.has(type)
+    // a flat or a house names its kind in column 36 (a report may spell it its own way); a part sold
+    // alone has X there and its own block
+    const dwelling = type !== X && type !== ''
     const place = `${cells[col('loc_city')] ?? ''}, ${cells[col('loc_street')] ?? ''}`
     const code = dwelling
       ? (cells[col('property_code')] as string)
