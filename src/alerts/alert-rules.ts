@@ -19,7 +19,7 @@ import { getLicenseState } from '../licensing/license.js'
 import { type Dataset, datasetBase, datasetStore, listDatasets } from '../publication/daily-file/datasets.js'
 import { checkDelivery } from '../publication/delivery/delivery-check.js'
 import { getPublicationSettings } from '../publication/settings/publication-settings.js'
-import { isTrialAddress, missedDays, todayInWarsaw } from '../publication/publication-service.js'
+import { daysMissedSinceLastFile, isTrialAddress, todayInWarsaw } from '../publication/publication-service.js'
 import type { Manifest } from '../publication/publication-store.js'
 import {
   type AlertDataset,
@@ -116,7 +116,8 @@ async function datasetFindings(ctx: HostContext, dataset: Dataset, options: Aler
   const manifest = await datasetStore(ctx, dataset).currentManifest()
   if (!manifest) return []
   const found: AlertInput[] = []
-  const missed = missedDays(
+  // told once, when new: an older gap was alerted on its day and stays listed in /status
+  const missed = daysMissedSinceLastFile(
     manifest.days.map((day) => day.date),
     today,
   )

@@ -239,6 +239,19 @@ export function missedDays(listedDates: readonly string[], date: string): string
   return missed.slice(-1000)
 }
 
+/**
+ * The days missed since the latest listed day before `date`: what a publication of `date` or an
+ * alert of that day newly has to tell (older gaps were told when they were new, and stay listed
+ * by missedDays until a report fills them).
+ */
+export function daysMissedSinceLastFile(listedDates: readonly string[], date: string): string[] {
+  const last = listedDates
+    .filter((d) => d < date)
+    .sort()
+    .at(-1)
+  return last === undefined ? [] : missedDays([last], date)
+}
+
 function missedDaysWarning(dates: string[]): PublicationIssue {
   const shown = dates.length > 10 ? `${dates.slice(0, 10).join(', ')} …` : dates.join(', ')
   return issue(
@@ -453,7 +466,7 @@ async function prepare(
   const sameDay = listed.filter((d) => d.date === date)
   const dayFinding = publicationDayFinding(ctx, date, given !== undefined, sameDay.length > 0)
   if (dayFinding) issues.push(dayFinding)
-  const missed = missedDays(
+  const missed = daysMissedSinceLastFile(
     listed.map((d) => d.date),
     date,
   )

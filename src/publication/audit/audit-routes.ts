@@ -6,7 +6,9 @@
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 
+import { PluginError } from '../../host/errors.js'
 import { requireCapability } from '../../host/http/authenticate.js'
+import { isCalendarDate } from '../../licensing/license.js'
 import { DateString, errorResponses } from '../../host/http/schemas.js'
 import { auditPublications } from './publication-audit.js'
 
@@ -80,6 +82,8 @@ export async function publicationAuditRoutes(app: FastifyInstance): Promise<void
     },
     async (request) => {
       const q = request.query as { date?: string; developer_id?: number }
+      if (q.date !== undefined && !isCalendarDate(q.date))
+        throw new PluginError('invalid_date', 400, { message: 'date must be a real calendar date YYYY-MM-DD' })
       return auditPublications(app.ctx, { day: q.date, developerId: q.developer_id })
     },
   )

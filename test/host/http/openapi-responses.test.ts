@@ -746,6 +746,10 @@ describeEachDatabase('OpenAPI document against real responses', (getEnv) => {
     expect((await call('get', `${V2}/dashboard`, { headers: asAdmin() })).statusCode).toBe(200)
     expect((await call('get', `${V2}/dashboard`, readerAuth)).statusCode).toBe(403)
     expect((await call('get', `${V2}/developers`, { headers: asAdmin() })).statusCode).toBe(200)
+    expect((await call('get', `${V2}/publication/audit`, { headers: asAdmin() })).statusCode).toBe(200)
+    const badDay = { headers: asAdmin(), query: { date: '2026-02-30' } }
+    expect((await call('get', `${V2}/publication/audit`, badDay)).statusCode).toBe(400)
+    expect((await call('get', `${V2}/publication/audit`, readerAuth)).statusCode).toBe(403)
     const legacy = `${V2}/legacy-generate/settings`
     expect((await call('get', legacy, { headers: asAdmin() })).statusCode).toBe(200)
     expect((await call('put', legacy, { headers: asAdmin(), payload: { enabled: null } })).statusCode).toBe(200)
