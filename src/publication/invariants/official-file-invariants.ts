@@ -204,10 +204,10 @@ export class OfficialFileInvariants {
       if (cells[col('price_m2')] !== X) state.m2 = true
       if (total !== X) state.total = true
     } else if (!known) {
-      // a part sold alone: the price of its own block (46 or 50) is its total; it has no m² price
+      // a part sold alone: the price of its own block (46 or 50) is its only price
       const own = code === cells[col('part_designation')] ? 'part_price' : 'room_price'
-      state.m2 = true
-      if (cells[col(own)] !== X) state.total = true
+      // one price only: without it the part has no price at all
+      if (cells[col(own)] !== X) state.m2 = state.total = true
     }
   }
 

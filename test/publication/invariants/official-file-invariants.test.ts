@@ -150,15 +150,16 @@ describe('the invariants of a published day file', () => {
     )
     expect(report.violations).toEqual([])
     expect(report.gapCounts).toEqual({
-      offer_price_missing: 1,
+      offer_price_missing: 2,
       offer_price_m2_missing: 1,
-      offer_price_total_missing: 1,
+      offer_price_total_missing: 0,
     })
     const byCode = Object.fromEntries(report.gaps.map((g) => [g.code, g]))
     expect(byCode.offer_price_m2_missing?.message_pl).toMatch(/A\/2.*|38–39/)
     expect(byCode.offer_price_m2_missing?.details).toMatchObject({ day: '2026-11-28', units: [{ code: 'A/2' }] })
-    expect(byCode.offer_price_missing?.details).toMatchObject({ units: [{ code: 'A/3' }] })
-    expect(byCode.offer_price_total_missing?.details).toMatchObject({ units: [{ code: 'MP-1' }] })
+    // a part sold alone has one price: without it, it has none
+    expect(byCode.offer_price_missing?.details).toMatchObject({ units: [{ code: 'A/3' }, { code: 'MP-1' }] })
+    expect(byCode.offer_price_total_missing).toBeUndefined()
   })
 
   it('refuses a cell that is not one elementary value', () => {
