@@ -9,6 +9,9 @@
  * the last record of its date, so a date-only change (which adds no history record) and an offer
  * with no history (entered before the history existed) read as they are stored. A stored price
  * that is empty without any withdrawal record was removed outside the write path: none on any day.
+ * A stored price without its date (also only outside the write path, which always dates a price)
+ * cannot be placed among the records: it is read as stored, undated, so the file of any day is
+ * refused for the missing date rather than published with `X` for a price the catalog holds.
  */
 
 /** One price-history record of one price (an offer's total, m² or combined price, or a component's). */
@@ -30,6 +33,7 @@ export const NO_PRICE: PriceState = Object.freeze({ cents: null, from: null })
 export function priceInForce(records: readonly PriceRecord[], stored: PriceState, day: string): PriceState {
   // a price removed without a withdrawal record (outside the write path) is removed on every day
   if (stored.cents === null && !records.some((record) => record.afterCents === null)) return NO_PRICE
+  if (stored.cents !== null && stored.from === null) return { cents: stored.cents, from: null }
   let best: { from: string; id: number; cents: number | null } | undefined
   for (const record of records) {
     if (record.validFrom > day) continue

@@ -520,4 +520,12 @@ describe('the rule itself', () => {
       { numRuns: 500 },
     )
   })
+
+  it('reads a stored price without its date as stored and undated, whatever the records say, so the file refuses it instead of showing X', () => {
+    const records = [{ id: 1, afterCents: 1_000_000, validFrom: '2026-10-01' }]
+    const undated = { cents: 1_200_000, from: null }
+    expect(priceInForce([], undated, '2026-11-20')).toEqual(undated)
+    expect(priceInForce(records, undated, '2026-11-20')).toEqual(undated)
+    expect(priceInForce(records, undated, '2026-09-01')).toEqual(undated)
+  })
 })
