@@ -290,7 +290,7 @@ async function seed(today: string): Promise<{ offers: number }> {
     const xml = Buffer.from(
       buildHarvesterXml({
         extIdent: datasetId,
-        ...officialDatasetTexts(developer.name, Number(today.slice(0, 4))),
+        ...officialDatasetTexts(developer.name, { first: Number(today.slice(0, 4)), last: Number(today.slice(0, 4)) }),
         resources: days.map((day) => ({
           extIdent: dailyResourceExtIdent(datasetId, day.date),
           url: `${BASE_URL}/${day.file_name}`,

@@ -53,6 +53,7 @@ import { legacyGenerateRoutes } from './publication/legacy/legacy-generate-route
 import { LEGACY_REST_NAMESPACE } from './version.js'
 import { preflightRoutes } from './publication/preflight-routes.js'
 import { settingsRoutes } from './publication/settings/settings-routes.js'
+import { publicationAuditRoutes } from './publication/audit/audit-routes.js'
 import { recoverInterruptedImports } from './imports/offer-import-service.js'
 import { CATALOG_SCHEMAS } from './catalog/schemas.js'
 import { editorRoutes } from './editor/routes.js'
@@ -186,6 +187,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v2.register(reportImportRoutes)
       await v2.register(preflightRoutes)
       await v2.register(settingsRoutes)
+      await v2.register(publicationAuditRoutes)
       await v2.register(editorRoutes)
       await v2.register(sourceRoutes)
       await v2.register(exportRoutes)

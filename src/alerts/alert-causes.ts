@@ -12,6 +12,7 @@ export type AlertCause =
   | 'source_held'
   | 'source_failed'
   | 'source_stale'
+  | 'publication_audit'
   | 'test'
 
 export type AlertSeverity = 'critical' | 'warning' | 'info'
@@ -51,6 +52,10 @@ export const ALERT_TITLES: Record<AlertCause, { pl: string; en: string }> = {
   source_held: { pl: 'Zmiany ze źródła czekają na decyzję', en: 'Changes from a source await a decision' },
   source_failed: { pl: 'Źródło ofert nie zostało wczytane', en: 'An offer source could not be read' },
   source_stale: { pl: 'Plik źródła od dawna się nie zmienił', en: "A source's file has not changed for days" },
+  publication_audit: {
+    pl: 'Audyt opublikowanych plików znalazł błędy',
+    en: 'The audit of the published files found errors',
+  },
   test: { pl: 'Alert testowy', en: 'Test alert' },
 }
 
@@ -161,6 +166,29 @@ export function publicationGapsAlert(
     message_pl: `Plik z dnia ${day}${where.pl} został opublikowany, ale pokazuje ofertę niepełnie:\n${warnings.map((w) => `- ${w.message_pl}`).join('\n')}`,
     message_en: `The file of ${day}${where.en} was published but shows the offer incompletely:\n${warnings.map((w) => `- ${w.message_en}`).join('\n')}`,
     details: { codes: warnings.map((w) => w.code) },
+  }
+}
+
+/** The nightly audit of the day just published found files breaking a rule (publication-audit.ts). */
+export function publicationAuditAlert(
+  day: string,
+  dataset: AlertDataset | null,
+  problems: readonly { code: string; message_pl: string; message_en: string; unit?: string | null }[],
+): AlertInput {
+  const where = inDataset(dataset)
+  const shown = problems.slice(0, 10)
+  const more = problems.length - shown.length
+  return {
+    cause: 'publication_audit',
+    day,
+    dataset,
+    severity: 'critical',
+    message_pl: `Audyt plików opublikowanych ${day}${where.pl} znalazł ${problems.length} błąd(ów):\n${shown.map((p) => `- ${p.message_pl}`).join('\n')}${more > 0 ? `\n… i ${more} innych` : ''}\nPełna lista: panel „Audyt publikacji”, dg audit lub GET /publication/audit.`,
+    message_en: `The audit of the files published on ${day}${where.en} found ${problems.length} error(s):\n${shown.map((p) => `- ${p.message_en}`).join('\n')}${more > 0 ? `\n… and ${more} more` : ''}\nThe whole list: admin panel "Audyt publikacji", dg audit or GET /publication/audit.`,
+    details: {
+      codes: [...new Set(problems.map((p) => p.code))],
+      units: problems.flatMap((p) => (p.unit ? [p.unit] : [])),
+    },
   }
 }
 

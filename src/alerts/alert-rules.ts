@@ -11,14 +11,15 @@
  * - delivery_failed: the public URLs do not serve what was published (delivery-check.ts);
  * - license_continuity: the licence expired or was suspended (continuity mode), told daily while it lasts;
  * - publication_gaps: a scheduled publication succeeded, but its file shows the offer incompletely
- *   (the preflight's gap warnings: offers without price or type, column 42, location, prospectus).
+ *   (the preflight's gap warnings: offers without price or type, column 42, location, prospectus);
+ * - publication_audit: the audit of the day a scheduled run published found a file breaking a rule.
  */
 import type { HostContext } from '../host/context.js'
 import { getLicenseState } from '../licensing/license.js'
 import { type Dataset, datasetBase, datasetStore, listDatasets } from '../publication/daily-file/datasets.js'
 import { checkDelivery } from '../publication/delivery/delivery-check.js'
 import { getPublicationSettings } from '../publication/settings/publication-settings.js'
-import { isTrialAddress, missedDays, todayInWarsaw } from '../publication/publication-service.js'
+import { daysMissedSinceLastFile, isTrialAddress, todayInWarsaw } from '../publication/publication-service.js'
 import type { Manifest } from '../publication/publication-store.js'
 import {
   type AlertDataset,
@@ -26,6 +27,7 @@ import {
   deliveryFailedAlert,
   licenseContinuityAlert,
   missedDaysAlert,
+  publicationAuditAlert,
   publicationFailedAlert,
   publicationGapsAlert,
   rowDropAlert,
@@ -47,13 +49,26 @@ export interface GappedPublication {
 /** The warnings of a publication that say its file is legally incomplete (publication-service.ts). */
 export const GAP_WARNING_CODES: ReadonlySet<string> = new Set([
   'offer_price_missing',
+  'offer_price_m2_missing',
+  'offer_price_total_missing',
+  'offers_left_out_by_status',
+  'offers_hidden_in_draft',
   'price_combined_missing',
+  'price_combined_computed',
   'investment_location_missing',
   'investment_prospectus_missing',
   'offer_type_missing',
 ])
 
+export interface AuditedPublication {
+  date: string
+  dataset: AlertDataset | null
+  problems: readonly { code: string; message_pl: string; message_en: string; unit?: string | null }[]
+}
+
 export interface AlertCheckOptions {
+  /** Scheduled publications of the run whose audit found errors. */
+  auditedPublications?: readonly AuditedPublication[]
   /** Scheduled publications that failed in the run that calls the rules. */
   failedPublications?: readonly FailedPublication[]
   /** Scheduled publications of the run that succeeded with gap warnings. */
@@ -101,7 +116,8 @@ async function datasetFindings(ctx: HostContext, dataset: Dataset, options: Aler
   const manifest = await datasetStore(ctx, dataset).currentManifest()
   if (!manifest) return []
   const found: AlertInput[] = []
-  const missed = missedDays(
+  // told once, when new: an older gap was alerted on its day and stays listed in /status
+  const missed = daysMissedSinceLastFile(
     manifest.days.map((day) => day.date),
     today,
   )
@@ -141,6 +157,8 @@ export async function checkAlertConditions(ctx: HostContext, options: AlertCheck
     found.push(publicationFailedAlert(failure.date, failure.dataset, failure.issues))
   for (const gapped of options.gappedPublications ?? [])
     found.push(publicationGapsAlert(gapped.date, gapped.dataset, gapped.warnings))
+  for (const audited of options.auditedPublications ?? [])
+    found.push(publicationAuditAlert(audited.date, audited.dataset, audited.problems))
   let datasets: Dataset[] = []
   await attempt('datasets', async () => {
     datasets = await listDatasets(ctx)

@@ -23,6 +23,8 @@ import {
   selectPublishedProperty,
 } from './catalog-repository.js'
 import { type CatalogRevisions, countAtRevision, narrowedFilters, pageAtRevision } from './listing-cache.js'
+import { withPricesInForce } from './current-prices.js'
+import { warsawDate } from '../licensing/license.js'
 import { exposableOffer, exposeCustomMeta, exposedExtensionOptions } from './custom-meta.js'
 import {
   formatArea,
@@ -120,13 +122,19 @@ function buildOffer(
 
 export type OfferObject = ReturnType<typeof buildOffer>
 
-async function buildOffers(ctx: HostContext, records: OfferRecord[]): Promise<Record<string, unknown>[]> {
-  const ids = records.map((r) => r.id)
-  const thumbnailIds = records.map((r) => r.thumbnail_id).filter((id): id is number => id !== null)
-  const [components, thumbnails] = await Promise.all([
+/** Today in Europe/Warsaw: the day whose prices the catalog shows. */
+export function catalogDay(ctx: HostContext): string {
+  return warsawDate(ctx.now())
+}
+
+async function buildOffers(ctx: HostContext, stored: OfferRecord[]): Promise<Record<string, unknown>[]> {
+  const ids = stored.map((r) => r.id)
+  const thumbnailIds = stored.map((r) => r.thumbnail_id).filter((id): id is number => id !== null)
+  const [storedComponents, thumbnails] = await Promise.all([
     selectComponentsOf(ctx.db, ids),
     selectAttachments(ctx.db, thumbnailIds),
   ])
+  const { offers: records, components } = await withPricesInForce(ctx.db, stored, storedComponents, catalogDay(ctx))
   const componentsByOffer = new Map<number, ComponentRow[]>()
   for (const component of components) {
     const list = componentsByOffer.get(component.offer_id) ?? []
@@ -204,14 +212,19 @@ function salesOfficeAddress(developer: DeveloperRow | undefined): string {
 
 export async function getPropertyDetail(ctx: HostContext, id: number): Promise<Record<string, unknown>> {
   await ctx.hooks.doAction('dg_before_property', id)
-  const record = await requirePublishedProperty(ctx, id)
-  const [offer] = await buildOffers(ctx, [record])
-  const [components, gallery, documents, developer] = await Promise.all([
+  const storedRecord = await requirePublishedProperty(ctx, id)
+  const [offer] = await buildOffers(ctx, [storedRecord])
+  const [storedComponents, gallery, documents, developer] = await Promise.all([
     selectComponentsOf(ctx.db, [id]),
-    selectAttachments(ctx.db, parseIds(record.gallery)),
+    selectAttachments(ctx.db, parseIds(storedRecord.gallery)),
     selectAttachmentsOf(ctx.db, { offerId: id }, 'document'),
-    record.developer_id === null ? Promise.resolve(undefined) : selectDeveloper(ctx.db, record.developer_id),
+    storedRecord.developer_id === null
+      ? Promise.resolve(undefined)
+      : selectDeveloper(ctx.db, storedRecord.developer_id),
   ])
+  const current = await withPricesInForce(ctx.db, [storedRecord], storedComponents, catalogDay(ctx))
+  const record = current.offers[0] ?? storedRecord
+  const components = current.components
   const thumbnail =
     record.thumbnail_id === null ? undefined : (await selectAttachments(ctx.db, [record.thumbnail_id]))[0]
   const galleryById = new Map(gallery.map((g) => [g.id, g]))

@@ -14,6 +14,7 @@ import { errorResponses } from '../host/http/schemas.js'
 import { serviceOrigin } from '../host/http/service-origin.js'
 import { catalogStateOf, guardCatalog } from './catalog-guard.js'
 import {
+  catalogDay,
   type CatalogRevisions,
   type Collection,
   getDiscovery,
@@ -69,7 +70,8 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
     // the origin is part of the answer (discovery resources, Link) and comes from the client's Host
     // header: keyed by it, one client's Host never reaches another client's answer
     const origin = serviceOrigin(request)
-    const key = `${state.revision}|${origin}|${request.url}`
+    // and by the day: a price announced for a later day is in force from that day without a write
+    const key = `${state.revision}|${catalogDay(ctx)}|${origin}|${request.url}`
     let entry = cacheable ? cache.get(key) : undefined
     if (!entry) {
       const failuresBefore = ctx.hooks.failures

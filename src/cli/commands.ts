@@ -14,6 +14,7 @@ import { createUser, listUsers, setLoginPassword } from '../host/users/users.js'
 import { getLicenseState, setLicense } from '../licensing/license.js'
 import { getWebhookSecret, rotateWebhookSecret } from '../webhook/webhook-secret.js'
 import { ALERTS_COMMANDS } from './alerts-command.js'
+import { AUDIT_COMMANDS } from './audit-command.js'
 import { BACKUP_COMMANDS } from './backup-command.js'
 import { SOURCE_COMMANDS } from '../sources/source-command.js'
 import { runImportCommand } from './import-command.js'
@@ -295,11 +296,6 @@ export const COMMANDS: Command[] = [
       'developer-id': { type: 'string', description: 'the publishing developer ("first" = the first one)' },
       statuses: { type: 'string', description: 'published offer statuses, e.g. available,reserved' },
       schedule: { type: 'string', description: 'cron pattern in Europe/Warsaw, e.g. "30 0 * * *"' },
-      'dataset-url': { type: 'string', description: 'https page of your website with the prices ("none" clears it)' },
-      'description-note': {
-        type: 'string',
-        description: 'note appended to the dataset description, e.g. end of sales ("none" clears it)',
-      },
       'confirm-url-change': {
         type: 'boolean',
         description: 'confirm a new --public-base-url after files were published (past files keep their URLs)',
@@ -387,6 +383,7 @@ export const COMMANDS: Command[] = [
   },
   ...BACKUP_COMMANDS,
   ...ALERTS_COMMANDS,
+  ...AUDIT_COMMANDS,
   ...SOURCE_COMMANDS,
   ...SITE_OPTION_COMMANDS,
   ...PUBLICATION_PUBLISH_COMMANDS,

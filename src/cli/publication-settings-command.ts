@@ -10,9 +10,9 @@ import { runPreflight } from '../publication/preflight.js'
 import type { PublicationSettings } from '../publication/settings/publication-settings.js'
 import {
   createDeveloper,
-  DEVELOPER_FIELDS,
   type DeveloperInput,
   type DeveloperView,
+  EDITABLE_DEVELOPER_FIELDS,
   getDeveloper,
   getInvestmentLocation,
   type InvestmentLocationView,
@@ -34,9 +34,9 @@ const actor = { type: 'cli' } as const
 
 const kebab = (field: string): string => field.replace(/_/g, '-')
 
-/** --nip, --seat-postal-code, … one option per official developer column. */
+/** --nip, --seat-postal-code, … one option per official developer column and dataset field. */
 export const DEVELOPER_OPTIONS: OptionSpec = Object.fromEntries(
-  DEVELOPER_FIELDS.map((field) => [
+  EDITABLE_DEVELOPER_FIELDS.map((field) => [
     kebab(field),
     { type: 'string', description: `${field} (an empty value clears it)` },
   ]),
@@ -78,8 +78,6 @@ function describeSettings(view: PublicationSettingsView): string {
     `developer_id:       ${view.developer_id ?? '(the first developer)'}`,
     `published_statuses: ${view.published_statuses.join(', ')}`,
     `schedule:           ${view.schedule} (Europe/Warsaw; next run ${view.next_runs[0] ?? '-'}; running instances follow a change within seconds)`,
-    `dataset_url:        ${view.dataset_url ?? '(not set)'}`,
-    `description_note:   ${view.description_note ?? '(none)'}`,
     `public_dataset_id:  ${view.public_dataset_id}`,
     `XML / MD5 URLs:     ${view.xml_url ?? '-'}  ${view.md5_url ?? '-'}`,
   ].join('\n')
@@ -111,15 +109,10 @@ export async function runPublicationSettingsCommand(
     if (typeof statuses === 'string') patch.published_statuses = statuses.split(',')
     const schedule = values.schedule
     if (typeof schedule === 'string') patch.schedule = schedule
-    const datasetUrl = values['dataset-url']
-    if (typeof datasetUrl === 'string')
-      patch.dataset_url = datasetUrl === '' || datasetUrl === 'none' ? null : datasetUrl
-    const note = values['description-note']
-    if (typeof note === 'string') patch.description_note = note === '' || note === 'none' ? null : note
     if (Object.keys(patch).length === 0)
       throw new HostError(
         'nothing_to_set',
-        'Give at least one of --public-base-url, --developer-id, --statuses, --schedule, --dataset-url, --description-note.',
+        'Give at least one of --public-base-url, --developer-id, --statuses, --schedule (the dataset URL and notes are set per developer: dg developer set --id N --dataset-url …).',
         400,
       )
     const confirmUrlChange = values['confirm-url-change'] === true
@@ -131,7 +124,7 @@ export async function runPublicationSettingsCommand(
 function describeDeveloper(developer: DeveloperView): string {
   return [
     `Developer ${developer.id}:`,
-    ...DEVELOPER_FIELDS.map((field) => `  ${field.padEnd(27)} ${developer[field] ?? '-'}`),
+    ...EDITABLE_DEVELOPER_FIELDS.map((field) => `  ${field.padEnd(27)} ${developer[field] ?? '-'}`),
   ].join('\n')
 }
 
@@ -152,11 +145,11 @@ export async function runDeveloperSetCommand(values: Values, env: CliEnvironment
   if (typeof values.file === 'string') {
     const fromFile = await readJsonObject(values.file)
     const unknown = Object.keys(fromFile).filter(
-      (key) => !(DEVELOPER_FIELDS as readonly string[]).includes(key) && key !== 'id',
+      (key) => !(EDITABLE_DEVELOPER_FIELDS as readonly string[]).includes(key) && key !== 'id',
     )
     if (unknown.length > 0)
       throw new HostError('invalid_file', `Unknown developer field(s) in ${values.file}: ${unknown.join(', ')}`, 400)
-    for (const field of DEVELOPER_FIELDS) {
+    for (const field of EDITABLE_DEVELOPER_FIELDS) {
       const value = fromFile[field]
       if (value === undefined) continue
       if (value !== null && typeof value !== 'string')
@@ -164,7 +157,7 @@ export async function runDeveloperSetCommand(values: Values, env: CliEnvironment
       input[field] = value
     }
   }
-  for (const field of DEVELOPER_FIELDS) {
+  for (const field of EDITABLE_DEVELOPER_FIELDS) {
     const value = values[kebab(field)]
     if (typeof value === 'string') input[field] = value === '' ? null : value
   }

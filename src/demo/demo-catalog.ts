@@ -231,7 +231,8 @@ const INVESTMENTS: DemoInvestment[] = [
       }),
       flat('ZT', 'B/2.03', 2, 3, '57.35', 20_100, 'sold'),
       flat('ZT', 'B/4.02', 4, 4, '76.80', 21_900, 'available', { components: [parking('MP 15', 60_000)] }),
-      flat('ZT', 'B/4.03', 4, 2, '44.10', 21_300, 'available', { hostStatus: 'draft' }),
+      // a draft not on sale yet: a draft unit on sale would be a gap of the file (offers_hidden_in_draft)
+      flat('ZT', 'B/4.03', 4, 2, '44.10', 21_300, 'unavailable', { hostStatus: 'draft' }),
       flat('ZT', 'B/3.02', 3, 3, '59.40', 20_700, 'archived', { hostStatus: 'private' }),
       {
         sourceId: 'ZT-MP-24',

@@ -27,7 +27,14 @@ import {
 } from '../offers/editor-operation.js'
 import { planOffers } from '../offers/offer-planner.js'
 import { applyOfferPlan } from '../offers/offer-writer.js'
-import { type EditorTarget, selectEditorTargets } from '../offers/offers-repository.js'
+import { type EditorTarget, selectEditorTargets, selectPriceRecordsUpTo } from '../offers/offers-repository.js'
+import {
+  groupPriceRecords,
+  isAnnounced,
+  type OfferPriceRecords,
+  priceInForce,
+  priceKey,
+} from '../offers/price-in-force.js'
 import type { RowError } from '../offers/validation/row-errors.js'
 import { editorFieldError, validateComponent, validateEditorOffer } from '../offers/validation/validate-editor-offer.js'
 import type { NormalizedOfferValues } from '../offers/validation/validate-offer-row.js'
@@ -84,7 +91,33 @@ export function offerVersion(target: EditorTarget): string {
 }
 
 /** An offer as the editor shows it: the canonical field names of the import for what they cover. */
-export function offerView(target: EditorTarget, investment: { title: string; source_id: string | null } | undefined) {
+/**
+ * The prices in force on `day` beside the stored ones: a stored price dated after the day is an
+ * announcement (shown "od 01.12.2026 (zapowiedziana)"), and the price in force is the one before it.
+ */
+function inForceView(target: EditorTarget, records: OfferPriceRecords | undefined, day: string) {
+  const o = target.offer
+  const at = (type: string, cents: number | null, from: string | null) => {
+    const price = priceInForce(records?.get(type) ?? [], { cents, from }, day)
+    return { amount: amount(price.cents), from: price.from, announced: isAnnounced({ cents, from }, day) }
+  }
+  return {
+    day,
+    price_total: at('total', o.price_total_cents, o.price_total_from),
+    price_m2: at('m2', o.price_m2_cents, o.price_m2_from),
+    price_combined: at('combined', o.price_combined_cents, o.price_combined_from),
+    components: target.components.map((c) => ({
+      id: c.id,
+      ...at(priceKey('component', c.id), c.price_cents, c.price_from),
+    })),
+  }
+}
+
+export function offerView(
+  target: EditorTarget,
+  investment: { title: string; source_id: string | null } | undefined,
+  inForce?: ReturnType<typeof inForceView>,
+) {
   const o: OfferRow = target.offer
   return {
     id: o.id,
@@ -117,6 +150,7 @@ export function offerView(target: EditorTarget, investment: { title: string; sou
     thumbnail_id: o.thumbnail_id,
     gallery: parseJson<number[]>(o.gallery, []),
     components: target.components.map(componentView),
+    ...(inForce ? { in_force: inForce } : {}),
     created_at: o.created_at,
     modified_at: o.modified_at,
     version: offerVersion(target),
@@ -125,9 +159,25 @@ export function offerView(target: EditorTarget, investment: { title: string; sou
 
 export type OfferView = ReturnType<typeof offerView>
 
-async function viewsOf(db: Executor, targets: EditorTarget[]): Promise<OfferView[]> {
+async function viewsOf(db: Executor, targets: EditorTarget[], day?: string): Promise<OfferView[]> {
   const investments = await selectInvestmentTitles(db, [...new Set(targets.map((t) => t.offer.investment_id))])
-  return targets.map((target) => offerView(target, investments.get(target.offer.investment_id)))
+  const records =
+    day === undefined
+      ? undefined
+      : groupPriceRecords(
+          await selectPriceRecordsUpTo(
+            db,
+            targets.map((t) => t.offer.id),
+            day,
+          ),
+        )
+  return targets.map((target) =>
+    offerView(
+      target,
+      investments.get(target.offer.investment_id),
+      day === undefined ? undefined : inForceView(target, records?.get(target.offer.id), day),
+    ),
+  )
 }
 
 async function readTarget(db: Executor, id: number): Promise<EditorTarget> {
@@ -137,7 +187,7 @@ async function readTarget(db: Executor, id: number): Promise<EditorTarget> {
 }
 
 export async function getOffer(ctx: HostContext, id: number): Promise<OfferView> {
-  const [view] = await viewsOf(ctx.db, [await readTarget(ctx.db, id)])
+  const [view] = await viewsOf(ctx.db, [await readTarget(ctx.db, id)], warsawDate(ctx.now()))
   return view as OfferView
 }
 
@@ -193,6 +243,7 @@ export async function listOffers(
   const items = await viewsOf(
     ctx.db,
     offers.map((id) => targets.get(id)).filter((t): t is EditorTarget => t !== undefined),
+    warsawDate(ctx.now()),
   )
   return { items, total, totalPages }
 }
@@ -232,7 +283,7 @@ async function writeOffer(ctx: HostContext, args: WriteArgs): Promise<OfferWrite
       const target = await readTarget(trx, args.offerId)
       const current = offerVersion(target)
       if (expected && !versionMatches(expected, current)) {
-        const [view] = await viewsOf(trx, [target])
+        const [view] = await viewsOf(trx, [target], today)
         throw editConflict('offer', view as OfferView, current)
       }
       investmentId = target.offer.investment_id
@@ -258,7 +309,7 @@ async function writeOffer(ctx: HostContext, args: WriteArgs): Promise<OfferWrite
     if (plan.errors.length > 0) throw validationFailed(plan.errors)
     const op = plan.operations[0]
     if (!op || op.action === 'unchanged') {
-      const [view] = await viewsOf(trx, [await readTarget(trx, args.offerId ?? 0)])
+      const [view] = await viewsOf(trx, [await readTarget(trx, args.offerId ?? 0)], today)
       return { offer: view as OfferView, changed: false, run_id: null }
     }
     let runId = 0
@@ -291,7 +342,7 @@ async function writeOffer(ctx: HostContext, args: WriteArgs): Promise<OfferWrite
     // the writer names the offer it created in the operation
     const id = op.offerId ?? args.offerId
     if (id === null) throw new Error('the writer did not name the offer it created')
-    const [view] = await viewsOf(trx, [await readTarget(trx, id)])
+    const [view] = await viewsOf(trx, [await readTarget(trx, id)], today)
     return { offer: view as OfferView, changed: true, run_id: runId }
   })
 }
@@ -450,6 +501,7 @@ function channelOf(action: string | undefined): string | null {
  */
 export async function getOfferPriceHistory(ctx: HostContext, id: number) {
   await readTarget(ctx.db, id)
+  const today = warsawDate(ctx.now())
   const rows = await selectOfferPriceHistory(ctx.db, id)
   const runs = await selectRunActions(ctx.db, [
     ...new Set(rows.map((r) => r.run_id).filter((r): r is number => r !== null)),
@@ -471,6 +523,7 @@ export async function getOfferPriceHistory(ctx: HostContext, id: number) {
       correction: row.correction === 1,
       component_id: row.component_id,
       channel: row.run_id === null ? null : channelOf(runs.get(row.run_id)),
+      announced: row.valid_from > today,
     }
   })
   return { property_id: id, items }

@@ -328,6 +328,14 @@ export const EditorComponent = Type.Object(
   { $id: 'EditorComponent' },
 )
 
+const priceInForce = Type.Object({
+  amount: money,
+  from: nullableText,
+  announced: Type.Boolean({
+    description: 'true: the stored price is dated after today, an announcement not in force yet ("zapowiedziana")',
+  }),
+})
+
 export const EditorOffer = Type.Object(
   {
     id: Type.Integer(),
@@ -359,6 +367,21 @@ export const EditorOffer = Type.Object(
     thumbnail_id: Nullable(Type.Integer()),
     gallery: Type.Array(Type.Integer()),
     components: Type.Array(Type.Ref('EditorComponent')),
+    in_force: Type.Optional(
+      Type.Object(
+        {
+          day: Type.String({ description: 'Today in Europe/Warsaw' }),
+          price_total: priceInForce,
+          price_m2: priceInForce,
+          price_combined: priceInForce,
+          components: Type.Array(Type.Object({ id: Type.Integer(), ...priceInForce.properties })),
+        },
+        {
+          description:
+            'The prices in force today (the latest record valid on or before today), as the official file, the catalog and the website show them; a stored price dated after today is announced',
+        },
+      ),
+    ),
     created_at: Type.String(),
     modified_at: Type.String(),
     version: versionField,
@@ -418,6 +441,11 @@ export const EditorPriceHistory = Type.Object(
         component_id: Nullable(Type.Integer({ description: 'The component a component price belongs to' })),
         channel: Nullable(
           Type.String({ description: 'Who wrote the record: import, webhook, editor (null: fixtures, demo)' }),
+        ),
+        announced: Type.Optional(
+          Type.Boolean({
+            description: 'true: valid from a day after today, an announced price ("zapowiedziana"), not in force yet',
+          }),
         ),
       }),
     ),

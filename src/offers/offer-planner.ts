@@ -28,12 +28,14 @@ import {
   type PlanOffer,
   type PlanOfferRow,
   selectEditorTargets,
+  selectFirstPriceDates,
   selectInvestmentsBySourceIds,
   selectOfferKeysOfInvestments,
   selectOffersBySourceKeys,
   selectPlanOffersByKeys,
 } from './offers-repository.js'
 import {
+  combinedBelowTotal,
   type ImportMode,
   type NormalizedOfferValues,
   offerKey,
@@ -248,13 +250,25 @@ export function createPlanner(
       }
     }
 
+    const firstDates = await selectFirstPriceDates(db, [
+      ...[...offersByKey.values()].map((offer) => offer.id),
+      ...editorTargets.byId.keys(),
+    ])
     const operations: PlannedOperation[] = []
     // the digest takes the lines of a batch at once: the same bytes, one call instead of a thousand
     let lines = ''
     for (const input of inputs) {
       const op = input.editor
-        ? planEditorOne(input, input.editor, editorTargets, options.today, errors)
-        : planOne(input, investmentBySource, offersByKey, options.today, errors, options.customMeta === true)
+        ? planEditorOne(input, input.editor, editorTargets, options.today, errors, firstDates)
+        : planOne(
+            input,
+            investmentBySource,
+            offersByKey,
+            options.today,
+            errors,
+            options.customMeta === true,
+            firstDates,
+          )
       if (op === undefined) continue
       if (op !== null) {
         operations.push(op)
@@ -322,6 +336,7 @@ function planOne(
   today: string,
   errors: RowError[],
   customMeta: boolean,
+  firstDates: FirstPriceDates,
 ): PlannedOperation | null | undefined {
   const sourceInvestmentId = input.sourceInvestmentId ?? input.values.sourceInvestmentId
   const sourcePropertyId = input.sourcePropertyId ?? input.values.sourcePropertyId
@@ -434,6 +449,24 @@ function planOne(
       ),
     )
     return null
+  }
+
+  const early = priceBeforeFirstRecord(row, existing?.id, values, new Set(changes), firstDates, false)
+  if (early) {
+    errors.push(early)
+    return null
+  }
+
+  // a row that sends the combined price or the total alone is held to the stored other one
+  if (values.priceCombinedCents !== undefined || values.priceTotalCents !== undefined) {
+    const below = combinedBelowTotal(
+      values.priceCombinedCents !== undefined ? values.priceCombinedCents : (existing?.price_combined_cents ?? null),
+      values.priceTotalCents !== undefined ? values.priceTotalCents : (existing?.price_total_cents ?? null),
+    )
+    if (below !== undefined && !(values.priceCombinedCents !== undefined && values.priceTotalCents !== undefined)) {
+      errors.push(fieldError(row, 'price_combined', 'combined_below_total', below.en, below.pl))
+      return null
+    }
   }
 
   const op: PlannedOperation = {
@@ -555,6 +588,7 @@ function planEditorOne(
   targets: EditorTargets,
   today: string,
   errors: RowError[],
+  firstDates: FirstPriceDates,
 ): PlannedOperation | null {
   const row = input.row ?? 0
   const target = editor.offerId === null ? undefined : targets.byId.get(editor.offerId)
@@ -717,6 +751,16 @@ function planEditorOne(
         ),
       )
   }
+
+  const combinedNow = pick(values.priceCombinedCents, 'price_combined', stored?.price_combined_cents)
+  if (values.priceCombinedCents !== undefined || values.priceTotalCents !== undefined) {
+    const below = combinedBelowTotal(combinedNow, total)
+    // both sent: the validator has named it already
+    if (below !== undefined && !(values.priceCombinedCents !== undefined && values.priceTotalCents !== undefined))
+      problems.push(fieldError(row, 'price_combined', 'combined_below_total', below.en, below.pl))
+  }
+  const early = priceBeforeFirstRecord(row, stored?.id, values, changes, firstDates, editor.note?.correction === true)
+  if (early) problems.push(early)
 
   const fields: EditorFields = {}
   const sentFields = editor.fields
@@ -944,4 +988,51 @@ export async function planOffers(
     archiveScope: summary.archiveScope,
     digest: summary.digest,
   }
+}
+
+/** Per offer id, the earliest "valid from" date of each of its offer-level prices. */
+type FirstPriceDates = ReadonlyMap<number, ReadonlyMap<string, string>>
+
+const FIRST_DATE_PRICES = [
+  { type: 'total', field: 'price_total', date: 'priceTotalFrom' },
+  { type: 'm2', field: 'price_m2', date: 'priceM2From' },
+  { type: 'combined', field: 'price_combined', date: 'priceCombinedFrom' },
+] as const
+
+/**
+ * A plain change of a price dated before the offer's first record of that price would rewrite the
+ * past the published files show (the file of that day said there was no such price, or another
+ * one): refused on every channel. A correction (the editor's flag) fixes a recorded amount instead.
+ */
+function priceBeforeFirstRecord(
+  row: number,
+  offerId: number | undefined,
+  values: NormalizedOfferValues,
+  changes: ReadonlySet<string>,
+  firstDates: FirstPriceDates,
+  correction: boolean,
+): RowError | undefined {
+  if (offerId === undefined || correction) return undefined
+  const firsts = firstDates.get(offerId)
+  if (!firsts) return undefined
+  for (const price of FIRST_DATE_PRICES) {
+    const from = values[price.date]
+    const first = firsts.get(price.type)
+    if (from === undefined || from === null || first === undefined || from >= first) continue
+    if (!changes.has(price.field) && !changes.has(`${price.field}_from`)) continue
+    return fieldError(
+      row,
+      `${price.field}_from`,
+      'price_before_first_record',
+      `${from} is before the first recorded ${price.field} of this offer (${first}); a change cannot start before the offer had that price`,
+      `data ${formatDatePl(from)} jest wcześniejsza niż pierwsza zapisana cena tej oferty (od ${formatDatePl(first)}): ` +
+        'zmiana ceny nie może obowiązywać przed pierwszą ceną. Podaj datę od dnia pierwszej ceny lub późniejszą; ' +
+        'jeśli pierwsza cena była błędna, popraw ją jako korektę (w edytorze zaznacz „To korekta błędnie wpisanej ceny, nie zmiana ceny”).',
+    )
+  }
+  return undefined
+}
+
+function formatDatePl(date: string): string {
+  return `${date.slice(8, 10)}.${date.slice(5, 7)}.${date.slice(0, 4)}`
 }

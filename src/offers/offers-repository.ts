@@ -558,3 +558,52 @@ export async function selectLastComponentPrices(
   }
   return last
 }
+
+/**
+ * The price-history records of these offers dated on or before `day` (price-in-force.ts): what
+ * decides the price in force that day; records announced for later days are not read.
+ */
+export async function selectPriceRecordsUpTo(db: Executor, offerIds: readonly number[], day: string) {
+  const out: Array<{
+    id: number
+    offer_id: number
+    component_id: number | null
+    price_type: string
+    after_cents: number | null
+    valid_from: string
+  }> = []
+  for (const part of chunks(offerIds)) {
+    out.push(
+      ...(await db
+        .selectFrom('price_history')
+        .select(['id', 'offer_id', 'component_id', 'price_type', 'after_cents', 'valid_from'])
+        .where('offer_id', 'in', part)
+        .where('valid_from', '<=', day)
+        .execute()),
+    )
+  }
+  return out
+}
+
+/** The earliest "valid from" date of each offer-level price (total, m2, combined) of these offers. */
+export async function selectFirstPriceDates(
+  db: Executor,
+  offerIds: readonly number[],
+): Promise<Map<number, Map<string, string>>> {
+  const out = new Map<number, Map<string, string>>()
+  for (const part of chunks(offerIds)) {
+    const rows = await db
+      .selectFrom('price_history')
+      .select(['offer_id', 'price_type', (eb) => eb.fn.min('valid_from').as('first_from')])
+      .where('offer_id', 'in', part)
+      .where('component_id', 'is', null)
+      .groupBy(['offer_id', 'price_type'])
+      .execute()
+    for (const row of rows) {
+      let byType = out.get(row.offer_id)
+      if (!byType) out.set(row.offer_id, (byType = new Map<string, string>()))
+      byType.set(row.price_type, String(row.first_from))
+    }
+  }
+  return out
+}

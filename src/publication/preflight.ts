@@ -29,7 +29,7 @@ export interface PreflightReport {
   date: string
   /** No blocking issue: a publication for `date` would pass validation now. */
   valid: boolean
-  /** valid, an active licence with `api_webhooks`, and an https public_base_url. */
+  /** valid, an active licence with `api_webhooks`, an https public_base_url and the dataset's <url>. */
   production_allowed: boolean
   contract: { id: string; valid_until: string }
   record_count: number
@@ -151,7 +151,13 @@ export async function runPreflight(ctx: HostContext, args: PreflightArgs = {}): 
   return {
     date,
     valid,
-    production_allowed: valid && apiWebhooks && base !== null && base.startsWith('https://'),
+    // the dataset <url> is required before production: in a trial its absence is only a warning
+    production_allowed:
+      valid &&
+      apiWebhooks &&
+      base !== null &&
+      base.startsWith('https://') &&
+      !prepared.warnings.some((w) => w.code === 'dataset_url_missing'),
     contract: { id: CURRENT_LEGAL_CONTRACT.id, valid_until: CURRENT_LEGAL_CONTRACT.validUntil },
     record_count: prepared.csv.rows,
     mode: active ? 'production' : 'continuity',

@@ -9,6 +9,7 @@
 import { Cron } from 'croner'
 
 import {
+  type AuditedPublication,
   checkAlertConditions,
   deliveryCheckWanted,
   type FailedPublication,
@@ -18,6 +19,7 @@ import {
 import type { HostContext } from '../host/context.js'
 import { PluginError } from '../host/errors.js'
 import type { TrackJob } from '../host/scheduler.js'
+import { auditPublications } from './audit/publication-audit.js'
 import { listDatasets } from './daily-file/datasets.js'
 import { getPublicationSettings } from './settings/publication-settings.js'
 import { publish, todayInWarsaw } from './publication-service.js'
@@ -40,6 +42,7 @@ export async function runScheduledPublication(
   const outcomes: ScheduledPublicationOutcome[] = []
   const failures: FailedPublication[] = []
   const gapped: GappedPublication[] = []
+  const audited: AuditedPublication[] = []
   for (const dataset of targets) {
     const developerId = dataset && !dataset.primary ? dataset.developer.id : null
     const done = await ctx.db
@@ -64,6 +67,12 @@ export async function runScheduledPublication(
           dataset: dataset ? { id: dataset.developer.id, name: dataset.developer.name } : null,
           warnings: gaps,
         })
+      // what was just published is read again and checked as the harvester and a lawyer would
+      if (dataset) {
+        const problems = await auditPublishedDay(ctx, date, dataset.developer.id)
+        if (problems.length > 0)
+          audited.push({ date, dataset: { id: dataset.developer.id, name: dataset.developer.name }, problems })
+      }
     } catch (error) {
       if (error instanceof PluginError && error.error === 'publication_in_progress') outcomes.push('busy')
       else {
@@ -81,10 +90,26 @@ export async function runScheduledPublication(
   await checkAlertConditions(ctx, {
     failedPublications: failures,
     gappedPublications: gapped,
+    auditedPublications: audited,
     checkDelivery: outcomes.includes('published') && (await deliveryCheckWanted(ctx)),
   })
   for (const worst of ['failed', 'busy', 'published'] as const) if (outcomes.includes(worst)) return worst
   return 'skipped'
+}
+
+/** The errors the audit of one dataset's day finds; an audit that cannot run is logged, never fatal. */
+async function auditPublishedDay(
+  ctx: HostContext,
+  date: string,
+  developerId: number,
+): Promise<AuditedPublication['problems']> {
+  try {
+    const report = await auditPublications(ctx, { day: date, developerId })
+    return report.datasets.flatMap((d) => d.problems.filter((p) => p.severity === 'error'))
+  } catch (error) {
+    ctx.log.error({ err: error, date, developer_id: developerId }, 'the audit of the published day could not run')
+    return []
+  }
 }
 
 /** The issues a failed publication named, or its error as one. */

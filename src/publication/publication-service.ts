@@ -13,6 +13,7 @@ import path from 'node:path'
 
 import { type Actor, recordAudit } from '../host/audit/audit.js'
 import type { HostContext } from '../host/context.js'
+import type { DeveloperRow } from '../host/db/schema.js'
 import { PluginError } from '../host/errors.js'
 import { keepLockAlive, releaseLock, tryAcquireLock } from '../host/locks.js'
 import { measured, recordPublication } from '../host/metrics.js'
@@ -30,19 +31,22 @@ import { CsvByteChecker } from './daily-file/csv-byte-check.js'
 import { issue, type PublicationIssue } from './publication-issue.js'
 import { dailyCsvFileName, DailyCsvError, DailyCsvSerializer } from './daily-file/daily-csv.js'
 import { getPublicDatasetId } from './daily-file/dataset.js'
+import { buildHarvesterXml, dailyResourceExtIdent, HarvesterXmlError, md5Hex } from './daily-file/harvester-xml.js'
 import {
-  buildHarvesterXml,
-  dailyResourceExtIdent,
-  HarvesterXmlError,
-  md5Hex,
-  officialDatasetTexts,
-  officialResourceTexts,
-} from './daily-file/harvester-xml.js'
+  datasetTexts,
+  datasetUrlFinding,
+  type FrozenResource,
+  frozenResources,
+  newResourceTexts,
+  portalResources,
+  trialResourcesDroppedWarning,
+} from './daily-file/dataset-resources.js'
 import { type Dataset, datasetBase, datasetOf, datasetStore, primaryDataset } from './daily-file/datasets.js'
 import { getPublicationSettings, validateDeveloper } from './settings/publication-settings.js'
 import { type Manifest, type ManifestDay, PublicationStore, XML_NAME } from './publication-store.js'
-import { firstPublishedUrls } from './publications-repository.js'
+import { firstPublishedTimes, firstPublishedUrls } from './publications-repository.js'
 import { validateHarvesterXml } from './daily-file/validate-xml.js'
+import { type InvariantReport, OfficialFileInvariants } from './invariants/official-file-invariants.js'
 
 export const PUBLICATION_LOCK = 'publication'
 const LEASE_MS = 120_000
@@ -113,33 +117,46 @@ export interface PreparedPublication {
   offersWithoutType: UntypedOffer[]
   /** What the file shows incompletely, each also a warning. */
   gaps: DailyFileGaps
+  /** The units the file itself shows without a price, by kind (its invariants' gaps). */
+  fileGaps: Record<string, number>
 }
 
 /** The day's file inside the new version folder, until its bytes are proven and it moves to files/. */
 const STAGED_CSV = 'day.csv.part'
 
-/** Hashes and byte-checks the day's file piece by piece as it is built and, when publishing, writes it. */
+/**
+ * Hashes, byte-checks and checks the legal invariants of the day's file piece by piece as it is
+ * built and, when publishing, writes it: every path that publishes a file (schedule, API, report
+ * import, legacy generate) writes it through here, so none can skip the invariants.
+ */
 class DayFileSink {
   private readonly hash = createHash('md5')
   private readonly checker = new CsvByteChecker()
+  private readonly invariants: OfficialFileInvariants
   private bytes = 0
 
-  private constructor(private readonly handle: FileHandle | undefined) {}
+  private constructor(
+    private readonly handle: FileHandle | undefined,
+    day: string,
+  ) {
+    this.invariants = new OfficialFileInvariants(day)
+  }
 
-  static async open(target: string | undefined): Promise<DayFileSink> {
-    return new DayFileSink(target === undefined ? undefined : await fs.open(target, 'wx'))
+  static async open(target: string | undefined, day: string): Promise<DayFileSink> {
+    return new DayFileSink(target === undefined ? undefined : await fs.open(target, 'wx'), day)
   }
 
   async write(piece: Buffer): Promise<void> {
     this.hash.update(piece)
     this.checker.feed(piece)
+    this.invariants.feed(piece)
     this.bytes += piece.length
     for (let done = 0; this.handle && done < piece.length; ) {
       done += (await this.handle.write(piece, done, piece.length - done)).bytesWritten
     }
   }
 
-  async close(): Promise<{ md5: string; bytes: number; issues: PublicationIssue[] }> {
+  async close(): Promise<{ md5: string; bytes: number; issues: PublicationIssue[]; invariants: InvariantReport }> {
     if (this.handle) {
       try {
         await this.handle.sync()
@@ -147,7 +164,13 @@ class DayFileSink {
         await this.handle.close()
       }
     }
-    return { md5: this.hash.digest('hex'), bytes: this.bytes, issues: this.checker.finish() }
+    const invariants = this.invariants.finish()
+    return {
+      md5: this.hash.digest('hex'),
+      bytes: this.bytes,
+      issues: [...this.checker.finish(), ...invariants.violations],
+      invariants,
+    }
   }
 
   /** After a failed build; the partial file goes with its version folder. */
@@ -164,14 +187,11 @@ interface CheckedXml {
   issues: PublicationIssue[]
 }
 
-/** The operator's note (e.g. the end of sales, as the portal's FAQ recommends) ends both descriptions. */
-function withNote<T extends { descriptionPl: string; descriptionEn: string }>(texts: T, note: string | null): T {
-  if (!note) return texts
-  return { ...texts, descriptionPl: `${texts.descriptionPl} ${note}`, descriptionEn: `${texts.descriptionEn} ${note}` }
-}
+/** A resource whose URL and extIdent are known. */
+type AddressedResource = ManifestDay & { url: string; ext_ident: string }
 
-/** A listed resource whose URL and extIdent are known. */
-export type RecordedResource = ManifestDay & { url: string; ext_ident: string }
+/** A listed resource whose URL, extIdent, texts and publication time are known: none of them changes. */
+export type RecordedResource = FrozenResource<AddressedResource>
 
 /**
  * The resources of a manifest with the URL and extIdent each was first published with. Manifests
@@ -184,13 +204,13 @@ export async function recordedResources(
   days: readonly ManifestDay[],
   datasetId: string,
   base: string | null,
-): Promise<RecordedResource[]> {
+): Promise<AddressedResource[]> {
   const legacy = days.filter((d) => d.url === undefined || d.ext_ident === undefined)
   let firstUrls = new Map<string, string>()
   if (legacy.length > 0) firstUrls = await firstPublishedUrls(ctx.db)
   return days.map((day) =>
     day.url !== undefined && day.ext_ident !== undefined
-      ? (day as RecordedResource)
+      ? (day as AddressedResource)
       : {
           ...day,
           url: day.url ?? firstUrls.get(day.file_name) ?? `${base ?? ''}/${day.file_name}`,
@@ -199,20 +219,37 @@ export async function recordedResources(
   )
 }
 
-/** Dates strictly between the latest listed day before `date` and `date`: days nobody published. */
+/**
+ * Days nobody published: every date from the first listed day to the day before `date` without a
+ * file of its own, gaps between published days included (a missed day stays missed until a report
+ * import fills it), at most the latest 1000.
+ */
 export function missedDays(listedDates: readonly string[], date: string): string[] {
-  const before = listedDates.filter((d) => d < date).sort()
-  const last = before.at(-1)
-  if (last === undefined) return []
+  const listed = new Set(listedDates)
+  const first = [...listed].filter((d) => d < date).sort()[0]
+  if (first === undefined) return []
   const missed: string[] = []
-  const day = new Date(`${last}T12:00:00Z`)
+  const day = new Date(`${first}T12:00:00Z`)
   for (;;) {
     day.setUTCDate(day.getUTCDate() + 1)
     const text = day.toISOString().slice(0, 10)
-    if (text >= date || missed.length >= 366) break
-    missed.push(text)
+    if (text >= date) break
+    if (!listed.has(text)) missed.push(text)
   }
-  return missed
+  return missed.slice(-1000)
+}
+
+/**
+ * The days missed since the latest listed day before `date`: what a publication of `date` or an
+ * alert of that day newly has to tell (older gaps were told when they were new, and stay listed
+ * by missedDays until a report fills them).
+ */
+export function daysMissedSinceLastFile(listedDates: readonly string[], date: string): string[] {
+  const last = listedDates
+    .filter((d) => d < date)
+    .sort()
+    .at(-1)
+  return last === undefined ? [] : missedDays([last], date)
 }
 
 function missedDaysWarning(dates: string[]): PublicationIssue {
@@ -262,13 +299,12 @@ export function publicationDayFinding(
 }
 
 async function buildAndCheckXml(
-  developerName: string,
+  developer: DeveloperRow,
   datasetId: string,
   base: string,
   resources: readonly RecordedResource[],
   fileName: string,
   trialAllowed: boolean,
-  dataset: { url: string | null; note: string | null },
 ): Promise<CheckedXml> {
   const trial = trialAllowed && isTrialAddress(base)
   let xml: Buffer
@@ -277,17 +313,18 @@ async function buildAndCheckXml(
       buildHarvesterXml({
         allowHttp: trial,
         extIdent: datasetId,
-        ...withNote(
-          // the latest listed day names the year
-          officialDatasetTexts(developerName, Number((resources.at(-1) as { date: string }).date.slice(0, 4))),
-          dataset.note,
-        ),
-        url: dataset.url,
+        // the years of the listed days, the entity's own notes and page
+        ...datasetTexts(developer, resources),
+        url: developer.dataset_url,
         resources: resources.map((day) => ({
           extIdent: day.ext_ident,
           url: day.url,
           dataDate: day.date,
-          ...officialResourceTexts(developerName, day.date),
+          // as first published: renaming the developer does not rewrite past resources
+          titlePl: day.title_pl,
+          titleEn: day.title_en,
+          descriptionPl: day.description_pl,
+          descriptionEn: day.description_en,
         })),
       }),
       'utf8',
@@ -404,15 +441,32 @@ async function prepare(
     if (found.issue) issues.push(found.issue)
     if (found.warning) warnings.push(found.warning)
   }
-  const previous = dataset ? await datasetStore(ctx, dataset).currentManifest() : undefined
+  const store = dataset ? datasetStore(ctx, dataset) : undefined
+  const previous = store ? await store.currentManifest() : undefined
   const datasetId = dataset?.extIdent ?? (await getPublicDatasetId(ctx))
   const base = settings.public_base_url && dataset ? datasetBase(settings.public_base_url, dataset) : null
-  // every resource listed so far, with the URL and extIdent it was first published with
-  const listed = await recordedResources(ctx, previous?.days ?? [], datasetId, base)
+  const trial = ctx.config.env !== 'production' && base !== null && isTrialAddress(base)
+  if (developer) {
+    const found = datasetUrlFinding(developer, ctx.config.env === 'production')
+    if (found.issue) issues.push(found.issue)
+    if (found.warning) warnings.push(found.warning)
+  }
+  // every resource listed so far, with the URL, extIdent, texts and time it was first published with
+  const portal = portalResources(await recordedResources(ctx, previous?.days ?? [], datasetId, base), trial)
+  if (portal.dropped.length > 0) warnings.push(trialResourcesDroppedWarning(portal.dropped))
+  const listed: RecordedResource[] = store
+    ? await frozenResources(
+        store,
+        portal.kept,
+        developer?.name ?? '',
+        () => firstPublishedTimes(ctx.db),
+        previous?.created_at ?? ctx.now().toISOString(),
+      )
+    : []
   const sameDay = listed.filter((d) => d.date === date)
   const dayFinding = publicationDayFinding(ctx, date, given !== undefined, sameDay.length > 0)
   if (dayFinding) issues.push(dayFinding)
-  const missed = missedDays(
+  const missed = daysMissedSinceLastFile(
     listed.map((d) => d.date),
     date,
   )
@@ -433,6 +487,7 @@ async function prepare(
       url: `${base ?? ''}/${name}`,
       ext_ident: dailyResourceExtIdent(datasetId, date, revision),
       revision,
+      ...newResourceTexts(developer?.name ?? '', date, revision, ctx.now().toISOString()),
     }
   }
   const resourcesWith = (added: RecordedResource | undefined): RecordedResource[] =>
@@ -447,10 +502,7 @@ async function prepare(
   let startXml: ((resources: RecordedResource[], fileName: string) => Promise<CheckedXml>) | undefined
   if (developer && base !== null) {
     startXml = (resources, fileName) =>
-      buildAndCheckXml(developer.name, datasetId, base, resources, fileName, ctx.config.env !== 'production', {
-        url: settings.dataset_url,
-        note: settings.description_note,
-      })
+      buildAndCheckXml(developer, datasetId, base, resources, fileName, ctx.config.env !== 'production')
   }
   let xmlCheck: Promise<CheckedXml> | undefined
   if (startXml) {
@@ -468,8 +520,9 @@ async function prepare(
   }
 
   let csv: PreparedDayFile | undefined
+  let fileGaps: InvariantReport | undefined
   if (given) {
-    const sink = await DayFileSink.open(stagedCsv)
+    const sink = await DayFileSink.open(stagedCsv, date)
     try {
       await sink.write(given.content)
     } catch (error) {
@@ -478,11 +531,12 @@ async function prepare(
     }
     const written = await sink.close()
     issues.push(...written.issues)
+    fileGaps = written.invariants
     csv = { fileName: given.fileName, md5: written.md5, bytes: written.bytes, rows: given.rows }
   } else if (developer) {
     const inconsistent: InconsistentOffer[] = []
     let buildError: DailyCsvError | undefined
-    const sink = await DayFileSink.open(stagedCsv)
+    const sink = await DayFileSink.open(stagedCsv, date)
     let built: { fileName: string; rows: number } | undefined
     try {
       let serializer: DailyCsvSerializer | undefined
@@ -497,6 +551,7 @@ async function prepare(
         buildError = error
       }
       const investments = readDailyOffers(ctx, {
+        day: date,
         developer,
         includeUnassigned: dataset?.primary ?? true,
         statuses: settings.published_statuses,
@@ -536,6 +591,7 @@ async function prepare(
     if (built) {
       const written = await sink.close()
       issues.push(...written.issues)
+      fileGaps = written.invariants
       csv = { fileName: built.fileName, md5: written.md5, bytes: written.bytes, rows: built.rows }
     } else {
       await sink.abort()
@@ -553,6 +609,8 @@ async function prepare(
 
   if (offersWithoutType.length > 0) warnings.push(untypedOffersWarning(offersWithoutType))
   warnings.push(...gapWarnings(gaps))
+  // the file's own gaps (a report's file has no catalog reading): each kind named once
+  for (const gap of fileGaps?.gaps ?? []) if (!warnings.some((w) => w.code === gap.code)) warnings.push(gap)
 
   let manifestDays: ManifestDay[] = listed
   let dayFile: RecordedResource | undefined
@@ -597,6 +655,7 @@ async function prepare(
     warnings,
     offersWithoutType,
     gaps,
+    fileGaps: fileGaps?.gapCounts ?? {},
   }
 }
 
@@ -628,9 +687,64 @@ function gapWarnings(gaps: DailyFileGaps): PublicationIssue[] {
     out.push(
       issue(
         'price_combined_missing',
-        `${polishCount(gaps.combinedPriceMissing.length, ['lokal ma', 'lokale mają', 'lokali ma'])} wycenione miejsca postojowe lub pomieszczenia przynależne, ale kolumna 42 (cena z częściami i prawami) ma X: ${n.pl}. Podaj cenę łączną z częściami albo potwierdź, że nie ma takiej ceny.`,
-        `${gaps.combinedPriceMissing.length} unit(s) have priced parking spaces or appurtenant rooms but column 42 (price including parts and rights) is X: ${n.en}. Enter the combined price (price_combined) or confirm there is none.`,
+        `${polishCount(gaps.combinedPriceMissing.length, ['lokal ma', 'lokale mają', 'lokali ma'])} wycenione części, pomieszczenia przynależne lub prawa, ale nie ma ceny lokalu, więc kolumny 42 (cena łączna) nie da się obliczyć i ma X: ${n.pl}. Podaj cenę całkowitą lokalu w edytorze oferty (pole „Cena całkowita”); cena łączna zostanie wtedy obliczona.`,
+        `${gaps.combinedPriceMissing.length} unit(s) have priced parts, appurtenant rooms or rights but no total, so column 42 (combined price) cannot be computed and is X: ${n.en}. Enter the unit's total price in the offer editor.`,
         { count: gaps.combinedPriceMissing.length, offers: gaps.combinedPriceMissing },
+      ),
+    )
+  }
+  if (gaps.combinedPriceComputed.length > 0) {
+    const n = named(gaps.combinedPriceComputed)
+    out.push(
+      issue(
+        'price_combined_computed',
+        `${gaps.combinedPriceComputed.length} lokali nie ma zapisanej ceny łącznej, więc kolumna 42 została obliczona jako cena lokalu plus ceny części, pomieszczeń przynależnych i praw: ${n.pl}. Sprawdź ją i zapisz w ofercie: w edytorze oferty kliknij „Przelicz cenę łączną”, a potem „Zapisz zmianę ceny”.`,
+        `${gaps.combinedPriceComputed.length} unit(s) have no stored combined price, so column 42 was computed as the total plus the parts, appurtenant rooms and rights: ${n.en}. Check it and store it: in the offer editor click "Compute the combined price", then "Save the price change".`,
+        { count: gaps.combinedPriceComputed.length, offers: gaps.combinedPriceComputed },
+      ),
+    )
+  }
+  if (gaps.offersWithoutPriceM2.length > 0) {
+    const n = named(gaps.offersWithoutPriceM2)
+    out.push(
+      issue(
+        'offer_price_m2_missing',
+        `${gaps.offersWithoutPriceM2.length} lokali ma cenę całkowitą, ale nie ma ceny za m² (w pliku X w kolumnach 38–39): ${n.pl}. Ustawa wymaga obu cen: podaj cenę za m² w edytorze oferty (pole „Cena za m²”), importem lub webhookiem.`,
+        `${gaps.offersWithoutPriceM2.length} unit(s) have a total but no price per m² (X in columns 38–39): ${n.en}. Enter the price per m².`,
+        { count: gaps.offersWithoutPriceM2.length, offers: gaps.offersWithoutPriceM2 },
+      ),
+    )
+  }
+  if (gaps.offersWithoutTotal.length > 0) {
+    const n = named(gaps.offersWithoutTotal)
+    out.push(
+      issue(
+        'offer_price_total_missing',
+        `${gaps.offersWithoutTotal.length} lokali ma cenę za m², ale nie ma ceny całkowitej (w pliku X w kolumnach 40–41): ${n.pl}. Podaj cenę całkowitą w edytorze oferty (pole „Cena całkowita”), importem lub webhookiem.`,
+        `${gaps.offersWithoutTotal.length} unit(s) have a price per m² but no total (X in columns 40–41): ${n.en}. Enter the total price.`,
+        { count: gaps.offersWithoutTotal.length, offers: gaps.offersWithoutTotal },
+      ),
+    )
+  }
+  if (gaps.offersLeftOutByStatus.length > 0) {
+    const n = named(gaps.offersLeftOutByStatus)
+    out.push(
+      issue(
+        'offers_left_out_by_status',
+        `${gaps.offersLeftOutByStatus.length} lokali w sprzedaży (dostępne lub zarezerwowane) nie trafia do pliku, bo ich status nie jest publikowany: ${n.pl}. Ustawa wymaga publikacji cen każdego oferowanego lokalu: w ustawieniach publikacji zaznacz statusy „available” i „reserved” (published_statuses).`,
+        `${gaps.offersLeftOutByStatus.length} unit(s) on sale are left out of the file because their status is not published: ${n.en}. Publish the statuses available and reserved (published_statuses).`,
+        { count: gaps.offersLeftOutByStatus.length, offers: gaps.offersLeftOutByStatus },
+      ),
+    )
+  }
+  if (gaps.offersHiddenInDraft.length > 0) {
+    const n = named(gaps.offersHiddenInDraft)
+    out.push(
+      issue(
+        'offers_hidden_in_draft',
+        `${gaps.offersHiddenInDraft.length} lokali w sprzedaży jest ukrytych jako szkic i nie trafia do pliku: ${n.pl}. Jeśli lokal jest oferowany, opublikuj go w edytorze oferty („Opublikuj”); jeśli nie, zmień jego status (np. na „unavailable”).`,
+        `${gaps.offersHiddenInDraft.length} unit(s) on sale are hidden as drafts and left out of the file: ${n.en}. Publish them in the offer editor, or change their status.`,
+        { count: gaps.offersHiddenInDraft.length, offers: gaps.offersHiddenInDraft },
       ),
     )
   }
@@ -660,13 +774,29 @@ function gapWarnings(gaps: DailyFileGaps): PublicationIssue[] {
 }
 
 /** The counts of a publication outcome and of /status. */
-export function gapCounts(gaps: DailyFileGaps): Record<string, number> {
-  return {
+export function gapCounts(gaps: DailyFileGaps, fileGaps: Record<string, number> = {}): Record<string, number> {
+  const counts: Record<string, number> = {
     offers_without_price: gaps.offersWithoutPrice.length,
+    offers_without_price_m2: gaps.offersWithoutPriceM2.length,
+    offers_without_total: gaps.offersWithoutTotal.length,
     combined_price_missing: gaps.combinedPriceMissing.length,
+    combined_price_computed: gaps.combinedPriceComputed.length,
+    offers_left_out_by_status: gaps.offersLeftOutByStatus.length,
+    offers_hidden_in_draft: gaps.offersHiddenInDraft.length,
     investments_without_location: gaps.investmentsWithoutLocation.length,
     investments_without_prospectus: gaps.investmentsWithoutProspectus.length,
   }
+  // a file not read from the catalog (a report) has only its own rows to show its gaps
+  const fromFile: Record<string, string> = {
+    offer_price_missing: 'offers_without_price',
+    offer_price_m2_missing: 'offers_without_price_m2',
+    offer_price_total_missing: 'offers_without_total',
+  }
+  for (const [code, count] of Object.entries(fileGaps)) {
+    const key = fromFile[code]
+    if (key !== undefined) counts[key] = Math.max(counts[key] ?? 0, count)
+  }
+  return counts
 }
 
 /** How many designations a message names; the details list them all. */
@@ -819,7 +949,7 @@ async function publishOnce(ctx: HostContext, args: PublishArgs): Promise<Publica
       developer_id: dataset?.developer.id ?? null,
       public_dataset_id: dataset?.extIdent ?? null,
       offers_without_type: prepared.offersWithoutType.length,
-      gaps: gapCounts(prepared.gaps),
+      gaps: gapCounts(prepared.gaps, prepared.fileGaps),
       warnings: prepared.warnings,
     }
     await ctx.db.transaction().execute(async (trx) => {

@@ -23,6 +23,16 @@ export interface ManifestDay {
   url?: string
   ext_ident?: string
   revision?: number
+  /**
+   * The resource's title and description as first published, and when: they never change
+   * (renaming the developer does not rewrite past resources, and a day file's Last-Modified stays
+   * the time it was published). Absent in manifests written before they were recorded.
+   */
+  title_pl?: string
+  title_en?: string
+  description_pl?: string
+  description_en?: string
+  published_at?: string
 }
 
 export interface Manifest {

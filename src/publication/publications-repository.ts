@@ -57,6 +57,30 @@ export async function firstPublishedUrls(db: Executor): Promise<Map<string, stri
   return urls
 }
 
+/**
+ * When each day's file was first published (file name → time), from the successful
+ * publications' outcomes; for manifests written before resources recorded it.
+ */
+export async function firstPublishedTimes(db: Executor): Promise<Map<string, string>> {
+  const rows = await db
+    .selectFrom('publications')
+    .select(['issues', 'finished_at'])
+    .where('status', '=', 'published')
+    .orderBy('id', 'asc')
+    .execute()
+  const times = new Map<string, string>()
+  for (const row of rows) {
+    try {
+      const name = (JSON.parse(row.issues ?? '{}') as { outcome?: { csv?: { file_name?: string } } }).outcome?.csv
+        ?.file_name
+      if (name && row.finished_at && !times.has(name)) times.set(name, row.finished_at)
+    } catch {
+      // a record that cannot be read names no file
+    }
+  }
+  return times
+}
+
 export interface PublicationFilter {
   status?: 'published' | 'failed' | undefined
   trigger?: string | undefined

@@ -191,5 +191,7 @@ async function servePublished(
     )
   const day = manifest.days.find((d) => d.file_name === file)
   if (!day) throw notFound()
-  return sendPublicFile(request, reply, store.csvPath(day.md5), 'text/csv; charset=utf-8', day.md5, modified)
+  // a day file never changes, nor does the time it was published (not the latest publication's)
+  const published = day.published_at ? new Date(day.published_at) : modified
+  return sendPublicFile(request, reply, store.csvPath(day.md5), 'text/csv; charset=utf-8', day.md5, published)
 }

@@ -22,8 +22,8 @@ export async function getServiceStatus(ctx: HostContext) {
   ])
   const listed = (manifest?.days ?? []).map((d) => d.date)
   const today = todayInWarsaw(ctx)
-  // days before today without a file since the last one published (today is the schedule's to publish)
-  const missed = missedDays(listed, today)
+  // days before today without a file (today is the schedule's to publish)
+  const primaryMissed = missedDays(listed, today)
   const datasets = await Promise.all(
     (await listDatasets(ctx)).map(async (dataset) => {
       const developerId = dataset.primary ? null : dataset.developer.id
@@ -48,6 +48,8 @@ export async function getServiceStatus(ctx: HostContext) {
       }
     }),
   )
+  // every entity's missed days: a day the second company missed is as much a legal gap
+  const missed = [...new Set([...primaryMissed, ...datasets.flatMap((d) => d.missed_days)])].sort()
   return {
     version: PLUGIN_VERSION,
     contract_id: CURRENT_LEGAL_CONTRACT.id,

@@ -32,7 +32,7 @@ export const StatusSchema = Type.Object(
         gaps: Type.Optional(
           Type.Record(Type.String(), Type.Integer(), {
             description:
-              'What that file showed incompletely: offers_without_price, combined_price_missing, investments_without_location, investments_without_prospectus',
+              'What that file showed incompletely or left out: offers_without_price, offers_without_price_m2, offers_without_total, combined_price_missing, combined_price_computed, offers_left_out_by_status, offers_hidden_in_draft, investments_without_location, investments_without_prospectus',
           }),
         ),
       },
@@ -69,7 +69,7 @@ export const StatusSchema = Type.Object(
     ),
     missed_days: Type.Array(Type.String(), {
       description:
-        'Days before today without a published file since the last one (a file for a past day is never made from today’s prices; the report import can fill one)',
+        'Days before today without a published file since the first one, of any developer entity’s dataset (each dataset’s own are in datasets[].missed_days); a file for a past day is never made from today’s prices, the report import can fill one',
     }),
     offers_without_type: Type.Integer({
       description:
@@ -80,7 +80,7 @@ export const StatusSchema = Type.Object(
         id: Type.Integer(),
         cause: Type.String({
           description:
-            'publication_failed, missed_days, delivery_failed, row_drop, license_continuity, publication_gaps or test; told once per cause, day and dataset',
+            'publication_failed, missed_days, delivery_failed, row_drop, license_continuity, publication_gaps, publication_audit or test; told once per cause, day and dataset',
         }),
         day: Type.String({ description: 'The day (YYYY-MM-DD, Europe/Warsaw) the alert is about' }),
         severity: Type.String({ description: 'critical, warning or info' }),

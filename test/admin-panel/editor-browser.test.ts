@@ -307,6 +307,32 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in 
     ])
   })
 
+  it('shows a price entered ahead as announced beside the price in force, and fills column 42 in one click', async () => {
+    const flat = await offerByCode('A/0.01')
+    const tomorrow = warsawDate(new Date(env.clock.now().getTime() + 24 * 3600 * 1000))
+    await openOffer(flat.id)
+    await page.fill('#price-price_total', '1 075 760,00')
+    await page.fill('#price-price_m2', '23 800,00')
+    await page.fill('#price-from', tomorrow)
+    await page.fill('#price-reason', 'Cennik od jutra')
+    await page.click('#save-prices')
+    await toastSays('Zapisano zmianę ceny')
+    // the hint says what is in force now and what is announced
+    const totalHint = plain(await page.textContent('#price-form .field[data-field~="price_total"]'))
+    expect(totalHint).toContain(`teraz ${plain('971 800,00')}`)
+    expect(totalHint).toContain(`1 075 760,00 zł od ${tomorrow.split('-').reverse().join('.')} (zapowiedziana)`)
+    await poll(async () => plain(await page.textContent('#price-history tbody tr'))).toContain('(zapowiedziana)')
+    // the catalog (and the website) keeps the price in force until tomorrow
+    expect((await api('GET', `/catalog/properties/${flat.id}`)).json().offer.price_cents).toBe(97_180_000)
+    await shot('07b-price-announced')
+
+    // column 42: the total plus the parking space, in one click
+    await page.click('#compute-combined-price')
+    expect(await page.inputValue('#price-price_combined')).toBe('1 120 760,00')
+    expect(plain(await page.textContent('#price-combined-computed'))).toMatch(/Cena łączna = 1 075 760,00 zł/)
+    await shot('07c-combined-computed')
+  })
+
   it('creates a storage room sold on its own; the day’s file shows it and the flat’s parking space', async () => {
     await page.click('#nav a[data-route=oferty]')
     await page.click('#new-offer')

@@ -248,6 +248,10 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('operator administr
     await page.click('#report-publish')
     await expect.poll(() => page.textContent('.alert-error')).toContain('Zaznacz potwierdzenie')
     await page.check('#report-confirm')
+    // the report names another company than the entity with its NIP: confirmed apart
+    await page.click('#report-publish')
+    await expect.poll(() => page.textContent('.alert-error')).toContain('Dane dewelopera w raporcie różnią się')
+    await page.check('#report-confirm-mismatch')
     await page.click('#report-publish')
     await page.locator('#report-result').waitFor()
     expect(await page.textContent('#report-result')).toContain('Opublikowano raport')

@@ -10,7 +10,8 @@
  *   MP-50  standalone parking space → its own row, 44–47
  *   KL-07  standalone storage room → its own row, 48–51, price 8500.05 (leading zero in grosze)
  *   D/1    house in the second investment (no prospectus → X in 58), a right (52–54) and an
- *          other payment (55–57), no combined price (X in 42–43)
+ *          other payment (55–57), no stored combined price: 42–43 computed in the file as the
+ *          total plus the right (1180140.00 + 15000.00 = 1195140.00), the other payment left out
  * Every value is a literal, so the catalog is the same on SQLite and PostgreSQL and in every run.
  */
 import type { HostContext } from '../../src/host/context.js'

@@ -37,6 +37,8 @@ const STORED_ROWS: Array<Record<string, string>> = [
     prop_area: '100,00',
     price_m2: '9 999,99',
     price_total: '999 999,00',
+    // the combined price is never below the total (column 42)
+    price_combined: '1 019 999,00',
     proj_voivod: 'Śląskie',
     proj_city: 'Łódź',
     proj_zip: '90001',

@@ -46,7 +46,12 @@ describeEachDatabase('legal fidelity of the daily file', (getEnv) => {
     expect(codes(outcome.warnings).filter((c: string) => GAP_CODES.includes(c))).toEqual([])
     expect(outcome.gaps).toEqual({
       offers_without_price: 0,
+      offers_without_price_m2: 0,
+      offers_without_total: 0,
       combined_price_missing: 0,
+      combined_price_computed: 0,
+      offers_left_out_by_status: 0,
+      offers_hidden_in_draft: 0,
       investments_without_location: 0,
       investments_without_prospectus: 0,
     })
@@ -96,8 +101,11 @@ describeEachDatabase('legal fidelity of the daily file', (getEnv) => {
     const byCode = (code: string) => warnings.find((w) => w.code === code)
     expect(byCode('offer_price_missing')?.details.offers).toEqual([{ id: withoutPrice.id, code: withoutPrice.code }])
     expect(byCode('offer_price_missing')?.message).toContain(withoutPrice.code)
-    expect(byCode('price_combined_missing')?.details.offers).toEqual([{ id: withParts.id, code: withParts.code }])
-    expect(byCode('price_combined_missing')?.message).toMatch(/kolumna 42/)
+    // column 42 is computed (the total plus the priced parts), never left X: named, with what to click
+    expect(byCode('price_combined_computed')?.details.offers).toEqual([
+      { id: withParts.id, code: withParts.code, cents: expect.any(Number) },
+    ])
+    expect(byCode('price_combined_computed')?.message).toMatch(/kolumna 42.*Przelicz cenę łączną/)
     expect(byCode('investment_location_missing')?.details.investments).toEqual([investment])
     expect(byCode('investment_prospectus_missing')?.details.investments).toEqual([investment])
 
@@ -105,7 +113,12 @@ describeEachDatabase('legal fidelity of the daily file', (getEnv) => {
     expect(published.statusCode).toBe(200)
     expect(published.json().gaps).toEqual({
       offers_without_price: 1,
-      combined_price_missing: 1,
+      offers_without_price_m2: 0,
+      offers_without_total: 0,
+      combined_price_missing: 0,
+      combined_price_computed: 1,
+      offers_left_out_by_status: 0,
+      offers_hidden_in_draft: 0,
       investments_without_location: 1,
       investments_without_prospectus: 1,
     })
@@ -139,23 +152,26 @@ describeEachDatabase('legal fidelity of the daily file', (getEnv) => {
     expect(refused.json()).toMatchObject({ error: 'publication_date_past' })
   })
 
-  it("carries the website's price page as the dataset url and the operator's note in the description", async () => {
-    const refused = await call('PUT', '/publication/settings', {
+  it("carries the entity's price page as the dataset url and its own notes in the descriptions", async () => {
+    const developer = await env.ctx.db.selectFrom('developers').select('id').orderBy('id').executeTakeFirstOrThrow()
+    const refused = await call('PUT', `/developers/${developer.id}`, {
       dataset_url: 'http://www.example.pl/ceny',
-      description_note: 'Sprzedaż <b>zakończona</b>',
+      description_note_pl: 'Sprzedaż <b>zakończona</b>',
     })
     expect(refused.statusCode).toBe(422)
     expect(codes(refused.json().issues).sort()).toEqual(['https_required', 'invalid_text'])
 
     const note = 'Sprzedaż lokali w inwestycji Zielone Tarasy została zakończona.'
-    const saved = await call('PUT', '/publication/settings', {
+    const saved = await call('PUT', `/developers/${developer.id}`, {
       dataset_url: 'https://www.example.pl/ceny-mieszkan',
-      description_note: note,
+      description_note_pl: note,
     })
     expect(saved.statusCode).toBe(200)
     expect((await call('POST', '/publications', { date: '2026-11-24' })).statusCode).toBe(200)
     const xml = (await env.app.inject({ url: '/dane-gov/dataset.xml' })).body
     expect(xml).toContain('\t\t<url>https://www.example.pl/ceny-mieszkan</url>')
     expect(xml).toMatch(new RegExp(`<polish>Zbiór danych zawiera[^<]*${note}</polish>`))
+    // the Polish note never goes into <english>: without an English note the English description has none
+    expect(xml).not.toMatch(new RegExp(`<english>[^<]*${note}</english>`))
   })
 })

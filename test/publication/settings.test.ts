@@ -83,8 +83,6 @@ describeEachDatabase('publication settings, developers and investment locations'
       developer_id: null,
       published_statuses: ['available', 'reserved'],
       schedule: '30 0 * * *',
-      dataset_url: null,
-      description_note: null,
       public_dataset_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/),
       xml_url: null,
       md5_url: null,

@@ -15,6 +15,7 @@ import { renderInvestments } from './editor/view-investments.js'
 import { renderLogin } from './views/view-login.js'
 import { renderOffers } from './editor/view-offers.js'
 import { renderPublication } from './views/view-publication.js'
+import { renderPublicationAudit } from './views/view-publication-audit.js'
 import { renderReportImport } from './views/view-report-import.js'
 import { renderSettings } from './views/view-settings.js'
 import { renderSources } from './views/view-sources.js'
@@ -42,6 +43,12 @@ const SECTIONS = [
   { route: 'publikacja', group: 'daily', title: ['Publikacja', 'Publication'], render: renderPublication },
   { route: 'historia', group: 'daily', title: ['Historia publikacji', 'Publication history'], render: renderHistory },
   { route: 'raport', group: 'daily', title: ['Import raportu', 'Report import'], render: renderReportImport },
+  {
+    route: 'audyt-publikacji',
+    group: 'daily',
+    title: ['Audyt publikacji', 'Publication audit'],
+    render: renderPublicationAudit,
+  },
   { route: 'inwestycje', group: 'catalog', title: ['Inwestycje', 'Investments'], render: renderInvestments },
   { route: 'oferty', group: 'catalog', title: ['Oferty', 'Offers'], render: renderOffers },
   { route: 'import', group: 'catalog', title: ['Import ofert', 'Offer import'], render: renderImports },

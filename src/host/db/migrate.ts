@@ -18,7 +18,8 @@ import * as listingRevision from './migrations/0014-listing-revision.js'
 import * as priceListFiltersIndex from './migrations/0015-price-list-filters-index.js'
 import * as listingValues from './migrations/0016-listing-values.js'
 import * as priceIndexIncludesArea from './migrations/0017-price-index-includes-area.js'
-import * as scheduledSources from './migrations/0018-scheduled-sources.js'
+import * as developerDataset from './migrations/0018-developer-dataset.js'
+import * as scheduledSources from './migrations/0019-scheduled-sources.js'
 
 interface MigrationModule {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>
@@ -46,7 +47,8 @@ const MIGRATIONS: ReadonlyArray<readonly [string, MigrationModule]> = [
   ['0015-price-list-filters-index', priceListFiltersIndex],
   ['0016-listing-values', listingValues],
   ['0017-price-index-includes-area', priceIndexIncludesArea],
-  ['0018-scheduled-sources', scheduledSources],
+  ['0018-developer-dataset', developerDataset],
+  ['0019-scheduled-sources', scheduledSources],
 ]
 
 export class MigrationError extends Error {}

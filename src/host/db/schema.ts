@@ -94,6 +94,12 @@ export interface DevelopersTable {
   sales_postal_code: string | null
   sales_additional_locations: string | null
   contact_method: string | null
+  /** The dataset's `<url>`: the https page of this entity's website with the prices. */
+  dataset_url: string | null
+  /** Ends the dataset's Polish description (e.g. that sales of an investment ended). */
+  description_note_pl: string | null
+  /** Ends the English description; none when not given in English. */
+  description_note_en: string | null
   created_at: string
   modified_at: string
 }

@@ -53,6 +53,8 @@ export const ROW_ERROR_CODES = [
   'required',
   'unknown_field',
   'inconsistent_price',
+  'combined_below_total',
+  'price_before_first_record',
   'duplicate_key',
 ] as const
 export type RowErrorCode = (typeof ROW_ERROR_CODES)[number]
@@ -277,6 +279,8 @@ function validateCells(
 
   const inconsistency = checkPriceConsistency(values)
   if (inconsistency !== undefined) errors.push(rowError(row, 'price_total', 'inconsistent_price', inconsistency))
+  const combined = combinedBelowTotal(values.priceCombinedCents, values.priceTotalCents)
+  if (combined !== undefined) errors.push(rowError(row, 'price_combined', 'combined_below_total', combined))
   if (errors.length > 1) errors.sort(byFieldRank)
 
   const { sourceInvestmentId, sourcePropertyId } = values
@@ -318,6 +322,29 @@ function checkPriceConsistency(values: NormalizedOfferValues): { pl: string; en:
       `Cena całkowita: ${formatCentsPl(priceTotalCents)} zł nie zgadza się z ceną za m² × powierzchnią = ` +
       `${formatCentsPl(priceM2Cents)} zł × ${formatAreaPl(area)} m² = ${formatCentsPl(expectedCents)} zł ` +
       `(${PRICE_ROUNDING_RULE_PL})`,
+  }
+}
+
+/**
+ * The combined price (column 42) is the total plus the prices of the parts, appurtenant rooms and
+ * rights bought with the unit (art. 19a ust. 1 pkt 1–3; docs/decisions/column-42-combined-price.md),
+ * so it is never below the total. The planner holds a row that sends one of them to the stored other.
+ */
+export function combinedBelowTotal(
+  combinedCents: number | null | undefined,
+  totalCents: number | null | undefined,
+): { pl: string; en: string } | undefined {
+  if (combinedCents === undefined || combinedCents === null || totalCents === undefined || totalCents === null)
+    return undefined
+  if (combinedCents >= totalCents) return undefined
+  return {
+    en:
+      `price_combined: ${formatCents(BigInt(combinedCents))} is below price_total ${formatCents(BigInt(totalCents))}; ` +
+      'the combined price is the total plus the parts, appurtenant rooms and rights bought with the unit',
+    pl:
+      `Cena łączna ${formatCentsPl(combinedCents)} zł jest niższa niż cena lokalu ${formatCentsPl(totalCents)} zł. ` +
+      'Cena łączna (kolumna 42) to cena lokalu powiększona o ceny części, pomieszczeń przynależnych i praw ' +
+      'kupowanych razem z lokalem: popraw ją (w edytorze przycisk „Przelicz cenę łączną”) albo usuń.',
   }
 }
 

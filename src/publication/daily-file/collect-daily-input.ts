@@ -1,7 +1,8 @@
 /*
- * Reads the catalog for the daily file: every offer with host status `publish` in a published
- * investment of the publishing developer, whose status is one of the published statuses, with its
- * components. Maps rows to the pure model of daily-csv.ts.
+ * Reads the catalog for the daily file of day D: every offer with host status `publish` in a
+ * published investment of the publishing developer, whose status is one of the published statuses,
+ * with its components, each price as in force on D (price-in-force.ts: a price announced for a
+ * later day is not D's price). Maps rows to the pure model of daily-csv.ts.
  */
 import type { Selectable } from 'kysely'
 
@@ -9,6 +10,9 @@ import type { HostContext } from '../../host/context.js'
 import type { DeveloperRow, OfferComponentsTable } from '../../host/db/schema.js'
 import { slugify } from '../../catalog/presentation.js'
 import { priceWithinRounding } from '../../offers/validation/price-consistency.js'
+import { groupPriceRecords, type OfferPriceRecords, priceInForce, priceKey } from '../../offers/price-in-force.js'
+import { selectPriceRecordsUpTo } from '../../offers/offers-repository.js'
+import { combinedPrice, hasPricedParts } from '../../offers/combined-price.js'
 import type {
   ComponentGroupKind,
   DailyCsvComponent,
@@ -63,7 +67,15 @@ export function dailyCompanySlug(developer: Pick<DeveloperRow, 'name'>): string 
 
 type ComponentRow = Pick<
   Selectable<OfferComponentsTable>,
-  'offer_id' | 'group_kind' | 'kind_label' | 'designation' | 'price_cents' | 'price_from' | 'description' | 'position'
+  | 'id'
+  | 'offer_id'
+  | 'group_kind'
+  | 'kind_label'
+  | 'designation'
+  | 'price_cents'
+  | 'price_from'
+  | 'description'
+  | 'position'
 >
 
 /*
@@ -81,23 +93,39 @@ export type InconsistentOffer = { id: number; code: string }
 export type UntypedOffer = { id: number; code: string }
 
 /**
- * What the file would show incompletely (each listed, never silent): offers without any price
- * (`X` in every price column), flats and houses whose parts or rooms are priced but whose combined
- * price (column 42) is not, and investments without a full location (29–35) or prospectus (58).
+ * What the file would show incompletely or leave out (each listed, never silent): offers without
+ * any price (`X` in every price column), flats and houses without their price per m² alone or
+ * without their total, flats and houses whose parts or rooms are priced but whose combined price
+ * (column 42) is not, offers on sale left out by the published statuses or hidden as drafts, and
+ * investments without a full location (29–35) or prospectus (58).
  */
 export interface DailyFileGaps {
   offersWithoutPrice: { id: number; code: string }[]
+  offersWithoutPriceM2: { id: number; code: string }[]
+  offersWithoutTotal: { id: number; code: string }[]
   combinedPriceMissing: { id: number; code: string }[]
+  /** Column 42 computed as the total plus the priced parts, rooms and rights (not stored in the offer). */
+  combinedPriceComputed: { id: number; code: string; cents: number }[]
+  offersLeftOutByStatus: { id: number; code: string; status: string }[]
+  offersHiddenInDraft: { id: number; code: string; status: string }[]
   investmentsWithoutLocation: { id: number; title: string }[]
   investmentsWithoutProspectus: { id: number; title: string }[]
 }
 
 export const noGaps = (): DailyFileGaps => ({
   offersWithoutPrice: [],
+  offersWithoutPriceM2: [],
+  offersWithoutTotal: [],
   combinedPriceMissing: [],
+  combinedPriceComputed: [],
+  offersLeftOutByStatus: [],
+  offersHiddenInDraft: [],
   investmentsWithoutLocation: [],
   investmentsWithoutProspectus: [],
 })
+
+/** Statuses of units on sale: a file that leaves one of them out hides an offered unit. */
+export const ON_SALE_STATUSES: readonly string[] = ['available', 'reserved']
 
 /*
  * One investment at a time, in increasing id, so memory follows the largest investment rather
@@ -110,6 +138,8 @@ export const noGaps = (): DailyFileGaps => ({
 export async function* readDailyOffers(
   ctx: HostContext,
   args: {
+    /** The file's day: each price as in force that day. */
+    day: string
     developer: DeveloperRow
     /** Also the investments assigned to no developer entity (the publishing developer's dataset). */
     includeUnassigned: boolean
@@ -158,6 +188,7 @@ export async function* readDailyOffers(
         },
         prospectusUrl: r.prospectus_url,
       }
+      if (args.gaps) await findLeftOutOffers(trx, r.id, args.statuses, args.gaps)
       const offerRows = await trx
         .selectFrom('offers')
         .select([
@@ -201,6 +232,7 @@ export async function* readDailyOffers(
           ...(await trx
             .selectFrom('offer_components')
             .select([
+              'id',
               'offer_id',
               'group_kind',
               'kind_label',
@@ -217,10 +249,19 @@ export async function* readDailyOffers(
         )
       }
 
+      const records = groupPriceRecords(
+        await selectPriceRecordsUpTo(
+          trx,
+          offerRows.map((o) => o.id),
+          args.day,
+        ),
+      )
       const offers: DailyCsvOffer[] = []
       let next = 0
       for (let i = 0; i < offerRows.length; i++) {
-        const o = offerRows[i] as (typeof offerRows)[number]
+        const stored = offerRows[i] as (typeof offerRows)[number]
+        const own = records.get(stored.id)
+        const o = inForce(stored, own, args.day)
         // legal qualification is never guessed (contract 4.7.6): an offer without a type is not published
         if (o.property_type === '') {
           args.untyped.push({ id: o.id, code: o.code })
@@ -228,6 +269,10 @@ export async function* readDailyOffers(
         }
         if (gaps && o.price_total_cents === null && o.price_m2_cents === null)
           gaps.offersWithoutPrice.push({ id: o.id, code: o.code })
+        else if (gaps && o.offer_kind === 'property' && o.price_total_cents === null)
+          gaps.offersWithoutTotal.push({ id: o.id, code: o.code })
+        else if (gaps && o.offer_kind === 'property' && o.price_m2_cents === null)
+          gaps.offersWithoutPriceM2.push({ id: o.id, code: o.code })
         if (o.price_total_cents !== null && o.price_m2_cents !== null && o.area) {
           if (!priceWithinRounding(o.price_total_cents, o.price_m2_cents, o.area))
             args.inconsistent.push({ id: o.id, code: o.code })
@@ -236,17 +281,14 @@ export async function* readDailyOffers(
         // both lists are ordered by offer id and read with the same filter in one snapshot
         while (next < componentRows.length && (componentRows[next] as ComponentRow).offer_id < o.id) next++
         for (; next < componentRows.length; next++) {
-          const c = componentRows[next] as ComponentRow
-          if (c.offer_id !== o.id) break
-          if (
-            gaps &&
-            o.offer_kind === 'property' &&
-            o.price_combined_cents === null &&
-            c.price_cents !== null &&
-            (c.group_kind === 'part' || c.group_kind === 'appurtenant_room') &&
-            gaps.combinedPriceMissing.at(-1)?.id !== o.id
+          const row = componentRows[next] as ComponentRow
+          if (row.offer_id !== o.id) break
+          const price = priceInForce(
+            own?.get(priceKey('component', row.id)) ?? [],
+            { cents: row.price_cents, from: row.price_from },
+            args.day,
           )
-            gaps.combinedPriceMissing.push({ id: o.id, code: o.code })
+          const c = { ...row, price_cents: price.cents, price_from: price.from }
           components.push({
             groupKind: c.group_kind as ComponentGroupKind,
             kindLabel: c.kind_label,
@@ -256,6 +298,15 @@ export async function* readDailyOffers(
             description: c.description,
             position: c.position,
           })
+        }
+        // column 42 is computed when it is due and not given, never left X silently (combined-price.ts)
+        let combined = { cents: o.price_combined_cents, from: o.price_combined_from }
+        if (o.offer_kind === 'property' && combined.cents === null && hasPricedParts(components)) {
+          const computed = combinedPrice(o.price_total_cents, o.price_total_from, components)
+          if (computed) {
+            combined = computed
+            gaps?.combinedPriceComputed.push({ id: o.id, code: o.code, cents: computed.cents })
+          } else gaps?.combinedPriceMissing.push({ id: o.id, code: o.code })
         }
         offers.push({
           id: o.id,
@@ -267,8 +318,8 @@ export async function* readDailyOffers(
           priceM2From: o.price_m2_from,
           priceTotalCents: o.price_total_cents,
           priceTotalFrom: o.price_total_from,
-          priceCombinedCents: o.price_combined_cents,
-          priceCombinedFrom: o.price_combined_from,
+          priceCombinedCents: combined.cents,
+          priceCombinedFrom: combined.from,
           components,
         })
       }
@@ -283,5 +334,59 @@ export async function* readDailyOffers(
         .rollback()
         .execute()
         .catch(() => undefined)
+  }
+}
+
+type PricedOffer = {
+  price_m2_cents: number | null
+  price_m2_from: string | null
+  price_total_cents: number | null
+  price_total_from: string | null
+  price_combined_cents: number | null
+  price_combined_from: string | null
+}
+
+/** The offer with each of its prices as in force on `day`. */
+function inForce<T extends PricedOffer>(offer: T, records: OfferPriceRecords | undefined, day: string): T {
+  const resolve = (type: string, cents: number | null, from: string | null) =>
+    priceInForce(records?.get(type) ?? [], { cents, from }, day)
+  const m2 = resolve('m2', offer.price_m2_cents, offer.price_m2_from)
+  const total = resolve('total', offer.price_total_cents, offer.price_total_from)
+  const combined = resolve('combined', offer.price_combined_cents, offer.price_combined_from)
+  return {
+    ...offer,
+    price_m2_cents: m2.cents,
+    price_m2_from: m2.from,
+    price_total_cents: total.cents,
+    price_total_from: total.from,
+    price_combined_cents: combined.cents,
+    price_combined_from: combined.from,
+  }
+}
+
+/**
+ * Offers of a published investment that a buyer can still buy but the file leaves out: on sale
+ * (available or reserved) with a status the settings do not publish, or hidden as a draft.
+ */
+async function findLeftOutOffers(
+  trx: Parameters<typeof selectPriceRecordsUpTo>[0],
+  investmentId: number,
+  statuses: readonly string[],
+  gaps: DailyFileGaps,
+): Promise<void> {
+  const rows = await trx
+    .selectFrom('offers')
+    .select(['id', 'code', 'status', 'host_status'])
+    .where('investment_id', '=', investmentId)
+    .where('status', 'in', [...ON_SALE_STATUSES])
+    .where('property_type', '!=', '')
+    .where((eb) => eb.or([eb('host_status', '!=', 'publish'), eb('status', 'not in', [...statuses])]))
+    .orderBy('id')
+    .execute()
+  for (const row of rows) {
+    if (row.host_status === 'publish')
+      gaps.offersLeftOutByStatus.push({ id: row.id, code: row.code, status: row.status })
+    else if (row.host_status === 'draft' && statuses.includes(row.status))
+      gaps.offersHiddenInDraft.push({ id: row.id, code: row.code, status: row.status })
   }
 }

@@ -26,7 +26,8 @@ export interface Dataset {
   extIdent: string
 }
 
-const datasetKey = (developerId: number) => `d${developerId}`
+/** The path segment of an entity's dataset other than the publishing developer's. */
+export const datasetKey = (developerId: number): string => `d${developerId}`
 const extIdentOption = (developerId: number) => `dg_dataset_ext_ident_${datasetKey(developerId)}`
 
 async function extIdentOf(ctx: HostContext, developer: DeveloperRow, primary: boolean): Promise<string> {
@@ -42,22 +43,39 @@ export async function primaryDataset(ctx: HostContext): Promise<Dataset | undefi
   return { developer, primary: true, key: '', extIdent: await extIdentOf(ctx, developer, true) }
 }
 
-/** Every dataset: the primary one, then each other entity with a published investment, by id. */
+/**
+ * Every dataset: the primary one, then each other entity with a published investment or a dataset
+ * already listed (its extIdent made: it may hold files though its investments were withdrawn, and
+ * its missed days and its audit still concern it), by id.
+ */
 export async function listDatasets(ctx: HostContext): Promise<Dataset[]> {
   const primary = await primaryDataset(ctx)
   if (!primary) return []
+  const listed = (
+    await ctx.db
+      .selectFrom('options')
+      .select('name')
+      .where('name', 'like', `${extIdentOption(0).slice(0, -1)}%`)
+      .execute()
+  ).flatMap((row) => {
+    const id = Number(/_d([1-9]\d{0,9})$/.exec(row.name)?.[1])
+    return Number.isSafeInteger(id) ? [id] : []
+  })
   const others = await ctx.db
     .selectFrom('developers')
     .selectAll('developers')
     .where('developers.id', '!=', primary.developer.id)
     .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('investments')
-          .select('investments.id')
-          .whereRef('investments.developer_id', '=', 'developers.id')
-          .where('investments.host_status', '=', 'publish'),
-      ),
+      eb.or([
+        eb.exists(
+          eb
+            .selectFrom('investments')
+            .select('investments.id')
+            .whereRef('investments.developer_id', '=', 'developers.id')
+            .where('investments.host_status', '=', 'publish'),
+        ),
+        ...(listed.length > 0 ? [eb('developers.id', 'in', listed)] : []),
+      ]),
     )
     .orderBy('developers.id')
     .execute()

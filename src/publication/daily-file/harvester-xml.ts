@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto'
 
+import { MAX_DEVELOPER_NAME_LENGTH } from '../invariants/official-file-invariants.js'
 import { isIsoDate } from './daily-csv.js'
 
 export const HARVESTER_NAMESPACE = 'urn:otwarte-dane:harvester:1.13'
@@ -326,14 +327,29 @@ const ACT_PL =
   'art. 19b. ust. 1 Ustawy z dnia 20 maja 2021 r. o ochronie praw nabywcy lokalu mieszkalnego lub domu ' +
   'jednorodzinnego oraz Deweloperskim Funduszu Gwarancyjnym (Dz. U. z 2024 r. poz. 695)'
 
-/** Dataset titles and descriptions worded as in the official template v1.14. */
+/** The years a dataset's listed resources span: its title names them, never a year it holds no file of. */
+export interface DatasetYears {
+  first: number
+  last: number
+}
+
+/**
+ * Dataset titles and descriptions worded as in the official template v1.14 ("… w 2026 r."). The
+ * portal asks for no new dataset per calendar year, so a dataset whose files span several years
+ * names the span ("w latach 2026–2027"), never only the latest year.
+ */
 export function officialDatasetTexts(
   developerName: string,
-  year: number,
+  years: DatasetYears,
 ): Pick<HarvesterXmlInput, 'titlePl' | 'titleEn' | 'descriptionPl' | 'descriptionEn'> {
+  const single = years.first === years.last
   return {
-    titlePl: `Ceny ofertowe mieszkań dewelopera ${developerName} w ${year} r.`,
-    titleEn: `Offer prices of apartments of developer ${developerName} in ${year}.`,
+    titlePl: single
+      ? `Ceny ofertowe mieszkań dewelopera ${developerName} w ${years.first} r.`
+      : `Ceny ofertowe mieszkań dewelopera ${developerName} w latach ${years.first}–${years.last}`,
+    titleEn: single
+      ? `Offer prices of apartments of developer ${developerName} in ${years.first}.`
+      : `Offer prices of apartments of developer ${developerName} in ${years.first}–${years.last}.`,
     descriptionPl:
       `Zbiór danych zawiera informacje o cenach ofertowych mieszkań dewelopera ${developerName} ` +
       `udostępniane zgodnie z ${ACT_PL}.`,
@@ -345,20 +361,64 @@ export function officialDatasetTexts(
 
 /**
  * Resource titles and descriptions worded as in the official template v1.14, without the
- * template's stray footnote mark `”[1]` (the instruction 1.0.6 table has none).
+ * template's stray footnote mark `”[1]` (the instruction 1.0.6 table has none). A further version
+ * of one day (revision 2, file `-v2`) says so in its title and description, so that the portal's
+ * list tells the day's versions apart and names the one that replaces the others.
  */
 export function officialResourceTexts(
   developerName: string,
   date: string,
+  revision = 1,
 ): Pick<HarvesterResourceInput, 'titlePl' | 'titleEn' | 'descriptionPl' | 'descriptionEn'> {
+  const versionPl = revision > 1 ? ` (wersja ${revision})` : ''
+  const versionEn = revision > 1 ? ` (version ${revision})` : ''
+  const replacesPl =
+    revision > 1 ? ` Wersja ${revision} z tego dnia zastępuje wcześniejsze wersje (zmiana cen w ciągu dnia).` : ''
+  const replacesEn =
+    revision > 1
+      ? ` Version ${revision} of that day replaces its earlier versions (a price change during the day).`
+      : ''
   return {
-    titlePl: `Ceny ofertowe mieszkań dewelopera ${developerName} ${date}`,
-    titleEn: `Offer prices for developer's apartments ${developerName} ${date}`,
+    titlePl: `Ceny ofertowe mieszkań dewelopera ${developerName} ${date}${versionPl}`,
+    titleEn: `Offer prices for developer's apartments ${developerName} ${date}${versionEn}`,
     descriptionPl:
       `Dane dotyczące cen ofertowych mieszkań dewelopera ${developerName} udostępnione ${date} ` +
-      `zgodnie z ${ACT_PL}.`,
+      `zgodnie z ${ACT_PL}.${replacesPl}`,
     descriptionEn:
       `Data on offer prices of apartments of the developer ${developerName} made available ${date} ` +
-      `in accordance with ${ACT_PL}.`,
+      `in accordance with ${ACT_PL}.${replacesEn}`,
   }
+}
+
+/** The dataset description's note: the Polish description ends with it, as does the English one when given. */
+export const DESCRIPTION_NOTE_MAX = 500
+
+const TEXT_LIMITS = { titlePl: 300, titleEn: 300, descriptionPl: 1000, descriptionEn: 1000 } as const
+
+/** The characters each text has left before its XSD limit. */
+function room(texts: Record<keyof typeof TEXT_LIMITS, string>): number {
+  return Math.min(
+    ...Object.entries(TEXT_LIMITS).map(([key, limit]) => limit - [...texts[key as keyof typeof TEXT_LIMITS]].length),
+  )
+}
+
+/*
+ * The longest developer name every text of the XML can hold: the XSD allows 300 characters in a
+ * title and 1000 in a description, and the name appears once in each (with the longest year span
+ * and the highest version of a day). A longer name was accepted and then blocked every
+ * publication with xml_invalid_text, so the entity's name is refused at entry beyond this.
+ */
+export const DEVELOPER_NAME_MAX: number = Math.min(
+  room(officialDatasetTexts('', { first: 2025, last: 2099 })),
+  room(officialResourceTexts('', '2099-12-31', 99)),
+  // the invariants every day file passes refuse a longer name in column 1: never accept one at entry
+  MAX_DEVELOPER_NAME_LENGTH,
+)
+
+/** How long the description note of an entity with this name may be (it ends the dataset description). */
+export function descriptionNoteMax(developerName: string): number {
+  const texts = officialDatasetTexts(developerName, { first: 2025, last: 2099 })
+  // one space joins the note to the description
+  const left = Math.min(1000 - [...texts.descriptionPl].length, 1000 - [...texts.descriptionEn].length) - 1
+  return Math.max(0, Math.min(DESCRIPTION_NOTE_MAX, left))
 }

@@ -49,9 +49,24 @@ export interface ReportWarning {
   rows: number[]
 }
 
+/** A value found in the report with the spreadsheet rows that carry it (the first 20) and how many do. */
+export interface ValueRows {
+  value: string
+  count: number
+  rows: number[]
+}
+
 export interface ConvertedReport {
   /** The one developer entity's NIP the report names, when the entities' NIPs were given. */
   developerNip?: string | null
+  /**
+   * Every "valid from" date the converted file carries, with its rows, latest first: the file
+   * proves the prices of a day only from the latest of them on.
+   */
+  priceDates?: ValueRows[]
+  /** The developer names (column 1) and KRS numbers (column 3) the rows carry. */
+  developerNames?: ValueRows[]
+  developerKrs?: ValueRows[]
   /** The canonical CSV; null when there are errors. */
   content: Buffer | null
   /** Data rows converted (header excluded; rows of only not-applicable signs are skipped). */
@@ -462,7 +477,8 @@ const REPORT_TEXTS_PL: Readonly<Record<string, string>> = {
   money_rounded:
     'Kwoty z więcej niż dwoma miejscami po przecinku (niezaokrąglone wyniki formuł) zaokrąglono do groszy.',
   krs_padded: 'Numerom KRS krótszym niż 10 cyfr przywrócono zera na początku.',
-  date_in_future: 'Niektóre daty „od której obowiązuje” są późniejsze niż dzisiaj.',
+  date_in_future:
+    'Niektóre daty „od której obowiązuje” są późniejsze niż dzisiaj; raport można opublikować tylko za dzień nie wcześniejszy niż najpóźniejsza z nich.',
   nip_checksum: 'NIP ma błędną cyfrę kontrolną.',
   regon_checksum: 'REGON ma błędną cyfrę kontrolną.',
   no_rows: 'Plik nie ma wierszy z danymi: opublikowany plik będzie zawierał tylko nagłówek.',
@@ -538,6 +554,26 @@ class ConsistencyCheck {
   }
 }
 
+/** Distinct values with their rows (at most 200 values, 20 rows each: enough to name them). */
+class ValueTally {
+  private readonly values = new Map<string, ValueRows>()
+
+  add(value: string, row: number): void {
+    let entry = this.values.get(value)
+    if (!entry) {
+      if (this.values.size >= 200) return
+      entry = { value, count: 0, rows: [] }
+      this.values.set(value, entry)
+    }
+    entry.count += 1
+    if (entry.rows.length < WARNING_ROWS_KEPT && entry.rows.at(-1) !== row) entry.rows.push(row)
+  }
+
+  list(): ValueRows[] {
+    return [...this.values.values()]
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Conversion
 
@@ -605,6 +641,9 @@ export async function convertReport(reader: OfferFileReader, options: ConvertOpt
   const namedNips = new Set<string>()
   const mainRows = new Set<string>()
   const locations = new ConsistencyCheck()
+  const priceDates = new ValueTally()
+  const names = new ValueTally()
+  const krsNumbers = new ValueTally()
   let rowCount = 0
 
   for await (const { row, values } of reader.rows) {
@@ -661,6 +700,13 @@ export async function convertReport(reader: OfferFileReader, options: ConvertOpt
 
     const nip = cells[INDEX.nip] ?? NOT_APPLICABLE
     const name = cells[INDEX.developer_name] ?? NOT_APPLICABLE
+    for (const [, dateKey] of PRICE_DATE_PAIRS) {
+      const priceDate = cells[INDEX[dateKey]] ?? NOT_APPLICABLE
+      if (priceDate !== NOT_APPLICABLE) priceDates.add(priceDate, row)
+    }
+    if (name !== NOT_APPLICABLE) names.add(name, row)
+    const krs = cells[INDEX.krs] ?? NOT_APPLICABLE
+    if (krs !== NOT_APPLICABLE) krsNumbers.add(krs, row)
     developers.add(
       nip === NOT_APPLICABLE ? `name:${name}` : `nip:${nip}`,
       nip === NOT_APPLICABLE ? `developer ${quoted(name)}` : `developer NIP ${nip}`,
@@ -697,6 +743,9 @@ export async function convertReport(reader: OfferFileReader, options: ConvertOpt
   const valid = findings.errorsTotal === 0
   return {
     developerNip: namedNips.size === 1 ? ([...namedNips][0] as string) : null,
+    priceDates: priceDates.list().sort((a, b) => (a.value < b.value ? 1 : a.value > b.value ? -1 : 0)),
+    developerNames: names.list(),
+    developerKrs: krsNumbers.list(),
     content: valid ? Buffer.concat(chunks) : null,
     rowCount,
     errors: findings.errors,

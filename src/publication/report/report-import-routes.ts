@@ -50,8 +50,17 @@ const ReportImportBody = {
             description: 'Must be true: publishing replaces the published file of the date (1, yes and on count too)',
           }),
           date: DateString,
+          confirm_developer_mismatch: Type.Optional(
+            Type.Boolean({
+              description:
+                'Publish although the rows’ developer name or KRS differ from the entity the NIP names (the preview’s developer_mismatch warning)',
+            }),
+          ),
         },
-        { description: 'Confirmation (step 2): publishes the previewed report as the file of `date`' },
+        {
+          description:
+            'Confirmation (step 2): publishes the previewed report as the file of `date`, a day not yet published for that dataset and not before any of the report’s "valid from" dates',
+        },
       ),
     },
   },
@@ -80,7 +89,10 @@ export async function reportImportRoutes(app: FastifyInstance): Promise<void> {
           'The preview converts the report to the canonical daily CSV and validates it; it never touches offers. ' +
           'The confirmation publishes that CSV as the file of `date` through the publication pipeline ' +
           '(PRO with api_webhooks; 409 while another publication runs). Missing confirmation: 422 ' +
-          'report_confirmation_required; unknown job: 404 import_not_found; invalid preview: 422 import_invalid.',
+          'report_confirmation_required; unknown job: 404 import_not_found; invalid preview: 422 import_invalid; ' +
+          'a price dated after `date`: 422 report_dates_after_day naming the rows; `date` already published for ' +
+          'that dataset: 422 report_day_published; the rows’ developer name or KRS differing from the entity ' +
+          'the NIP names, unconfirmed: 422 developer_mismatch_unconfirmed.',
         security,
         documented: { body: ReportImportBody },
         response: {
@@ -137,6 +149,7 @@ export async function reportImportRoutes(app: FastifyInstance): Promise<void> {
         jobId: fields.job_id,
         confirm: parseBoolean(fields.confirm),
         date: fields.date,
+        confirmDeveloperMismatch: parseBoolean(fields.confirm_developer_mismatch),
       })
       if (outcome.replayed) reply.header('Idempotent-Replayed', 'true')
       return outcome

@@ -28,7 +28,15 @@ import { dailyCsvFileName, slugify } from '../daily-file/daily-csv.js'
 import { getPublicationSettings, resolvePublishingDeveloper } from '../settings/publication-settings.js'
 import { checkCsvBytes } from '../daily-file/csv-byte-check.js'
 import { type PublicationOutcome, publish } from '../publication-service.js'
-import { convertReport, type ReportError, type ReportWarning } from './report-convert.js'
+import { datasetOf, datasetStore } from '../daily-file/datasets.js'
+import { issue } from '../publication-issue.js'
+import {
+  type ConvertedReport,
+  convertReport,
+  type ReportError,
+  type ReportWarning,
+  type ValueRows,
+} from './report-convert.js'
 
 export const REPORT_JOB_TYPE = 'report'
 /** Under DG_DATA_DIR; not below `publication/`, so nothing here is ever served. */
@@ -61,6 +69,18 @@ interface StoredReport {
   sheet?: string
   /** The developer entity the report names: its dataset is the one the report is published in. */
   developer_id?: number | null
+  /** The "valid from" dates of the file with their rows, latest first (absent in older jobs). */
+  price_dates?: ValueRows[]
+  /** Names and KRS numbers of the rows that differ from the entity the NIP names. */
+  identity_mismatch?: IdentityMismatch | null
+}
+
+/** What the rows say of the developer where it differs from the entity its NIP names. */
+export interface IdentityMismatch {
+  developer_id: number
+  entity: { name: string; krs: string | null }
+  names: ValueRows[]
+  krs: ValueRows[]
 }
 
 export interface ReportPreviewArgs {
@@ -103,7 +123,7 @@ export async function previewReportImport(
   )
   const id = randomBytes(16).toString('hex')
   const now = ctx.now()
-  const entities = await ctx.db.selectFrom('developers').select(['id', 'nip']).orderBy('id').execute()
+  const entities = await ctx.db.selectFrom('developers').select(['id', 'nip', 'name', 'krs']).orderBy('id').execute()
   const fileSha = await sha256File(args.filePath)
 
   let format = 'unknown'
@@ -164,11 +184,15 @@ export async function previewReportImport(
     await writeFileAtomically(path.join(ctx.config.dataDir, csvRelativePath(id)), converted.content)
 
   const named = entities.find((e) => e.nip !== null && e.nip === converted.developerNip)
+  const mismatch = named && valid ? identityMismatch(named, converted) : null
+  if (mismatch) converted.warnings.push(identityMismatchWarning(mismatch))
   const stored: StoredReport = {
     csv_path: csvPath,
     warnings: converted.warnings,
     ...(sheet ? { sheet } : {}),
     developer_id: named?.id ?? null,
+    price_dates: converted.priceDates ?? [],
+    identity_mismatch: mismatch,
   }
   const counters = { rows: converted.rowCount, errors: converted.errorsTotal, warnings: converted.warnings.length }
   const status: ReportJobStatus = valid ? 'validated' : 'invalid'
@@ -234,6 +258,61 @@ export interface ReportConfirmArgs {
   jobId: unknown
   confirm: boolean
   date: unknown
+  /** The operator confirms publishing although the rows' developer name or KRS differ from the entity's. */
+  confirmDeveloperMismatch?: boolean
+}
+
+/** Compared without case, surrounding or repeated spaces and quotes, which spreadsheets vary. */
+function sameName(a: string, b: string): boolean {
+  const fold = (text: string) =>
+    text
+      .normalize('NFC')
+      .replace(/["„”“'’]/gu, '')
+      .replace(/\s+/gu, ' ')
+      .trim()
+      .toLowerCase()
+  return fold(a) === fold(b)
+}
+
+/** The rows' names and KRS numbers that are not the named entity's; null when all match. */
+export function identityMismatch(
+  entity: { id: number; name: string; krs: string | null },
+  converted: Pick<ConvertedReport, 'developerNames' | 'developerKrs'>,
+): IdentityMismatch | null {
+  const names = (converted.developerNames ?? []).filter((n) => !sameName(n.value, entity.name))
+  const krs = (converted.developerKrs ?? []).filter((k) => k.value !== entity.krs)
+  if (names.length === 0 && krs.length === 0) return null
+  return { developer_id: entity.id, entity: { name: entity.name, krs: entity.krs }, names, krs }
+}
+
+function describeValues(values: readonly ValueRows[], rowsWord: string): string {
+  return values
+    .map((v) => `„${v.value}” (${rowsWord} ${v.rows.join(', ')}${v.count > v.rows.length ? ' …' : ''})`)
+    .join(', ')
+}
+
+function identityMismatchWarning(mismatch: IdentityMismatch): ReportWarning {
+  const partsPl: string[] = []
+  const partsEn: string[] = []
+  if (mismatch.names.length > 0) {
+    partsPl.push(`nazwa dewelopera ${describeValues(mismatch.names, 'wiersze')} zamiast „${mismatch.entity.name}”`)
+    partsEn.push(`developer name ${describeValues(mismatch.names, 'rows')} instead of "${mismatch.entity.name}"`)
+  }
+  if (mismatch.krs.length > 0) {
+    partsPl.push(`KRS ${describeValues(mismatch.krs, 'wiersze')} zamiast ${mismatch.entity.krs ?? 'braku KRS'}`)
+    partsEn.push(`KRS ${describeValues(mismatch.krs, 'rows')} instead of ${mismatch.entity.krs ?? 'none'}`)
+  }
+  const pl = `Dane dewelopera w raporcie różnią się od podmiotu o tym NIP w ustawieniach: ${partsPl.join('; ')}. Plik zostałby opublikowany z danymi z raportu. Popraw raport albo dane dewelopera; jeśli raport jest poprawny, potwierdź publikację mimo różnicy (confirm_developer_mismatch=true).`
+  const en = `The report's developer data differ from the entity with this NIP in the settings: ${partsEn.join('; ')}. The file would be published with the report's data. Correct the report or the developer data; if the report is right, confirm publishing despite the difference (confirm_developer_mismatch=true).`
+  const rows = [...new Set([...mismatch.names, ...mismatch.krs].flatMap((v) => v.rows))].sort((a, b) => a - b)
+  return {
+    code: 'developer_mismatch',
+    message: pl,
+    message_pl: pl,
+    message_en: en,
+    count: mismatch.names.length + mismatch.krs.length,
+    rows: rows.slice(0, 20),
+  }
 }
 
 export interface ReportConfirmOutcome {
@@ -302,8 +381,9 @@ export async function confirmReportImport(ctx: HostContext, args: ReportConfirmA
       id: job.id,
     })
   const counters = JSON.parse(job.counters) as { rows?: number }
-  const storedReport = JSON.parse(job.mapping) as StoredReport
+  const storedReport = stored
   const developerId = storedReport.developer_id ?? null
+  await refuseUnprovenDay(ctx, job.id, date, storedReport, args.confirmDeveloperMismatch === true)
   const developer = developerId
     ? await ctx.db.selectFrom('developers').selectAll().where('id', '=', developerId).executeTakeFirst()
     : await resolvePublishingDeveloper(ctx, await getPublicationSettings(ctx))
@@ -351,12 +431,80 @@ export async function confirmReportImport(ctx: HostContext, args: ReportConfirmA
         objectType: 'import_job',
         objectId: job.id,
         outcome: 'success',
-        details: { date, version: result.version, records: result.record_count, csv_md5: result.csv.md5 },
+        details: {
+          date,
+          version: result.version,
+          records: result.record_count,
+          csv_md5: result.csv.md5,
+          ...(storedReport.identity_mismatch ? { developer_mismatch_confirmed: true } : {}),
+        },
       },
       trx,
     )
   })
   return { id: job.id, result }
+}
+
+/**
+ * A report fills only the day it can prove: not a day before its latest "valid from" date (that
+ * price was not in force yet), not a day its dataset already has a file of (a published file never
+ * changes), and under the entity its NIP names only with that entity's name and KRS unless the
+ * operator confirms the difference. Each refusal is a 422 naming the rows.
+ */
+async function refuseUnprovenDay(
+  ctx: HostContext,
+  jobId: string,
+  date: string,
+  stored: StoredReport,
+  mismatchConfirmed: boolean,
+): Promise<void> {
+  const later = (stored.price_dates ?? []).filter((d) => d.value > date)
+  if (later.length > 0) {
+    const rows = [...new Set(later.flatMap((d) => d.rows))].sort((a, b) => a - b)
+    const shown = later
+      .slice(0, 10)
+      .map((d) => `${d.value} (wiersze ${d.rows.join(', ')}${d.count > d.rows.length ? ' …' : ''})`)
+      .join('; ')
+    const shownEn = later
+      .slice(0, 10)
+      .map((d) => `${d.value} (rows ${d.rows.join(', ')}${d.count > d.rows.length ? ' …' : ''})`)
+      .join('; ')
+    const latest = later[0]?.value ?? date
+    const pl = `Raportu nie można opublikować za dzień ${date}: ceny w wierszach obowiązują dopiero od późniejszych dni: ${shown}. Plik dnia podaje ceny obowiązujące tego dnia; opublikuj raport za dzień ${latest} lub późniejszy albo popraw daty w raporcie.`
+    const en = `The report cannot be published for ${date}: prices in these rows are valid only from later days: ${shownEn}. A day's file gives the prices in force that day; publish the report for ${latest} or later, or correct its dates.`
+    throw new PluginError('report_dates_after_day', 422, {
+      message: en,
+      id: jobId,
+      issues: [issue('report_dates_after_day', pl, en, { date, rows, dates: later })],
+    })
+  }
+  const dataset = await datasetOf(ctx, stored.developer_id ?? null).catch(() => undefined)
+  const manifest = dataset ? await datasetStore(ctx, dataset).currentManifest() : undefined
+  if (manifest?.days.some((d) => d.date === date)) {
+    const pl = `Zbiór ${dataset?.developer.name ?? ''} ma już plik z dnia ${date}, a opublikowany plik nigdy się nie zmienia. Raportem można uzupełnić tylko dzień bez pliku (zob. missed_days w /status).`
+    const en = `The dataset of ${dataset?.developer.name ?? ''} already has a file of ${date}, and a published file never changes. A report can only fill a day without a file (see missed_days in /status).`
+    throw new PluginError('report_day_published', 422, {
+      message: en,
+      id: jobId,
+      issues: [issue('report_day_published', pl, en, { date })],
+    })
+  }
+  const mismatch = stored.identity_mismatch
+  if (mismatch && !mismatchConfirmed) {
+    const warning = identityMismatchWarning(mismatch)
+    throw new PluginError('developer_mismatch_unconfirmed', 422, {
+      message: warning.message_en ?? warning.message,
+      id: jobId,
+      issues: [
+        issue('developer_mismatch_unconfirmed', warning.message_pl ?? warning.message, warning.message_en ?? '', {
+          rows: warning.rows,
+          names: mismatch.names,
+          krs: mismatch.krs,
+          entity: mismatch.entity,
+        }),
+      ],
+    })
+  }
 }
 
 /**

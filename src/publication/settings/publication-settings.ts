@@ -1,7 +1,8 @@
 /*
  * Settings of the official publication: where the files are served (https), which developer
  * entity publishes, which offer statuses are published, and when the daily job runs. The legal
- * entity data itself (columns 1–28) lives in `developers` and is validated by validateDeveloper.
+ * entity data itself (columns 1–28) and each entity's dataset fields (its `<url>` and description
+ * notes) live in `developers` and are validated by validateDeveloper.
  */
 import { Cron } from 'croner'
 
@@ -13,6 +14,7 @@ import { PluginError } from '../../host/errors.js'
 import { getOption, setOption } from '../../host/options/options.js'
 import { VOIVODESHIPS } from '../../offers/canonical-fields.js'
 import { looksLikeFormula } from '../../offers/validation/parse-values.js'
+import { DEVELOPER_NAME_MAX, descriptionNoteMax } from '../daily-file/harvester-xml.js'
 
 export const PUBLICATION_SETTINGS_OPTION = 'dg_publication_settings'
 
@@ -25,13 +27,6 @@ export interface PublicationSettings {
   published_statuses: string[]
   /** Daily job, cron pattern in Europe/Warsaw. */
   schedule: string
-  /**
-   * The dataset's `<url>`: the page of the developer's website with the prices (https). The
-   * instruction 1.0.6 lists it as required although the XSD makes it optional.
-   */
-  dataset_url: string | null
-  /** Appended to the dataset description, e.g. that sales of an investment ended (portal FAQ). */
-  description_note: string | null
 }
 
 export const DEFAULT_PUBLICATION_SETTINGS: PublicationSettings = {
@@ -39,17 +34,15 @@ export const DEFAULT_PUBLICATION_SETTINGS: PublicationSettings = {
   developer_id: null,
   published_statuses: ['available', 'reserved'],
   schedule: '30 0 * * *',
-  dataset_url: null,
-  description_note: null,
 }
 
-/** The note is appended to descriptions of at most 1000 characters; the official texts use about 330. */
-export const DESCRIPTION_NOTE_MAX = 500
-
 export async function getPublicationSettings(ctx: Pick<HostContext, 'db'>): Promise<PublicationSettings> {
+  const stored = (await getOption<Partial<PublicationSettings>>(ctx, PUBLICATION_SETTINGS_OPTION)) ?? {}
   return {
-    ...DEFAULT_PUBLICATION_SETTINGS,
-    ...((await getOption<Partial<PublicationSettings>>(ctx, PUBLICATION_SETTINGS_OPTION)) ?? {}),
+    public_base_url: stored.public_base_url ?? DEFAULT_PUBLICATION_SETTINGS.public_base_url,
+    developer_id: stored.developer_id ?? DEFAULT_PUBLICATION_SETTINGS.developer_id,
+    published_statuses: stored.published_statuses ?? DEFAULT_PUBLICATION_SETTINGS.published_statuses,
+    schedule: stored.schedule ?? DEFAULT_PUBLICATION_SETTINGS.schedule,
   }
 }
 
@@ -57,6 +50,8 @@ export interface SettingsIssue {
   field: string
   code: string
   message: string
+  /** The largest length allowed, for a refusal of a too long text. */
+  max?: number
 }
 
 /** Characters XML 1.0 cannot carry, and line breaks the one-paragraph description should not hold. */
@@ -90,36 +85,6 @@ export function validatePublicationSettings(settings: PublicationSettings, produ
         message: production
           ? 'public_base_url must be an https:// address (the portal refuses http).'
           : 'public_base_url must be an https:// address (or http:// for a local trial outside production).',
-      })
-  }
-  if (settings.dataset_url !== null) {
-    let url: URL | undefined
-    try {
-      url = new URL(settings.dataset_url)
-    } catch {
-      url = undefined
-    }
-    if (
-      !url ||
-      !settings.dataset_url.startsWith('https://') ||
-      /\s/.test(settings.dataset_url) ||
-      settings.dataset_url.length > 1000
-    )
-      issues.push({
-        field: 'dataset_url',
-        code: 'https_required',
-        message:
-          'dataset_url must be the https:// address of the page of your website with the prices (at most 1000 characters).',
-      })
-  }
-  if (settings.description_note !== null) {
-    const note = settings.description_note
-    // XML 1.0 cannot carry control characters; the portal counts characters, not bytes
-    if ([...note].length > DESCRIPTION_NOTE_MAX || hasControlCharacter(note) || /[<>]/.test(note))
-      issues.push({
-        field: 'description_note',
-        code: 'invalid_text',
-        message: `description_note must be plain text of at most ${DESCRIPTION_NOTE_MAX} characters, without control characters or < >.`,
       })
   }
   const allowed = ['available', 'reserved', 'sold', 'unavailable']
@@ -249,6 +214,63 @@ export function validateDeveloper(developer: Partial<DeveloperRow>): SettingsIss
     add('email', 'invalid_email', 'The e-mail address is not valid.')
   if (developer.website && !/^https?:\/\/\S+$/.test(developer.website))
     add('website', 'invalid_url', 'The website must be an http(s) address.')
+  if (developer.name && [...developer.name.trim()].length > DEVELOPER_NAME_MAX)
+    issues.push({
+      field: 'name',
+      code: 'name_too_long',
+      max: DEVELOPER_NAME_MAX,
+      message: `The developer name may have at most ${DEVELOPER_NAME_MAX} characters: every title of the harvester XML holds it within the 300 characters the XSD allows.`,
+    })
+  issues.push(...datasetFieldIssues(developer))
+  return issues
+}
+
+/**
+ * The entity's dataset fields: its `<url>` (the https page of the company's website with the
+ * prices, at most 1000 characters) and the notes ending the dataset descriptions (plain text
+ * that fits the 1000 characters of a description together with the name; the English one only
+ * in English: never the Polish note again).
+ */
+export function datasetFieldIssues(developer: Partial<DeveloperRow>): SettingsIssue[] {
+  const issues: SettingsIssue[] = []
+  const url = developer.dataset_url
+  if (url) {
+    let parsed: URL | undefined
+    try {
+      parsed = new URL(url)
+    } catch {
+      parsed = undefined
+    }
+    if (!parsed || !url.startsWith('https://') || /\s/.test(url) || url.length > 1000 || !parsed.hostname.includes('.'))
+      issues.push({
+        field: 'dataset_url',
+        code: 'https_required',
+        message:
+          'dataset_url must be the https:// address of the page of your website with the prices (at most 1000 characters).',
+      })
+  }
+  const max = descriptionNoteMax(developer.name?.trim() ?? '')
+  for (const field of ['description_note_pl', 'description_note_en'] as const) {
+    const note = developer[field]
+    if (!note) continue
+    if ([...note].length > max || hasControlCharacter(note) || /[<>]/.test(note))
+      issues.push({
+        field,
+        code: 'invalid_text',
+        max,
+        message: `${field} must be plain text of at most ${max} characters (the dataset description holds at most 1000 with the developer name), without control characters or < >.`,
+      })
+  }
+  if (
+    developer.description_note_en &&
+    developer.description_note_pl &&
+    developer.description_note_en.trim() === developer.description_note_pl.trim()
+  )
+    issues.push({
+      field: 'description_note_en',
+      code: 'note_not_english',
+      message: 'description_note_en repeats the Polish note: give it in English, or leave it empty.',
+    })
   return issues
 }
 

@@ -18,8 +18,8 @@ import { legacyKeyParamView, setLegacyKeyParam } from '../legacy/legacy-key-sett
 import type { PublicationSettings } from './publication-settings.js'
 import {
   createDeveloper,
-  DEVELOPER_FIELDS,
   type DeveloperInput,
+  EDITABLE_DEVELOPER_FIELDS,
   getDeveloper,
   getInvestmentLocation,
   listDevelopers,
@@ -43,12 +43,6 @@ const PublicationSettingsSchema = Type.Object({
   schedule: Type.String({
     description: 'Cron pattern in Europe/Warsaw; a change applies on every instance within seconds, without a restart',
   }),
-  dataset_url: Nullable(
-    Type.String({ description: 'The dataset <url>: the https page of the website with the prices' }),
-  ),
-  description_note: Nullable(
-    Type.String({ description: 'Appended to the dataset description (e.g. the end of sales of an investment)' }),
-  ),
   public_dataset_id: Type.String({ description: 'extIdent of the dataset (read-only, never changes)' }),
   xml_url: Nullable(Type.String()),
   md5_url: Nullable(Type.String()),
@@ -72,8 +66,6 @@ const PublicationSettingsBody = Type.Object(
     developer_id: Type.Optional(Nullable(RowId())),
     published_statuses: Type.Optional(Type.Array(Type.String({ maxLength: 40 }), { maxItems: 10 })),
     schedule: Type.Optional(Type.String({ maxLength: 100 })),
-    dataset_url: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
-    description_note: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
     confirm_url_change: Type.Optional(
       Type.Boolean({
         description:
@@ -84,20 +76,47 @@ const PublicationSettingsBody = Type.Object(
   { additionalProperties: false },
 )
 
-const LONG_FIELDS = new Set(['sales_additional_locations', 'contact_method'])
+const LONG_FIELDS = new Set([
+  'sales_additional_locations',
+  'contact_method',
+  'dataset_url',
+  'description_note_pl',
+  'description_note_en',
+])
 const maxLength = (field: string) => (LONG_FIELDS.has(field) ? 2000 : 300)
+
+const DATASET_FIELD_DESCRIPTIONS: Record<string, string> = {
+  dataset_url:
+    'This entity’s dataset <url>: the https page of its website with the prices; required before production, and once the dataset is published it can be changed but not removed',
+  description_note_pl:
+    'Ends the Polish description of this entity’s dataset (e.g. that sales of an investment ended); plain text',
+  description_note_en: 'Ends the English description of this entity’s dataset; only in English (none when not given)',
+}
 
 const DeveloperBody = Type.Object(
   Object.fromEntries(
-    DEVELOPER_FIELDS.map((field) => [field, Type.Optional(Nullable(Type.String({ maxLength: maxLength(field) })))]),
+    EDITABLE_DEVELOPER_FIELDS.map((field) => [
+      field,
+      Type.Optional(
+        Nullable(
+          Type.String({
+            maxLength: maxLength(field),
+            ...(DATASET_FIELD_DESCRIPTIONS[field] ? { description: DATASET_FIELD_DESCRIPTIONS[field] } : {}),
+          }),
+        ),
+      ),
+    ]),
   ),
-  { additionalProperties: false, description: 'Official columns 1–28; null clears a field' },
+  {
+    additionalProperties: false,
+    description: 'Official columns 1–28 and the entity’s dataset fields; null clears a field',
+  },
 )
 
 const DeveloperSchema = Type.Object({
   id: Type.Integer(),
   ...Object.fromEntries(
-    DEVELOPER_FIELDS.map((field) => [field, field === 'name' ? Type.String() : Nullable(Type.String())]),
+    EDITABLE_DEVELOPER_FIELDS.map((field) => [field, field === 'name' ? Type.String() : Nullable(Type.String())]),
   ),
   created_at: Type.String(),
   modified_at: Type.String(),

@@ -12,6 +12,7 @@ import type { DeveloperRow } from '../../host/db/schema.js'
 import { notFound, PluginError } from '../../host/errors.js'
 import { VOIVODESHIPS } from '../../offers/canonical-fields.js'
 import { getPublicDatasetId } from '../daily-file/dataset.js'
+import { datasetKey, datasetStore, primaryDataset } from '../daily-file/datasets.js'
 import { MD5_NAME, publicationStore } from '../publication-service.js'
 import { XML_NAME } from '../publication-store.js'
 import { normalizeTyped } from './typed-identifiers.js'
@@ -67,7 +68,16 @@ export const DEVELOPER_FIELDS = [
   'sales_additional_locations',
   'contact_method',
 ] as const
-export type DeveloperField = (typeof DEVELOPER_FIELDS)[number]
+
+/**
+ * The entity's own dataset on dane.gov.pl: its `<url>` (the https page of that company's website
+ * with the prices) and the notes ending its descriptions (Polish; English only when given in English).
+ */
+export const DATASET_FIELDS = ['dataset_url', 'description_note_pl', 'description_note_en'] as const
+
+/** Everything an operator edits on a developer entity. */
+export const EDITABLE_DEVELOPER_FIELDS = [...DEVELOPER_FIELDS, ...DATASET_FIELDS] as const
+export type DeveloperField = (typeof EDITABLE_DEVELOPER_FIELDS)[number]
 export type DeveloperInput = Partial<Record<DeveloperField, string | null>>
 
 /** The investment location columns 29–35 and the prospectus URL (58). */
@@ -114,8 +124,9 @@ const FIELD_LABELS_PL: Record<string, string> = {
   developer_id: 'deweloper publikujący',
   published_statuses: 'publikowane statusy ofert',
   schedule: 'harmonogram publikacji',
-  dataset_url: 'adres strony z cenami',
-  description_note: 'uwaga do opisu zbioru',
+  dataset_url: 'adres strony z cenami (<url> zbioru)',
+  description_note_pl: 'uwaga na końcu polskiego opisu zbioru',
+  description_note_en: 'uwaga na końcu angielskiego opisu zbioru',
 }
 
 function polishMessage(issue: SettingsIssue): string {
@@ -147,9 +158,15 @@ function polishMessage(issue: SettingsIssue): string {
         ? 'Adres strony z cenami musi zaczynać się od https:// i mieć najwyżej 1000 znaków.'
         : 'Publiczny adres plików musi zaczynać się od https:// (portal dane.gov.pl odrzuca http).'
     case 'invalid_text':
-      return issue.field === 'description_note'
-        ? `Popraw ${label}: zwykły tekst, najwyżej 500 znaków, bez znaków sterujących i bez < >.`
+      return issue.field.startsWith('description_note')
+        ? `Popraw ${label}: zwykły tekst bez znaków sterujących i bez < >, najwyżej ${String(issue.max ?? 500)} znaków (opis zbioru mieści 1000 znaków razem z nazwą dewelopera).`
         : `Popraw ${label}: usuń znaki sterujące (niewidoczne znaki, których pliki urzędowe nie mogą zawierać).`
+    case 'name_too_long':
+      return `Skróć nazwę dewelopera do najwyżej ${String(issue.max ?? '')} znaków: nazwa trafia do tytułu każdego zasobu w pliku XML, a schemat portalu dopuszcza tytuł do 300 znaków (dłuższa nazwa zatrzymałaby każdą publikację).`
+    case 'note_not_english':
+      return 'Uwaga angielska powtarza polską: wpisz ją po angielsku albo zostaw pole puste (wtedy angielski opis zbioru nie ma uwagi).'
+    case 'dataset_url_in_use':
+      return 'Zbiór tego dewelopera został już opublikowany z adresem strony z cenami (<url>); portal nie dopuszcza jego usunięcia. Możesz podać inny adres https://, ale nie usunąć go.'
     case 'formula_text':
       return `Popraw ${label}: tekst zaczyna się jak formuła arkusza (=, +, - lub @), którą program otwierający plik urzędowy by wykonał; usuń ten znak z początku.`
     case 'invalid_enum':
@@ -217,8 +234,6 @@ export async function savePublicationSettings(
 ): Promise<PublicationSettingsView> {
   const cleaned: Partial<PublicationSettings> = { ...patch }
   if (patch.public_base_url !== undefined) cleaned.public_base_url = clean(patch.public_base_url) ?? null
-  if (patch.dataset_url !== undefined) cleaned.dataset_url = clean(patch.dataset_url) ?? null
-  if (patch.description_note !== undefined) cleaned.description_note = clean(patch.description_note) ?? null
   await requireUrlChangeConfirmation(ctx, cleaned.public_base_url, options.confirmUrlChange === true)
   if (patch.published_statuses !== undefined)
     cleaned.published_statuses = [...new Set(patch.published_statuses.map((s) => s.trim()).filter(Boolean))]
@@ -282,7 +297,7 @@ function developerIssues(candidate: Partial<DeveloperRow>): SettingsIssue[] {
 
 function cleanDeveloperInput(input: DeveloperInput): DeveloperUpdate {
   const out: DeveloperUpdate = {}
-  for (const field of DEVELOPER_FIELDS) {
+  for (const field of EDITABLE_DEVELOPER_FIELDS) {
     if (!(field in input)) continue
     let value = clean(input[field])
     if (value === undefined) continue
@@ -353,6 +368,13 @@ export async function updateDeveloper(
   const existing = await getDeveloper(ctx, id)
   const values = cleanDeveloperInput(input)
   const issues = developerIssues({ ...existing, ...values })
+  if (values.dataset_url === null && existing.dataset_url !== null && (await publishedForThePortal(ctx, id)))
+    issues.push({
+      field: 'dataset_url',
+      code: 'dataset_url_in_use',
+      message:
+        'This entity’s dataset was published with its <url>; it cannot be removed from a published dataset. Give another https:// address instead.',
+    })
   if (issues.length > 0) refuseDeveloper(issues)
   const changed = Object.keys(values).filter(
     (field) => existing[field as DeveloperField] !== values[field as DeveloperField],
@@ -373,6 +395,15 @@ export async function updateDeveloper(
     )
   })
   return getDeveloper(ctx, id)
+}
+
+/** Whether the entity's dataset lists a resource meant for the portal (not a local http trial). */
+async function publishedForThePortal(ctx: HostContext, developerId: number): Promise<boolean> {
+  // read only: asking must not make the extIdent of a dataset never listed
+  const primary = await primaryDataset(ctx)
+  const dataset = primary?.developer.id === developerId ? primary : { primary: false, key: datasetKey(developerId) }
+  const manifest = await datasetStore(ctx, dataset).currentManifest()
+  return (manifest?.days ?? []).some((day) => !day.url?.startsWith('http://'))
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -379,7 +379,16 @@ describeEachDatabase('OpenAPI document against real responses', (getEnv) => {
     expect((await confirm({ job_id: id, date: '2026-11-19' })).statusCode).toBe(422)
     expect((await confirm({ job_id: '0'.repeat(32), confirm: 'true', date: '2026-11-19' })).statusCode).toBe(404)
     expect((await call('get', `${V2}/imports/{id}`, { params: { id }, headers: asAdmin() })).statusCode).toBe(200)
-    const confirmed = await confirm({ job_id: id, confirm: 'true', date: '2026-11-19' })
+    // the report names another company than the entity with its NIP: published only when confirmed
+    const mismatch = await confirm({ job_id: id, confirm: 'true', date: '2026-11-19' })
+    expect(mismatch.statusCode).toBe(422)
+    expect(mismatch.json()).toMatchObject({ error: 'developer_mismatch_unconfirmed' })
+    const confirmed = await confirm({
+      job_id: id,
+      confirm: 'true',
+      date: '2026-11-19',
+      confirm_developer_mismatch: 'true',
+    })
     expect(confirmed.statusCode, confirmed.body).toBe(200)
     const again = await confirm({ job_id: id, confirm: 'true', date: '2026-11-19' })
     expect(again.statusCode).toBe(200)
@@ -787,6 +796,10 @@ describeEachDatabase('OpenAPI document against real responses', (getEnv) => {
     expect((await call('get', `${V2}/dashboard`, { headers: asAdmin() })).statusCode).toBe(200)
     expect((await call('get', `${V2}/dashboard`, readerAuth)).statusCode).toBe(403)
     expect((await call('get', `${V2}/developers`, { headers: asAdmin() })).statusCode).toBe(200)
+    expect((await call('get', `${V2}/publication/audit`, { headers: asAdmin() })).statusCode).toBe(200)
+    const badDay = { headers: asAdmin(), query: { date: '2026-02-30' } }
+    expect((await call('get', `${V2}/publication/audit`, badDay)).statusCode).toBe(400)
+    expect((await call('get', `${V2}/publication/audit`, readerAuth)).statusCode).toBe(403)
     const legacy = `${V2}/legacy-generate/settings`
     expect((await call('get', legacy, { headers: asAdmin() })).statusCode).toBe(200)
     expect((await call('put', legacy, { headers: asAdmin(), payload: { enabled: null } })).statusCode).toBe(200)

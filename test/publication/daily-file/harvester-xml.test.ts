@@ -38,7 +38,7 @@ function day(date: string): HarvesterResourceInput {
 function feed(dates: string[], extra: Partial<HarvesterXmlInput> = {}): HarvesterXmlInput {
   return {
     extIdent: DATASET_ID,
-    ...officialDatasetTexts(DEVELOPER, 2026),
+    ...officialDatasetTexts(DEVELOPER, { first: 2026, last: 2026 }),
     resources: dates.map(day),
     ...extra,
   }
@@ -163,7 +163,10 @@ describe('harvester XML', () => {
 
   it('escapes text and refuses characters XML cannot hold', async () => {
     const name = 'Kowalski & Syn <Dom> "Nowy"'
-    const xml = buildHarvesterXml({ ...feed(['2026-03-09']), ...officialDatasetTexts(name, 2026) })
+    const xml = buildHarvesterXml({
+      ...feed(['2026-03-09']),
+      ...officialDatasetTexts(name, { first: 2026, last: 2026 }),
+    })
     expect(xml).toContain('Kowalski &amp; Syn &lt;Dom&gt; "Nowy"')
     expect((await validateHarvesterXml(xml)).valid).toBe(true)
     expectError(() => buildHarvesterXml({ ...feed(['2026-03-09']), titlePl: 'a\u0001b' }), 'invalid_text')

@@ -100,6 +100,11 @@ describeEachDatabase(
 
     it('before any publication: valid, production allowed, delivery not_published, portal not checked', async () => {
       await updatePublicationSettings(env.ctx, { public_base_url: `${server.url}/dane-gov` }, { type: 'cli' })
+      // without the dataset's <url> (the page with the prices) the file is valid but not for production
+      const withoutUrl = (await preflight({ date: '2026-11-20' })).json()
+      expect(withoutUrl).toMatchObject({ valid: true, production_allowed: false })
+      expect(codes(withoutUrl.warnings)).toContain('dataset_url_missing')
+      await env.ctx.db.updateTable('developers').set({ dataset_url: 'https://www.example.pl/ceny' }).execute()
       const response = await preflight({ date: '2026-11-20' })
       expect(response.statusCode).toBe(200)
       const report = response.json()

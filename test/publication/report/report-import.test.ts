@@ -192,7 +192,14 @@ describeEachDatabase('official report import', (getEnv) => {
   it('confirms a report: it becomes the published file of the date, byte for byte, and offers stay untouched', async () => {
     const before = await catalogCounts()
     const previewed = (await preview('raport.xlsx', REAL_REPORT, XLSX_TYPE)).json()
-    const response = await confirm({ job_id: previewed.id, confirm: 'true', date: '2026-11-20' })
+    // the report names another company than the demo's entity with its NIP: confirmed as such
+    expect(previewed.preview.warnings.map((w: { code: string }) => w.code)).toContain('developer_mismatch')
+    const response = await confirm({
+      job_id: previewed.id,
+      confirm: 'true',
+      date: '2026-11-20',
+      confirm_developer_mismatch: 'true',
+    })
     expect(response.statusCode).toBe(200)
     const { id, result } = response.json()
     expect(id).toBe(previewed.id)
@@ -371,7 +378,12 @@ describeEachDatabase('official report import', (getEnv) => {
     const lock = await tryAcquireLock(env.ctx, PUBLICATION_LOCK, 'test-holder', 60_000)
     expect(lock.acquired).toBe(true)
     try {
-      const response = await confirm({ job_id: id, confirm: 'true', date: '2026-11-23' })
+      const response = await confirm({
+        job_id: id,
+        confirm: 'true',
+        date: '2026-11-23',
+        confirm_developer_mismatch: 'true',
+      })
       expect(response.statusCode).toBe(409)
       expect(response.json().error).toBe('publication_in_progress')
     } finally {
@@ -379,7 +391,7 @@ describeEachDatabase('official report import', (getEnv) => {
     }
 
     const [report, publication] = await Promise.all([
-      confirm({ job_id: id, confirm: 'true', date: '2026-11-24' }),
+      confirm({ job_id: id, confirm: 'true', date: '2026-11-24', confirm_developer_mismatch: 'true' }),
       env.app.inject({
         method: 'POST',
         url: '/wp-json/dg/v2/publications',

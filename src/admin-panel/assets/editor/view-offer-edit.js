@@ -357,13 +357,54 @@ export async function renderOfferEditor(page, { api, signal, id }) {
     inputs.price_m2.addEventListener('input', explain)
     explain()
 
-    const current = (name) =>
-      offer[name] === null
-        ? tr('brak', 'none')
-        : tr(
-            `teraz ${formatMoney(offer[name])} od ${formatDate(offer[`${name}_from`])}`,
-            `now ${formatMoney(offer[name])} since ${formatDate(offer[`${name}_from`])}`,
+    // column 42: the total plus the parts, appurtenant rooms and rights bought with the unit
+    // (docs/decisions/column-42-combined-price.md); one click fills it for the operator to save
+    const combinedParts = (offer.components ?? []).filter(
+      (c) => ['part', 'appurtenant_room', 'right'].includes(c.group) && c.price !== null,
+    )
+    const combinedHint = h('p', { class: 'hint', id: 'price-combined-computed', 'aria-live': 'polite' })
+    const computeCombined =
+      offer.offer_kind === 'property' && combinedParts.length > 0
+        ? h(
+            'p',
+            {},
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'button button-quiet button-small',
+                id: 'compute-combined-price',
+                onclick: () => {
+                  const total = moneyToCents(inputs.price_total.value)
+                  if (total === null) {
+                    replaceChildren(
+                      combinedHint,
+                      tr(
+                        'Najpierw wpisz cenę całkowitą lokalu: cena łączna to cena lokalu plus ceny części, pomieszczeń i praw.',
+                        'Enter the total first: the combined price is the total plus the parts, rooms and rights.',
+                      ),
+                    )
+                    return
+                  }
+                  const parts = combinedParts.reduce((sum, c) => sum + (moneyToCents(c.price) ?? 0), 0)
+                  inputs.price_combined.value = moneyInputText(((total + parts) / 100).toFixed(2))
+                  replaceChildren(
+                    combinedHint,
+                    tr(
+                      `Cena łączna = ${formatMoney((total / 100).toFixed(2))} + ${combinedParts.length} elem. (${formatMoney((parts / 100).toFixed(2))}). Sprawdź i zapisz zmianę ceny.`,
+                      `Combined price = ${formatMoney((total / 100).toFixed(2))} + ${combinedParts.length} part(s) (${formatMoney((parts / 100).toFixed(2))}). Check it and save the price change.`,
+                    ),
+                  )
+                },
+              },
+              tr('Przelicz cenę łączną', 'Compute the combined price'),
+            ),
+            combinedHint,
           )
+        : null
+
+    // a stored price dated after today is announced: the price in force is the one before it
+    const current = (name) => priceHint(offer[name], offer[`${name}_from`], offer.in_force?.[name])
     const form = h(
       'form',
       { id: 'price-form', novalidate: true },
@@ -375,6 +416,7 @@ export async function renderOfferEditor(page, { api, signal, id }) {
         ),
       ),
       perM2,
+      computeCombined,
       h(
         'div',
         { class: 'form-row' },
@@ -561,7 +603,14 @@ export async function renderOfferEditor(page, { api, signal, id }) {
                     h(
                       'tr',
                       { dataset: { recordType: item.record_type, priceType: item.price_type } },
-                      h('td', {}, formatDate(item.valid_from)),
+                      h(
+                        'td',
+                        {},
+                        formatDate(item.valid_from),
+                        item.announced
+                          ? h('span', { class: 'announced' }, ` ${tr('(zapowiedziana)', '(announced)')}`)
+                          : '',
+                      ),
                       h('td', {}, subject(item)),
                       h(
                         'td',
@@ -763,9 +812,10 @@ export async function renderOfferEditor(page, { api, signal, id }) {
           label: `${fieldLabel('price')} (zł)`,
           hint:
             component?.price != null
-              ? tr(
-                  `teraz ${formatMoney(component.price)} od ${formatDate(component.price_from)}`,
-                  `now ${formatMoney(component.price)} since ${formatDate(component.price_from)}`,
+              ? priceHint(
+                  component.price,
+                  component.price_from,
+                  offer.in_force?.components.find((c) => c.id === component.id),
                 )
               : null,
         }),
@@ -1083,4 +1133,30 @@ function detailsCard(offer) {
       [tr('Wersja', 'Version'), mono(offer.version)],
     ]),
   )
+}
+
+/**
+ * "teraz 500 000,00 zł od 01.11.2026", and for an announced price also
+ * "; 519 000,00 zł od 01.12.2026 (zapowiedziana)": the file, the catalog and the website show the
+ * price in force until the announced one's date.
+ */
+function priceHint(stored, storedFrom, inForce) {
+  if (!inForce?.announced) {
+    if (stored === null || stored === undefined) return tr('brak', 'none')
+    return tr(
+      `teraz ${formatMoney(stored)} od ${formatDate(storedFrom)}`,
+      `now ${formatMoney(stored)} since ${formatDate(storedFrom)}`,
+    )
+  }
+  const now =
+    inForce.amount === null
+      ? tr('teraz brak ceny', 'no price now')
+      : tr(
+          `teraz ${formatMoney(inForce.amount)} od ${formatDate(inForce.from)}`,
+          `now ${formatMoney(inForce.amount)} since ${formatDate(inForce.from)}`,
+        )
+  return `${now}; ${tr(
+    `${formatMoney(stored)} od ${formatDate(storedFrom)} (zapowiedziana)`,
+    `${formatMoney(stored)} from ${formatDate(storedFrom)} (announced)`,
+  )}`
 }

@@ -2,7 +2,16 @@
 // publication status and "without type"), a new offer through POST {base}/offers, and one offer's
 // editor (view-offer-edit.js). Filters and page live in the address, so a list can be bookmarked
 // and "back" from an offer returns to it.
-import { formatArea, formatWhen, formatMoney, h, moneyToCents, replaceChildren, todayInWarsaw } from '../dom.js'
+import {
+  formatArea,
+  formatDate,
+  formatWhen,
+  formatMoney,
+  h,
+  moneyToCents,
+  replaceChildren,
+  todayInWarsaw,
+} from '../dom.js'
 import {
   HOST_STATUSES,
   hashRoute,
@@ -244,9 +253,13 @@ async function renderOfferList(page, { api, signal }) {
         sort: 'price',
         defaultOrder: 'asc',
         className: 'num',
-        render: (offer) => formatMoney(offer.price_total),
+        render: (offer) => priceInForce(offer, 'price_total'),
       },
-      { label: tr('Cena za m²', 'Price per m²'), className: 'num', render: (offer) => formatMoney(offer.price_m2) },
+      {
+        label: tr('Cena za m²', 'Price per m²'),
+        className: 'num',
+        render: (offer) => priceInForce(offer, 'price_m2'),
+      },
       {
         label: tr('Zmieniono', 'Changed'),
         sort: 'modified',
@@ -516,4 +529,21 @@ async function renderNewOffer(page, { api, signal }) {
     form,
   )
   investment.focus()
+}
+
+/** The price in force today; an announced one is named under it ("od 01.12.2026 (zapowiedziana)"). */
+function priceInForce(offer, name) {
+  const now = offer.in_force?.[name]
+  if (!now?.announced) return formatMoney(offer[name])
+  return [
+    formatMoney(now.amount),
+    h(
+      'div',
+      { class: 'hint' },
+      tr(
+        `${formatMoney(offer[name])} od ${formatDate(offer[`${name}_from`])} (zapowiedziana)`,
+        `${formatMoney(offer[name])} from ${formatDate(offer[`${name}_from`])} (announced)`,
+      ),
+    ),
+  ]
 }

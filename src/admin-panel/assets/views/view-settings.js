@@ -83,17 +83,6 @@ async function publicationTab(root, api) {
     value: text(settings.public_base_url),
     placeholder: 'https://ceny.example.pl/dane-gov',
   })
-  const datasetUrl = h('input', {
-    id: 'set-dataset-url',
-    name: 'dataset_url',
-    value: text(settings.dataset_url),
-    placeholder: 'https://www.example.pl/ceny',
-  })
-  const note = h(
-    'textarea',
-    { id: 'set-description-note', name: 'description_note', rows: 2, maxlength: 500 },
-    text(settings.description_note),
-  )
   const schedule = scheduleField(settings)
   const developer = h(
     'select',
@@ -134,24 +123,14 @@ async function publicationTab(root, api) {
           [tr('Adres sumy kontrolnej (.md5)', 'Checksum address (.md5)'), mono(settings.md5_url)],
         ])
       : null,
-    formField({
-      label: tr('Strona z cenami na stronie WWW', 'Page with the prices on the website'),
-      input: datasetUrl,
-      names: 'dataset_url',
-      hint: tr(
-        'Adres https podawany w opisie zbioru na portalu.',
-        'The https address given in the dataset’s description on the portal.',
+    h(
+      'p',
+      { class: 'hint' },
+      tr(
+        'Adres strony z cenami i uwagi do opisu zbioru ustawia się osobno dla każdego dewelopera (zakładka „Deweloper”, grupa „Zbiór na portalu”).',
+        'The page with the prices and the dataset notes are set for each developer separately (tab “Developer”, group “Dataset on the portal”).',
       ),
-    }),
-    formField({
-      label: tr('Uwaga do opisu zbioru', 'Note for the dataset’s description'),
-      input: note,
-      names: 'description_note',
-      hint: tr(
-        'Np. zakończenie sprzedaży inwestycji; zwykły tekst, do 500 znaków.',
-        'E.g. the end of sales of an investment; plain text, up to 500 characters.',
-      ),
-    }),
+    ),
     h(
       'fieldset',
       { class: 'field', dataset: { field: 'published_statuses' } },
@@ -201,8 +180,6 @@ async function publicationTab(root, api) {
   async function send(extra = {}) {
     const payload = {
       public_base_url: orNull(publicBase),
-      dataset_url: orNull(datasetUrl),
-      description_note: orNull(note),
       schedule: schedule.value(),
       developer_id: developer.value ? Number(developer.value) : null,
       published_statuses: statuses.filter((s) => s.checked).map((s) => s.value),
@@ -284,6 +261,34 @@ const DEVELOPER_FIELDS = [
   ['contact_method', 28, 'Sposób kontaktu z nabywcami', 'How buyers contact the developer', 'long'],
 ]
 
+/** The entity's own dataset on the portal: field, Polish, English, kind, Polish hint, English hint. */
+const DATASET_FIELDS = [
+  [
+    'dataset_url',
+    'Adres strony z cenami',
+    'Page with the prices',
+    'url',
+    'Strona WWW tej spółki z cenami mieszkań (https://), podawana w zbiorze na portalu (<url>). Wymagana przed publikacją produkcyjną; po opublikowaniu zbioru można ją zmienić, ale nie usunąć.',
+    'This company’s web page with the flat prices (https://), given in its dataset on the portal (<url>). Required before publishing in production; once the dataset is published it can be changed, not removed.',
+  ],
+  [
+    'description_note_pl',
+    'Uwaga na końcu opisu zbioru (po polsku)',
+    'Note ending the dataset description (Polish)',
+    'long',
+    'Np. zakończenie sprzedaży inwestycji; zwykły tekst.',
+    'E.g. the end of sales of an investment; plain text.',
+  ],
+  [
+    'description_note_en',
+    'Uwaga na końcu opisu zbioru (po angielsku)',
+    'Note ending the dataset description (English)',
+    'long',
+    'Tylko tekst angielski; puste pole: angielski opis bez uwagi (polska uwaga nigdy nie trafia do opisu angielskiego).',
+    'English text only; empty: the English description has no note (the Polish note never goes into the English description).',
+  ],
+]
+
 const DEVELOPER_GROUPS = [
   [
     ['Podmiot', 'Entity'],
@@ -299,6 +304,23 @@ const DEVELOPER_GROUPS = [
 
 function developerForm(api, developer, onSaved) {
   const inputs = new Map()
+  const datasetFieldOf = ([name, pl, en, kind, hintPl, hintEn]) => {
+    const id = `dev-${name}`
+    const value = text(developer?.[name])
+    const input =
+      kind === 'long'
+        ? h('textarea', { id, name, rows: 2, maxlength: 500 }, value)
+        : h('input', {
+            id,
+            name,
+            value,
+            maxlength: 1000,
+            autocomplete: 'off',
+            placeholder: 'https://www.example.pl/ceny',
+          })
+    inputs.set(name, input)
+    return formField({ label: tr(pl, en), input, names: name, hint: tr(hintPl, hintEn), className: 'field-wide' })
+  }
   const fieldOf = (name) => {
     const [, column, pl, en, kind] = DEVELOPER_FIELDS.find(([f]) => f === name)
     const id = `dev-${name}`
@@ -334,6 +356,12 @@ function developerForm(api, developer, onSaved) {
         h('legend', {}, tr(title[0], title[1])),
         h('div', { class: 'form-grid' }, fields.map(fieldOf)),
       ),
+    ),
+    h(
+      'fieldset',
+      { class: 'group', id: 'developer-dataset' },
+      h('legend', {}, tr('Zbiór na portalu', 'Dataset on the portal')),
+      h('div', { class: 'form-grid' }, DATASET_FIELDS.map(datasetFieldOf)),
     ),
     h(
       'p',
