@@ -389,6 +389,25 @@ export const ERROR_CODES = {
     status: [404],
     description: 'The previewed bulk price change is unknown or expired; preview it again.',
   },
+  // --- report import for a day, and the audit of published files ---
+  report_dates_after_day: {
+    status: [422],
+    description:
+      'The report has “valid from” dates after the day it would be published for; the message names each date with its rows.',
+  },
+  report_day_published: {
+    status: [422],
+    description: 'The entity’s dataset already has a file for that day: a published day is never replaced.',
+  },
+  developer_mismatch_unconfirmed: {
+    status: [422],
+    description:
+      'The report’s developer name or KRS differ from the entity its NIP names; confirm with confirm_developer_mismatch=true.',
+  },
+  audit_failed: {
+    status: ['cli'],
+    description: '`dg audit` found a published file breaking a rule (exit code 1); the problems are listed.',
+  },
 } as const satisfies Record<string, ErrorCodeDefinition>
 
 export type ErrorCode = keyof typeof ERROR_CODES
