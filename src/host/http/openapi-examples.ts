@@ -60,12 +60,10 @@ export const OPERATION_DOCS: Record<string, OperationDocs> = {
     },
   },
   'GET /metrics': {
-    description:
-      'Prometheus metrics of this instance (requests, publications, imports, webhook deliveries, database pool) in the text format 0.0.4. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role.',
     response: {
       status: 200,
       mediaType: 'text/plain',
-      body: '# HELP dg_http_requests_total HTTP requests answered, by route and status\n# TYPE dg_http_requests_total counter\ndg_http_requests_total{route="/wp-json/dg/v2/catalog/properties",status="200"} 1284\n',
+      body: '# HELP dg_webhook_deliveries_total Signed property webhook deliveries by outcome: executed, replayed or the refusal code\n# TYPE dg_webhook_deliveries_total counter\ndg_webhook_deliveries_total{code="executed"} 128\ndg_webhook_deliveries_total{code="invalid_signature"} 2\n# HELP dg_last_successful_publication_timestamp_seconds Unix time of the last successful publication recorded in the database (0: none yet)\n# TYPE dg_last_successful_publication_timestamp_seconds gauge\ndg_last_successful_publication_timestamp_seconds 1795654800\n',
     },
   },
   'GET /dane-gov/{file}': {
@@ -212,7 +210,7 @@ export const OPERATION_DOCS: Record<string, OperationDocs> = {
   },
   'POST /wp-json/dg/v2/users': {
     description:
-      'Creates a user with a role (administrator or the API read-only dg_catalog_reader). Without password a login password is generated and returned in this answer only. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 409 when the login or e-mail is taken, 422 for an unknown role or an invalid e-mail. Audited.',
+      'Creates a user with a role (administrator or the API read-only dg_catalog_reader). Without password a login password is generated and returned in this answer only. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 422 invalid_user with the issue of each field (login taken or invalid, e-mail taken or invalid, unknown role, password too short); nothing is saved then. Audited.',
     response: {
       status: 201,
       body: {
@@ -452,7 +450,7 @@ export const OPERATION_DOCS: Record<string, OperationDocs> = {
   },
   'GET /wp-json/dg/v2/status': {
     description:
-      "The service status of contract 2.5 and 4.2: versions, catalog revision, today's publication, the last import and webhook delivery, the licence. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role.",
+      'The status object of contract 2.5: version, legal contract id, licence status, continuity mode, the last publication (an empty object when none) and the public dataset id; for a CRM or a monitor checking the integration. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs an active licence with api_webhooks (403 pro_feature_required otherwise).',
     response: {
       status: 200,
       body: {
@@ -623,7 +621,7 @@ export const OPERATION_DOCS: Record<string, OperationDocs> = {
   },
   'GET /wp-json/dg/v2/catalog': {
     description:
-      'The catalog discovery object of contract 2.1: the catalog revision, counts and the addresses of the catalog collections, for the website back end to know what changed. For any user with dg_read_catalog (the API read-only role or an administrator) by application password; 401 without credentials, 403 for a user without the capability. Answers carry ETag and honour If-None-Match (304).',
+      'The catalog discovery object of contract 2.1: API and plugin versions, the legal contract (id, valid until), the addresses of the investments and properties collections and the extension options; the website back end starts here. For any user with dg_read_catalog (the API read-only role or an administrator) by application password; 401 without credentials, 403 for a user without the capability. Answers carry ETag and honour If-None-Match (304).',
     response: {
       status: 200,
       body: {
@@ -1075,7 +1073,7 @@ export const OPERATION_DOCS: Record<string, OperationDocs> = {
   },
   'GET /wp-json/dg/v2/imports/{id}': {
     description:
-      'An import job (preview or execution) with its counts, its issues and a page of its planned operations (create, update, archive, unchanged per offer). Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs the bulk_import entitlement (403 pro_feature_required otherwise). 404 for an unknown job.',
+      'An import job record of contract 2.6 (id of 32 hex characters, type, mode, status, operator, counters, dates, result) with a page of its items (page, per_page, total_items). Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs the bulk_import entitlement (403 pro_feature_required otherwise). 404 import_not_found for an unknown job.',
     response: {
       status: 200,
       body: {
@@ -1151,7 +1149,7 @@ export const OPERATION_DOCS: Record<string, OperationDocs> = {
   },
   'POST /wp-json/dg/v2/publications': {
     description:
-      'Publishes the official daily file of a date through the atomic pipeline: the 58-column CSV is built from the catalog, checked against the legal invariants, written once and listed in dataset.xml with its .md5. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs the publishing_gov entitlement (403 pro_feature_required otherwise). 409 when the day is already published or a publication runs, 422 publication_invalid when the file breaks an invariant (nothing is written).',
+      'Publishes the official daily file of a date through the atomic pipeline: the 58-column CSV is built from the catalog, checked against the legal invariants, written once and listed in dataset.xml with its .md5. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs the publishing_gov entitlement (403 pro_feature_required otherwise). 409 publication_in_progress while another publication runs; 422 publication_failed with issues when the date may not be published (a future date, a day that has ended after its file was published, a past day without its own data) or the file breaks an invariant; nothing is written then.',
     response: {
       status: 200,
       body: {
@@ -3272,7 +3270,7 @@ export const OPERATION_DOCS: Record<string, OperationDocs> = {
   },
   'POST /wp-json/dg/v2/offers/price-change/execute': {
     description:
-      "Executes a price change previewed before, as one import run: every price record in the history with its valid-from date and an audit entry with the reason. The preview's job is executed once only. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs the bulk_import entitlement (403 pro_feature_required otherwise). 404 for an unknown preview, 409 when it was executed already or the catalog changed since the preview.",
+      "Executes a price change previewed before, as one import run: every price record in the history with its valid-from date and an audit entry with the reason. The preview's job is executed once only. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs the bulk_import entitlement (403 pro_feature_required otherwise). 404 for an unknown preview, 409 as an import execution (import_pending with Retry-After while it runs, import_conflict, import_recovery_required).",
     response: {
       status: 200,
       body: {
