@@ -12,6 +12,8 @@
  *   calls the same service.
  * - the refusals every route shares: 400/413/415 of a body Fastify reads, and 503
  *   database_unavailable on every route but those marked `database: false`.
+ * - each operation's description (where its route gives none) and examples, kept in
+ *   openapi-examples.ts so that the route files stay about what the server validates.
  */
 import swagger, { type SwaggerTransform, type SwaggerTransformObject } from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
@@ -19,6 +21,7 @@ import type { FastifyInstance } from 'fastify'
 import type { TSchema } from 'typebox'
 
 import { API_VERSION, PLUGIN_VERSION } from '../../version.js'
+import { OPERATION_DOCS, type OperationDocs } from './openapi-examples.js'
 import { errorResponse } from './schemas.js'
 import { serviceOrigin } from './service-origin.js'
 
@@ -108,7 +111,37 @@ const documentRequest: SwaggerTransform = ({ schema, url, route }) => {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const
 
-type Operation = { operationId?: string }
+type MediaTypes = Record<string, { example?: unknown }>
+type Operation = {
+  operationId?: string
+  description?: string
+  parameters?: Array<{ name: string; example?: unknown }>
+  requestBody?: { content?: MediaTypes }
+  responses?: Record<string, { content?: MediaTypes }>
+}
+
+/*
+ * The descriptions and examples of src/host/http/openapi-examples.ts, on a copy of the operation
+ * (@fastify/swagger may share parts of it between methods). An entry that names a status, media
+ * type or parameter the operation does not have is a mistake the document test reports.
+ */
+function withDocs(operation: Operation, docs: OperationDocs | undefined): Operation {
+  if (!docs) return operation
+  const documented = structuredClone(operation)
+  if (docs.description) documented.description = docs.description
+  const request = documented.requestBody?.content?.['application/json']
+  if (docs.request !== undefined && request) request.example = docs.request
+  if (docs.response) {
+    const content = documented.responses?.[String(docs.response.status)]?.content
+    const media = content?.[docs.response.mediaType ?? 'application/json']
+    if (media) media.example = docs.response.body
+  }
+  for (const parameter of documented.parameters ?? []) {
+    const example = docs.parameters?.[parameter.name]
+    if (example !== undefined) parameter.example = example
+  }
+  return documented
+}
 
 /**
  * @fastify/swagger gives every method of a multi-method route (legacy generate: GET and POST) the
@@ -131,6 +164,12 @@ const finishOperations: SwaggerTransformObject = (documentObject) => {
           }
         }
       }
+    }
+  }
+  for (const [path, item] of Object.entries(paths)) {
+    for (const method of METHODS) {
+      const operation = item[method]
+      if (operation) item[method] = withDocs(operation, OPERATION_DOCS[`${method.toUpperCase()} ${path}`])
     }
   }
   return document

@@ -4,92 +4,20 @@
  * lists has a summary, a description and an example, so the page answers "what does this do and
  * what does a call look like" for each one.
  */
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import addFormatsModule from 'ajv-formats'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { OPERATION_DOCS } from '../../../src/host/http/openapi-examples.js'
 import { startTestApp, type TestEnv } from '../../helpers/test-app.js'
 
-const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const
+// ajv-formats ships CommonJS with a default export property
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020
+const DOCUMENT_URI = 'https://dg.test/openapi.json'
+/** A JSON pointer segment inside a URI fragment. */
+const segment = (text: string) => encodeURIComponent(text.replaceAll('~', '~0').replaceAll('/', '~1'))
 
-/*
- * Operations still owed a description or an example, with what each lacks. The list only shrinks:
- * an operation not on it must be complete, and an entry that is no longer true fails too.
- */
-const STILL_LACKING = new Set([
-  'GET /healthz: description, example',
-  'GET /readyz: description, example',
-  'GET /metrics: example',
-  'GET /dane-gov/{file}: description, example',
-  'GET /dane-gov/{dataset}/{file}: description, example',
-  'GET /dg-media/{file}: description, example',
-  'GET /wp-json/dg/v2/session: description, example',
-  'POST /wp-json/dg/v2/session: example',
-  'DELETE /wp-json/dg/v2/session: description, example',
-  'GET /wp-json/dg/v2/users: description, example',
-  'POST /wp-json/dg/v2/users: description, example',
-  'GET /wp-json/dg/v2/users/{id}: description, example',
-  'PATCH /wp-json/dg/v2/users/{id}: example',
-  'GET /wp-json/dg/v2/users/{id}/application-passwords: description, example',
-  'POST /wp-json/dg/v2/users/{id}/application-passwords: description, example',
-  'DELETE /wp-json/dg/v2/users/{id}/application-passwords/{uuid}: description, example',
-  'GET /wp-json/dg/v2/audit: description, example',
-  'GET /wp-json/dg/v2/audit/actions: description, example',
-  'GET /wp-json/dg/v2/site-options: description, example',
-  'PUT /wp-json/dg/v2/site-options/{name}: description, example',
-  'GET /wp-json/dg/v2/status: description, example',
-  'GET /wp-json/dg/v2/catalog: description, example',
-  'GET /wp-json/dg/v2/catalog/investments: description, example',
-  'GET /wp-json/dg/v2/catalog/investments/{id}: description, example',
-  'GET /wp-json/dg/v2/catalog/properties: description, example',
-  'GET /wp-json/dg/v2/catalog/properties/{id}: description, example',
-  'GET /wp-json/dg/v2/catalog/properties/{id}/price-history: description, example',
-  'GET /wp-json/dg/v2/catalog/properties/{id}/related: description, example',
-  'POST /wp-json/dg/v2/imports/offer: example',
-  'GET /wp-json/dg/v2/imports/{id}: description, example',
-  'POST /wp-json/dg/v2/webhooks/properties: example',
-  'GET /wp-json/dg/v2/webhook-secret: example',
-  'POST /wp-json/dg/v2/webhook-secret/rotate: example',
-  'GET /wp-json/dg/v2/publications: description, example',
-  'POST /wp-json/dg/v2/publications: description, example',
-  'GET /wp-json/dg/v2/publications/{id}: description, example',
-  'GET /wp-json/dg/v2/dashboard: example',
-  'POST /wp-json/dg/v2/imports/report: example',
-  'POST /wp-json/dg/v2/publications/preflight: description, example',
-  'GET /wp-json/dg/v2/publication/settings: description, example',
-  'PUT /wp-json/dg/v2/publication/settings: description, example',
-  'GET /wp-json/dg/v2/developers: description, example',
-  'POST /wp-json/dg/v2/developers: description, example',
-  'GET /wp-json/dg/v2/developers/{id}: description, example',
-  'PUT /wp-json/dg/v2/developers/{id}: description, example',
-  'GET /wp-json/dg/v2/investments/{id}/location: description, example',
-  'PUT /wp-json/dg/v2/investments/{id}/location: description, example',
-  'GET /wp-json/dg/v2/legacy-generate/settings: description, example',
-  'PUT /wp-json/dg/v2/legacy-generate/settings: description, example',
-  'GET /wp-json/dg/v2/offers/{id}/media: description, example',
-  'POST /wp-json/dg/v2/offers/{id}/media: example',
-  'GET /wp-json/dg/v2/investments/{id}/media: description, example',
-  'POST /wp-json/dg/v2/investments/{id}/media: example',
-  'GET /wp-json/dg/v2/media/{id}: description, example',
-  'PATCH /wp-json/dg/v2/media/{id}: description, example',
-  'DELETE /wp-json/dg/v2/media/{id}: description, example',
-  'GET /wp-json/dg/v2/custom-fields: description, example',
-  'GET /wp-json/dg/v2/investments: description, example',
-  'POST /wp-json/dg/v2/investments: description, example',
-  'GET /wp-json/dg/v2/investments/{id}: description, example',
-  'PATCH /wp-json/dg/v2/investments/{id}: description, example',
-  'DELETE /wp-json/dg/v2/investments/{id}: description, example',
-  'GET /wp-json/dg/v2/offers: description, example',
-  'POST /wp-json/dg/v2/offers: description, example',
-  'GET /wp-json/dg/v2/offers/{id}: description, example',
-  'PATCH /wp-json/dg/v2/offers/{id}: description, example',
-  'POST /wp-json/dg/v2/offers/{id}/archive: description, example',
-  'POST /wp-json/dg/v2/offers/{id}/restore: description, example',
-  'GET /wp-json/dg/v2/offers/{id}/price-history: description, example',
-  'POST /wp-json/dg/v2/offers/{id}/components: description, example',
-  'PATCH /wp-json/dg/v2/offers/{id}/components/{component_id}: description, example',
-  'DELETE /wp-json/dg/v2/offers/{id}/components/{component_id}: description, example',
-  'GET /wp-json/dg/v1/generate: example',
-  'POST /wp-json/dg/v1/generate: example',
-])
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const
 
 describe('interactive API documentation', () => {
   let env: TestEnv
@@ -136,10 +64,40 @@ describe('interactive API documentation', () => {
       }
     }
     expect(operations).toBeGreaterThan(40)
-    expect(lacking.filter((entry) => !STILL_LACKING.has(entry))).toEqual([])
-    expect(
-      [...STILL_LACKING].filter((entry) => !lacking.includes(entry)),
-      'remove from STILL_LACKING',
-    ).toEqual([])
+    expect(lacking).toEqual([])
+  })
+
+  it('places every example of openapi-examples.ts, and each validates against the schema it illustrates', async () => {
+    const document = (await env.app.inject({ method: 'GET', url: '/wp-json/dg/v2/openapi.json' })).json()
+    const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, logger: false })
+    addFormats(ajv)
+    ajv.addSchema(document, DOCUMENT_URI)
+    const problems: string[] = []
+    const check = (where: string, pointer: string[], example: unknown) => {
+      const validate = ajv.getSchema(`${DOCUMENT_URI}#/${pointer.map(segment).join('/')}`)
+      if (!validate) return problems.push(`${where}: no schema to illustrate`)
+      if (!validate(example)) problems.push(`${where}: ${JSON.stringify(validate.errors?.slice(0, 3))}`)
+    }
+    for (const [key, docs] of Object.entries(OPERATION_DOCS)) {
+      const [method = '', path = ''] = key.split(' ')
+      const operation = document.paths[path]?.[method.toLowerCase()]
+      if (!operation) {
+        problems.push(`${key}: no such operation`)
+        continue
+      }
+      const base = ['paths', path, method.toLowerCase()]
+      if (docs.request !== undefined)
+        check(`${key} request`, [...base, 'requestBody', 'content', 'application/json', 'schema'], docs.request)
+      if (docs.response) {
+        const { status, mediaType = 'application/json', body } = docs.response
+        check(`${key} ${status}`, [...base, 'responses', String(status), 'content', mediaType, 'schema'], body)
+      }
+      for (const name of Object.keys(docs.parameters ?? {})) {
+        const index = (operation.parameters ?? []).findIndex((parameter: { name: string }) => parameter.name === name)
+        if (index < 0) problems.push(`${key}: no parameter ${name}`)
+        else check(`${key} ${name}`, [...base, 'parameters', String(index), 'schema'], docs.parameters?.[name])
+      }
+    }
+    expect(problems).toEqual([])
   })
 })
