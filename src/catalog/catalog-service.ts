@@ -218,7 +218,9 @@ export async function getPropertyDetail(ctx: HostContext, id: number): Promise<R
     selectComponentsOf(ctx.db, [id]),
     selectAttachments(ctx.db, parseIds(storedRecord.gallery)),
     selectAttachmentsOf(ctx.db, { offerId: id }, 'document'),
-    storedRecord.developer_id === null ? Promise.resolve(undefined) : selectDeveloper(ctx.db, storedRecord.developer_id),
+    storedRecord.developer_id === null
+      ? Promise.resolve(undefined)
+      : selectDeveloper(ctx.db, storedRecord.developer_id),
   ])
   const current = await withPricesInForce(ctx.db, [storedRecord], storedComponents, catalogDay(ctx))
   const record = current.offers[0] ?? storedRecord
