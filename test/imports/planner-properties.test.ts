@@ -2,7 +2,8 @@
  * Property-based tests of the shared write path: arbitrary and
  * near-valid rows go through the row validator and then, the valid ones, through the planner
  * against a small seeded catalog, in both modes. Never a throw; every bad row is reported with its
- * row number; every valid row becomes exactly one operation with its key or one planner error;
+ * row number; every valid row becomes exactly one operation with its key or one planner error (a
+ * price the stored values contradict, or a price date before the offer's first record of that price);
  * planning is deterministic (same digest); a snapshot archives exactly the live offers of the
  * named investments that the rows do not mention.
  */
@@ -75,6 +76,13 @@ function seed(
     proj_city: 'Poznań',
   }
 }
+
+/** The offer-level prices a plain change may not date before the offer's first record of them, in the planner's order. */
+const FIRST_RECORD_PRICES = [
+  { type: 'total', field: 'price_total_from', date: 'priceTotalFrom' },
+  { type: 'm2', field: 'price_m2_from', date: 'priceM2From' },
+  { type: 'combined', field: 'price_combined_from', date: 'priceCombinedFrom' },
+] as const
 
 interface CatalogOffer {
   id: number
@@ -210,6 +218,8 @@ describeEachDatabase('offer planner on arbitrary rows', (getEnv) => {
   let env: TestEnv
   let catalog: CatalogOffer[]
   let catalogByKey: Map<string, CatalogOffer>
+  /** Per offer id and price type, the earliest "valid from" of the seeded price history. */
+  let firstRecords: Map<number, Map<string, string>>
 
   beforeAll(async () => {
     env = getEnv()
@@ -280,7 +290,35 @@ describeEachDatabase('offer planner on arbitrary rows', (getEnv) => {
     }))
     expect(catalog).toHaveLength(SEED_ROWS.length + 1)
     catalogByKey = new Map(catalog.filter((o) => !o.key.endsWith(`/%23${o.id}`)).map((o) => [o.key, o]))
+    const history = await env.ctx.db
+      .selectFrom('price_history')
+      .select(['offer_id', 'price_type', 'valid_from'])
+      .where('component_id', 'is', null)
+      .execute()
+    firstRecords = new Map()
+    for (const record of history) {
+      const byType = firstRecords.get(record.offer_id) ?? new Map<string, string>()
+      firstRecords.set(record.offer_id, byType)
+      const from = String(record.valid_from)
+      const first = byType.get(record.price_type)
+      if (first === undefined || from < first) byType.set(record.price_type, from)
+    }
+    // the seed dates the m² prices today and the totals earlier: both kinds of first record exist
+    expect(new Set([...firstRecords.values()].flatMap((byType) => [...byType.keys()]))).toEqual(
+      new Set(['total', 'm2']),
+    )
   })
+
+  /** The date field of the first price the row dates before the offer's first record of it (the row is refused). */
+  function dateBeforeFirstRecord(values: PlanInput['values'], offerId: number): string | undefined {
+    const firsts = firstRecords.get(offerId)
+    for (const price of FIRST_RECORD_PRICES) {
+      const from = values[price.date]
+      const first = firsts?.get(price.type)
+      if (typeof from === 'string' && first !== undefined && from < first) return price.field
+    }
+    return undefined
+  }
 
   /** Validates `rows` as a file would be, checking what the validator reports; returns the valid rows. */
   function validateAndCheck(rows: Array<Record<string, unknown>>, mode: ImportMode): PlanInput[] {
@@ -337,8 +375,11 @@ describeEachDatabase('offer planner on arbitrary rows', (getEnv) => {
       const errors = errorsByRow.get(input.row as number) ?? []
       // exactly one outcome per valid row
       expect(ops.length + errors.length).toBe(1)
+      // a price dated before the offer had that price would rewrite what published files said
+      const early = existing ? dateBeforeFirstRecord(values, existing.id) : undefined
       const op = ops[0]
       if (op) {
+        expect(early, 'a price date before the first record is refused').toBeUndefined()
         expect(op.key).toBe(key)
         expect(op.sourceInvestmentId).toBe(values.sourceInvestmentId)
         expect(op.sourcePropertyId).toBe(values.sourcePropertyId)
@@ -350,14 +391,20 @@ describeEachDatabase('offer planner on arbitrary rows', (getEnv) => {
         if (values.propertyType === undefined) expect(op.changes).not.toContain('prop_type')
         if (op.values.propertyType !== undefined) expect(['mieszkanie', 'dom']).toContain(op.values.propertyType)
       } else {
-        // a new offer without a type is no error: only a price the stored values contradict is
+        // a new offer without a type is no error: only a price the stored values contradict is, or
+        // a price dated before the offer's first record of it
         const error = errors[0] as RowError
-        expect(error).toMatchObject({ field: 'price_total', code: 'inconsistent_price' })
         expect(error.message).toBe(error.message_pl)
         expect(error.message_en.length).toBeGreaterThan(0)
-        const touchesPrice =
-          values.priceTotalCents !== undefined || values.priceM2Cents !== undefined || values.area !== undefined
-        expect(touchesPrice).toBe(true)
+        if (error.code === 'price_before_first_record') {
+          expect(early).toBeDefined()
+          expect(error.field).toBe(early)
+        } else {
+          expect(error).toMatchObject({ field: 'price_total', code: 'inconsistent_price' })
+          const touchesPrice =
+            values.priceTotalCents !== undefined || values.priceM2Cents !== undefined || values.area !== undefined
+          expect(touchesPrice).toBe(true)
+        }
       }
     }
 

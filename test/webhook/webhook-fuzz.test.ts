@@ -585,6 +585,49 @@ describeEachDatabase('webhook fuzzing', (getEnv) => {
     FUZZ_TIMEOUT_MS * SCALE,
   )
 
+  /**
+   * The refusals the planner's catalog rules owe the payload, read from the stored offer and its
+   * price history before it is sent: a price dated before the offer's first record of that price,
+   * and a combined price below the total when the payload sends only one of the two.
+   */
+  async function catalogRefusals(
+    values: ReturnType<typeof validateOfferRow>['values'],
+  ): Promise<Array<{ field: string; code: string }>> {
+    const offer = await env.ctx.db
+      .selectFrom('offers')
+      .innerJoin('investments', 'investments.id', 'offers.investment_id')
+      .select(['offers.id', 'offers.price_total_cents', 'offers.price_combined_cents'])
+      .where('investments.source_id', '=', values.sourceInvestmentId ?? '')
+      .where('offers.source_property_id', '=', values.sourcePropertyId ?? '')
+      .executeTakeFirst()
+    if (!offer) return []
+    const out: Array<{ field: string; code: string }> = []
+    const records = await env.ctx.db
+      .selectFrom('price_history')
+      .select(['price_type', 'valid_from'])
+      .where('offer_id', '=', offer.id)
+      .where('component_id', 'is', null)
+      .execute()
+    const prices = [
+      { type: 'total', field: 'price_total_from', from: values.priceTotalFrom },
+      { type: 'm2', field: 'price_m2_from', from: values.priceM2From },
+      { type: 'combined', field: 'price_combined_from', from: values.priceCombinedFrom },
+    ]
+    for (const price of prices) {
+      const firsts = records.filter((r) => r.price_type === price.type).map((r) => String(r.valid_from))
+      const from = price.from
+      if (typeof from === 'string' && firsts.length > 0 && firsts.every((first) => from < first))
+        out.push({ field: price.field, code: 'price_before_first_record' })
+    }
+    if ((values.priceCombinedCents === undefined) !== (values.priceTotalCents === undefined)) {
+      const combined = values.priceCombinedCents !== undefined ? values.priceCombinedCents : offer.price_combined_cents
+      const total = values.priceTotalCents !== undefined ? values.priceTotalCents : offer.price_total_cents
+      if (combined != null && total != null && combined < total)
+        out.push({ field: 'price_combined', code: 'combined_below_total' })
+    }
+    return out
+  }
+
   it(
     '(b) executes a signed flat canonical payload only when the validator accepts it, and answers a repeat alike',
     async () => {
@@ -597,6 +640,7 @@ describeEachDatabase('webhook fuzzing', (getEnv) => {
           // what the server parses: JSON.stringify turned NaN/Infinity into null and dropped -0's sign
           const record = JSON.parse(body.toString('utf8')) as Record<string, unknown>
           const validated = validateOfferRow(record, { row: 1, mode: 'patch' })
+          const owed = validated.errors.length === 0 ? await catalogRefusals(validated.values) : []
           const response = await post(signedHeaders(body, key), body)
           const parsed = parseBody(response.body)
           const context = `${body.toString('utf8').slice(0, 400)} → ${response.statusCode} ${response.body.slice(0, 400)}`
@@ -621,13 +665,16 @@ describeEachDatabase('webhook fuzzing', (getEnv) => {
               )
             }
           } else if (response.statusCode !== 202) {
-            // valid data the planner refuses: a lone price the stored values contradict
+            // valid data the planner refuses: a lone price the stored values contradict, a price
+            // dated before the offer's first record of it, or a combined price below the total
             expect(response.statusCode, context).toBe(422)
             expect(parsed.error, context).toBe('webhook_import_failed')
-            expect(parsed.issues, context).toEqual([
-              expect.objectContaining({ field: 'price_total', code: 'inconsistent_price' }),
-            ])
+            const issues = parsed.issues as Array<{ field?: unknown; code?: unknown }> | undefined
+            expect(issues, context).toHaveLength(1)
+            const issue = { field: issues?.[0]?.field, code: issues?.[0]?.code }
+            expect([{ field: 'price_total', code: 'inconsistent_price' }, ...owed], context).toContainEqual(issue)
           } else {
+            expect(owed, `${context}: refusals the catalog's rules owe`).toEqual([])
             accepted++
             expect(parsed, context).toMatchObject({
               accepted: true,
