@@ -24,6 +24,7 @@ import { randomBytes } from 'node:crypto'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { warsawDate } from '../../src/licensing/license.js'
 import { CANONICAL_FIELDS, type CanonicalField, VOIVODESHIPS } from '../../src/offers/canonical-fields.js'
 import { validateOfferRow } from '../../src/offers/validation/validate-offer-row.js'
 import { WEBHOOK_BODY_LIMIT } from '../../src/webhook/routes.js'
@@ -596,7 +597,7 @@ describeEachDatabase('webhook fuzzing', (getEnv) => {
     const offer = await env.ctx.db
       .selectFrom('offers')
       .innerJoin('investments', 'investments.id', 'offers.investment_id')
-      .select(['offers.id', 'offers.price_total_cents', 'offers.price_combined_cents'])
+      .select(['offers.id', 'offers.price_total_cents', 'offers.price_m2_cents', 'offers.price_combined_cents'])
       .where('investments.source_id', '=', values.sourceInvestmentId ?? '')
       .where('offers.source_property_id', '=', values.sourcePropertyId ?? '')
       .executeTakeFirst()
@@ -608,14 +609,31 @@ describeEachDatabase('webhook fuzzing', (getEnv) => {
       .where('offer_id', '=', offer.id)
       .where('component_id', 'is', null)
       .execute()
+    // a price sent without its date takes effect today (the service's clock), so it is dated today
+    const today = warsawDate(env.clock.now())
     const prices = [
-      { type: 'total', field: 'price_total_from', from: values.priceTotalFrom },
-      { type: 'm2', field: 'price_m2_from', from: values.priceM2From },
-      { type: 'combined', field: 'price_combined_from', from: values.priceCombinedFrom },
+      {
+        type: 'total',
+        field: 'price_total_from',
+        from: values.priceTotalFrom,
+        changed: values.priceTotalCents !== undefined && values.priceTotalCents !== offer.price_total_cents,
+      },
+      {
+        type: 'm2',
+        field: 'price_m2_from',
+        from: values.priceM2From,
+        changed: values.priceM2Cents !== undefined && values.priceM2Cents !== offer.price_m2_cents,
+      },
+      {
+        type: 'combined',
+        field: 'price_combined_from',
+        from: values.priceCombinedFrom,
+        changed: values.priceCombinedCents !== undefined && values.priceCombinedCents !== offer.price_combined_cents,
+      },
     ]
     for (const price of prices) {
       const firsts = records.filter((r) => r.price_type === price.type).map((r) => String(r.valid_from))
-      const from = price.from
+      const from = price.from ?? (price.changed ? today : undefined)
       if (typeof from === 'string' && firsts.length > 0 && firsts.every((first) => from < first))
         out.push({ field: price.field, code: 'price_before_first_record' })
     }
