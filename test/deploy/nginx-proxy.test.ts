@@ -154,6 +154,8 @@ describe.skipIf(!fs.existsSync(NGINX) && !process.env.CI)('the nginx example in 
     admin = await createTestUser(env.ctx, 'administrator')
     reader = await createTestUser(env.ctx, 'dg_catalog_reader')
     await updatePublicationSettings(env.ctx, { public_base_url: `${PUBLIC_ORIGIN}/dane-gov` }, { type: 'cli' })
+    // production refuses to publish a dataset without its page with the prices (<url>)
+    await env.ctx.db.updateTable('developers').set({ dataset_url: 'https://www.example.pl/ceny' }).execute()
 
     service = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src', 'main.ts')], {
       cwd: ROOT,
