@@ -14,9 +14,9 @@ import { HostError } from '../host/errors.js'
 import { errorResponses, stringEnum } from '../host/http/schemas.js'
 import { todayInWarsaw } from '../publication/publication-service.js'
 import { testAlert } from './alert-causes.js'
+import { AlertViewSchema } from './alert-schema.js'
 import { configuredChannels, sendTestAlert } from './alert-service.js'
 import { type AlertSettingsPatch, alertSettingsView, saveAlertSettings } from './alert-settings.js'
-import { StatusSchema } from '../status/status-routes.js'
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
 const guard = [requireCapability('manage_options')]
@@ -136,7 +136,7 @@ export async function alertSettingsRoutes(app: FastifyInstance): Promise<void> {
         description:
           'Recorded and audited like any alert (cause test). 400 alerts_not_configured when no channel is set. A channel that failed is reported in the 200 answer (state failed, the channel’s error).',
         security,
-        response: { 200: StatusSchema.properties.alerts.items, ...errorResponses(400, 401, 403) },
+        response: { 200: AlertViewSchema, ...errorResponses(400, 401, 403) },
       },
     },
     async () => {

@@ -2,7 +2,9 @@
  * How catalog values are presented to a Polish website: money as `1 234 567,89 zł` from integer
  * grosze (no floating point anywhere), areas as `54,30 m²`, dates as DD.MM.YYYY, Polish labels.
  * Amounts that do not exist are empty strings, never "X" (that sign belongs to the official file).
+ * The offer types' names and slugs are the offers' own (src/offers/names-and-slugs.ts).
  */
+export { OFFER_TYPE_LABELS, slugify } from '../offers/names-and-slugs.js'
 
 export function formatPln(cents: number | null | undefined): string {
   if (cents === null || cents === undefined) return ''
@@ -34,15 +36,6 @@ export const STATUS_LABELS: Record<string, string> = {
   archived: 'Archiwalne',
 }
 
-export const OFFER_TYPE_LABELS: Record<string, string> = {
-  mieszkanie: 'Mieszkanie',
-  dom: 'Dom',
-  parking_space: 'Miejsce postojowe',
-  garage: 'Garaż',
-  storage_room: 'Komórka lokatorska',
-  other: 'Inne',
-}
-
 export const PRICE_TYPE_LABELS: Record<string, string> = {
   total: 'Cena całkowita',
   m2: 'Cena za m²',
@@ -55,28 +48,4 @@ export const RECORD_TYPE_LABELS: Record<string, string> = {
   change: 'zmiana ceny',
   withdrawal: 'wycofanie ceny',
   correction: 'korekta ceny',
-}
-
-// ł and its kin have no Unicode decomposition, so NFKD alone would drop them instead of transliterating.
-const TRANSLITERATION: Readonly<Record<string, string>> = Object.freeze({
-  ą: 'a',
-  ć: 'c',
-  ę: 'e',
-  ł: 'l',
-  ń: 'n',
-  ó: 'o',
-  ś: 's',
-  ź: 'z',
-  ż: 'z',
-})
-
-/** `Osiedle Żółta Łąka Sp. z o.o.` → `osiedle-zolta-laka-sp-z-o-o`; only `[a-z0-9-]` survive. */
-export function slugify(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/[ąćęłńóśźż]/g, (letter) => TRANSLITERATION[letter] ?? '')
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
 }

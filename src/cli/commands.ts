@@ -16,7 +16,7 @@ import { getWebhookSecret, rotateWebhookSecret } from '../webhook/webhook-secret
 import { ALERTS_COMMANDS } from './alerts-command.js'
 import { AUDIT_COMMANDS } from './audit-command.js'
 import { BACKUP_COMMANDS } from './backup-command.js'
-import { SOURCE_COMMANDS } from '../sources/source-command.js'
+import { SOURCE_COMMANDS } from './source-command.js'
 import { runImportCommand } from './import-command.js'
 import { SITE_OPTION_COMMANDS } from './site-options-command.js'
 import { PUBLICATION_PUBLISH_COMMANDS } from './publication-publish-command.js'

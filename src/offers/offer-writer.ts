@@ -11,7 +11,7 @@
 import type { Executor } from '../host/context.js'
 import type { DialectName } from '../host/db/dialect.js'
 import type { NewOffer, NewPriceHistory, OfferRow, OfferUpdate } from '../host/db/schema.js'
-import { OFFER_TYPE_LABELS, slugify } from '../catalog/presentation.js'
+import { OFFER_TYPE_LABELS, slugify } from './names-and-slugs.js'
 import { UNQUALIFIED_PROPERTY_TYPE } from './canonical-fields.js'
 import { META_FIELD_PREFIX } from './validation/meta-values.js'
 import type { ClearableField, ComponentValues, EditorFields, EditorOperation, PriceNote } from './editor-operation.js'

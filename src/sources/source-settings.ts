@@ -9,7 +9,7 @@ import { PluginError } from '../host/errors.js'
 import { parseMapping, parseMode } from '../imports/offer-import-service.js'
 import { checkSourceUrl } from './fetch-source.js'
 import type { SourceRow, SourceRunRow } from './sources-repository.js'
-import type { SourcesTable } from './source-tables.js'
+import type { SourcesTable } from '../host/db/source-tables.js'
 
 export interface GuardLimits {
   /** Most offers archived or withdrawn by one run, in percent of the offers of the investments concerned. */

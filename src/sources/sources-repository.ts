@@ -5,7 +5,7 @@
 import type { Insertable, Selectable, Updateable } from 'kysely'
 
 import type { Executor } from '../host/context.js'
-import type { SourceRunsTable, SourcesTable } from './source-tables.js'
+import type { SourceRunsTable, SourcesTable } from '../host/db/source-tables.js'
 
 export type SourceRow = Selectable<SourcesTable>
 export type SourceRunRow = Selectable<SourceRunsTable>

@@ -4,6 +4,7 @@ import { Type } from 'typebox'
 import { requireCapability } from '../host/http/authenticate.js'
 import { errorResponses } from '../host/http/schemas.js'
 import { requireEntitlement } from '../licensing/require-entitlement.js'
+import { AlertViewSchema } from '../alerts/alert-schema.js'
 import { getServiceStatus } from './service-status.js'
 
 export const StatusSchema = Type.Object(
@@ -75,41 +76,9 @@ export const StatusSchema = Type.Object(
       description:
         'Published offers with a listed status but no type yet: left out of the daily file until an operator sets mieszkanie or dom (additive to contract 2.5)',
     }),
-    alerts: Type.Array(
-      Type.Object({
-        id: Type.Integer(),
-        cause: Type.String({
-          description:
-            'publication_failed, missed_days, delivery_failed, row_drop, license_continuity, publication_gaps, publication_audit or test; told once per cause, day and dataset',
-        }),
-        day: Type.String({ description: 'The day (YYYY-MM-DD, Europe/Warsaw) the alert is about' }),
-        severity: Type.String({ description: 'critical, warning or info' }),
-        developer_id: Type.Union([Type.Integer(), Type.Null()], {
-          description: 'The developer entity whose dataset it concerns; null for the whole service',
-        }),
-        raised_at: Type.String(),
-        message: Type.Optional(Type.String({ description: 'message_pl or message_en, by Accept-Language' })),
-        message_pl: Type.String(),
-        message_en: Type.String(),
-        details: Type.Object({}, { additionalProperties: true }),
-        state: Type.String({
-          description:
-            'sending, delivered (every channel), failed (a channel gave up) or not_configured (no channel set: recorded and shown here only)',
-        }),
-        channels: Type.Array(
-          Type.Object({
-            channel: Type.String({ description: 'email or webhook' }),
-            status: Type.String({ description: 'pending, sent or failed' }),
-            attempts: Type.Integer(),
-            at: Type.Union([Type.String(), Type.Null()], { description: 'When the last attempt ended' }),
-            error: Type.Optional(Type.String({ description: 'Why the last attempt failed (never a secret)' })),
-          }),
-        ),
-      }),
-      {
-        description: 'Alerts of the last 7 days, newest first, with each channel’s outcome (additive to contract 2.5)',
-      },
-    ),
+    alerts: Type.Array(AlertViewSchema, {
+      description: 'Alerts of the last 7 days, newest first, with each channel’s outcome (additive to contract 2.5)',
+    }),
   },
   { $id: 'Status' },
 )

@@ -1,6 +1,6 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely'
 
-import type { SourceRunsTable, SourcesTable } from '../../sources/source-tables.js'
+import type { SourceRunsTable, SourcesTable } from './source-tables.js'
 
 /*
  * Portable column conventions, so that one query returns the same JS values on SQLite and

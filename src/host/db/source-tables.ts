@@ -1,6 +1,6 @@
 /*
- * The tables of scheduled sources (migration 0018), kept beside the feature; src/host/db/schema.ts
- * lists them in the Database type. Conventions as there: ISO-8601 UTC text, JSON text, flags 0/1.
+ * The tables of scheduled sources (migration 0019), beside the migration that makes them;
+ * schema.ts lists them in the Database type. Conventions as there: ISO-8601 UTC text, JSON text, flags 0/1.
  */
 import type { Generated } from 'kysely'
 
