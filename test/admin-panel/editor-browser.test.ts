@@ -25,6 +25,7 @@ import { OFFICIAL_COLUMN_INDEX as COL } from '../../src/publication/daily-file/o
 import { publicationStore } from '../../src/publication/publication-service.js'
 import { updatePublicationSettings } from '../../src/publication/settings/publication-settings.js'
 import { createTestUser, type TestUser } from '../helpers/factories.js'
+import { handbookShot } from '../helpers/handbook-screenshots.js'
 import { startTestApp, type TestEnv } from '../helpers/test-app.js'
 import { deliver } from '../helpers/webhook.js'
 
@@ -223,6 +224,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in 
     expect(await totalField.locator('.field-error').textContent()).toMatch(/Cena/)
     expect((await offerByCode('A/0.01')).price_total_cents).toBe(offer.price_total_cents)
     await shot('03-price-refused-at-field')
+    await handbookShot(page, 'editor/03-price-refused-at-field')
 
     await page.fill('#price-price_m2', '21 500,00')
     await page.click('#save-prices')
@@ -242,6 +244,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in 
       /Cena całkowita:?\s*971 800,00 zł/,
     )
     await shot('04-price-changed')
+    await handbookShot(page, 'editor/04-price-changed')
 
     const catalog = (await api('GET', `/catalog/properties/${offer.id}/price-history`)).json()
     expect(catalog.items).toEqual(
@@ -300,6 +303,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in 
     expect(text).toContain('45 000,00 zł')
     await poll(async () => plain(await page.textContent('#price-history'))).toContain('Miejsce postojowe MP-12')
     await shot('07-component-added')
+    await handbookShot(page, 'editor/07-component-added')
 
     const detail = (await api('GET', `/catalog/properties/${flat.id}`)).json()
     expect(detail.components).toEqual([
@@ -325,6 +329,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in 
     // the catalog (and the website) keeps the price in force until tomorrow
     expect((await api('GET', `/catalog/properties/${flat.id}`)).json().offer.price_cents).toBe(97_180_000)
     await shot('07b-price-announced')
+    await handbookShot(page, 'editor/07b-price-announced')
 
     // column 42: the total plus the parking space, in one click
     await page.click('#compute-combined-price')
@@ -507,6 +512,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in 
     expect(plain(await conflict.locator('tr:has(th:text("Wariant"))').textContent())).toContain('z tarasem')
     expect((await offerByCode('A/0.01')).building).toBe('B')
     await shot('10-stale-edit')
+    await handbookShot(page, 'editor/10-stale-edit')
 
     await page.click('#conflict-reapply')
     await toastSays('Zapisano dane oferty')

@@ -10,7 +10,7 @@
  *   refused; a new user refused with field errors, then created;
  * - the audit log showing each of these;
  * - every section in Polish and in English, each saved as a screenshot.
- * Set DG_PANEL_SCREENSHOTS=<folder> to keep the screenshots (docs/screenshots/admin/ holds a set).
+ * Set DG_PANEL_SCREENSHOTS=<folder> to keep every screenshot; the documentation's come from handbookShot.
  *
  * SQLite only: the panel adds no storage code of its own (the route suites cover both databases).
  * .ci/run installs Chromium; elsewhere the suite is skipped, visibly, when /usr/bin/chromium is absent.
@@ -26,6 +26,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { setUpDemo } from '../../src/demo/demo-setup.js'
 import { warsawDate } from '../../src/licensing/license.js'
 import { basicAuth } from '../helpers/factories.js'
+import { handbookShot } from '../helpers/handbook-screenshots.js'
 import { startTestApp, type TestEnv } from '../helpers/test-app.js'
 
 const CHROMIUM = '/usr/bin/chromium'
@@ -146,6 +147,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('operator administr
       'Za dużo nieudanych prób logowania. Spróbuj ponownie za 2\u00a0s.',
     )
     await shot('logowanie-spowolnione')
+    await handbookShot(page, 'admin/pl-01-logowanie-spowolnione')
     const refused = (await audit('session.login')).filter((e) => e.outcome === 'refused')
     expect(refused.map((e) => JSON.parse(e.details ?? '{}').reason)).toEqual([
       ...Array<string>(5).fill('wrong_password'),
@@ -174,6 +176,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('operator administr
     await page.click('#save-publication-settings')
     await expect.poll(() => page.textContent('#publication-settings-form .alert-success')).toContain('Zapisano')
     await shot('ustawienia-publikacja')
+    await handbookShot(page, 'admin/pl-03-ustawienia-publikacja')
 
     await page.click('.tabs a[data-tab=deweloper]')
     await page.locator('#developer-form').waitFor()
@@ -184,6 +187,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('operator administr
     await expect.poll(() => nipError.textContent()).toContain('NIP musi mieć 10 cyfr z poprawną cyfrą kontrolną')
     expect(await page.getAttribute('#dev-nip', 'aria-invalid')).toBe('true')
     await shot('ustawienia-deweloper-zly-nip')
+    await handbookShot(page, 'admin/pl-04-ustawienia-deweloper-zly-nip')
     expect((await env.ctx.db.selectFrom('developers').select('nip').executeTakeFirstOrThrow()).nip).toBe(REPORT_NIP)
 
     await page.fill('#dev-nip', REPORT_NIP)
@@ -199,6 +203,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('operator administr
     await page.locator('#locations-table button[data-investment]').first().click()
     await page.locator('#location-form').waitFor()
     await shot('ustawienia-lokalizacje')
+    await handbookShot(page, 'admin/pl-05-ustawienia-lokalizacje')
   })
 
   it('edits a site option the extension defines; /catalog exposes it', async () => {
@@ -243,6 +248,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('operator administr
     expect(await page.textContent('#report-rows')).toBe('4')
     expect(await page.locator('#report-warnings li').count()).toBeGreaterThan(0)
     await shot('import-raportu-podglad')
+    await handbookShot(page, 'admin/pl-08-import-raportu-podglad')
 
     expect(await page.inputValue('#report-date')).toBe(day)
     await page.click('#report-publish')
@@ -267,6 +273,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('operator administr
     await page.locator('#publication-details').waitFor()
     expect(await page.textContent('#publication-details')).toMatch(/[0-9a-f]{32}/)
     await shot('historia-publikacji')
+    await handbookShot(page, 'admin/pl-10-historia-publikacji')
     const published = await env.ctx.db
       .selectFrom('publications')
       .selectAll()
@@ -280,6 +287,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('operator administr
     await page.locator('#users-table').waitFor()
     expect(await page.textContent('#users-table')).toContain('Odczyt katalogu przez API')
     await shot('uzytkownicy')
+    await handbookShot(page, 'admin/pl-11-uzytkownicy')
     await page.click('#users-table a:text-is("website")')
     await page.locator('#app-password-form').waitFor()
     await page.fill('#app-password-name', 'strona WWW (curl)')
@@ -349,6 +357,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('operator administr
     ])
       expect(actions, action).toContain(action)
     await shot('dziennik-zdarzen')
+    await handbookShot(page, 'admin/pl-16-dziennik-zdarzen')
 
     await page.selectOption('#audit-action', 'app_password.revoke')
     await page.click('#audit-apply')
@@ -358,6 +367,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('operator administr
     expect(await revoked.textContent()).toContain('panel (sesja)')
     await revoked.locator('details.row-details > summary').click()
     await shot('dziennik-zdarzen-filtr')
+    await handbookShot(page, 'admin/pl-17-dziennik-zdarzen-filtr')
 
     await page.selectOption('#audit-action', 'session.login')
     await page.selectOption('#audit-outcome', 'refused')
@@ -371,13 +381,20 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('operator administr
     await go('status')
     await expect.poll(() => page.getAttribute('#today', 'data-status')).toBe('published')
     await shot('pulpit-opublikowano')
+    await handbookShot(page, 'admin/pl-18-pulpit-opublikowano')
     await go('publikacja')
     await page.click('#run-preflight')
     await page.locator('#preflight-report').waitFor()
     await shot('publikacja-kontrola')
+    await handbookShot(page, 'admin/pl-19-publikacja-kontrola')
+    await go('audyt-publikacji')
+    await page.click('#run-audit')
+    await page.locator('#audit-summary').waitFor()
+    await handbookShot(page, 'admin/pl-audyt-publikacji')
     await go('import')
     await page.locator('#import-form').waitFor()
     await shot('import-ofert')
+    await handbookShot(page, 'admin/pl-20-import-ofert')
     await go('webhook')
     await page.locator('#rotation-steps').waitFor()
     expect(await page.locator('#rotation-steps li').count()).toBe(7)

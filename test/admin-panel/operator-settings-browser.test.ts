@@ -13,6 +13,7 @@ import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { setLicense } from '../../src/licensing/license.js'
+import { handbookShot } from '../helpers/handbook-screenshots.js'
 import { chromiumPresent, type PanelSession, startPanel } from '../helpers/panel-browser.js'
 
 describe.skipIf(!chromiumPresent)('operator settings in the panel, at once [sqlite]', () => {
@@ -58,6 +59,7 @@ describe.skipIf(!chromiumPresent)('operator settings in the panel, at once [sqli
     expect(await reason.textContent()).not.toContain('api_webhooks')
     expect(await page.locator('.licence-reason[data-refused=preflight]').count()).toBe(1)
     await panel.shot('publikacja-bez-licencji')
+    await handbookShot(panel.page, 'admin/pl-publikacja-bez-licencji')
 
     await panel.go('licencja')
     expect(await page.textContent('#licence-summary')).toContain('Tryb ciągłości')
@@ -67,6 +69,7 @@ describe.skipIf(!chromiumPresent)('operator settings in the panel, at once [sqli
     await expect.poll(() => page.textContent('#licence-summary')).toContain('Licencja jest aktywna')
     expect(await page.textContent('#licence-summary')).toContain('31.12.2027')
     await panel.shot('licencja-zainstalowana')
+    await handbookShot(panel.page, 'admin/pl-licencja')
     const audit = await panel.env.ctx.db
       .selectFrom('audit_log')
       .select('details')
@@ -92,6 +95,7 @@ describe.skipIf(!chromiumPresent)('operator settings in the panel, at once [sqli
     await page.click('#save-publication-settings')
     await expect.poll(() => page.textContent('#schedule-next-run')).toMatch(/^\d{2}\.\d{2}\.\d{4}, 02:00$/)
     await panel.shot('harmonogram-0200')
+    await handbookShot(panel.page, 'admin/pl-ustawienia-harmonogram')
     const stored = await panel.env.ctx.db
       .selectFrom('options')
       .select('value')
@@ -127,6 +131,7 @@ describe.skipIf(!chromiumPresent)('operator settings in the panel, at once [sqli
     await expect.poll(() => page.textContent('#test-alert-result')).toContain('Alert testowy dotarł każdym kanałem')
     expect(mails.at(-1)).toEqual(['biuro@ceny.example.pl', 'szef@ceny.example.pl'])
     await panel.shot('alerty-test')
+    await handbookShot(panel.page, 'admin/pl-alerty-test')
 
     await page.fill('#alert-webhook-url', 'ftp://nie-tak')
     await page.fill('#alert-webhook-secret', 'krótki')

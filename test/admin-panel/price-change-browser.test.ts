@@ -10,6 +10,7 @@ import fs from 'node:fs'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { handbookShot } from '../helpers/handbook-screenshots.js'
 import { chromiumPresent, type PanelSession, startPanel } from '../helpers/panel-browser.js'
 
 describe.skipIf(!chromiumPresent)('export and price change in the panel [sqlite]', () => {
@@ -77,6 +78,7 @@ describe.skipIf(!chromiumPresent)('export and price change in the panel [sqlite]
     expect(await first.textContent()).toContain(zl(expectedCents))
     expect(await first.textContent()).toContain(investment.title)
     await panel.shot('zmiana-cen-podglad')
+    await handbookShot(panel.page, 'admin/pl-zmiana-cen-podglad')
     await page.click('#pc-execute')
     await page.click('#confirm-ok')
     await expect.poll(() => page.textContent('.page')).toContain('Zapisano nowe ceny')

@@ -14,6 +14,7 @@ import { type Browser, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { createTestUser, grantProLicense } from '../helpers/factories.js'
+import { handbookShot } from '../helpers/handbook-screenshots.js'
 import { startTestApp, type TestEnv } from '../helpers/test-app.js'
 import { type SourceFileServer, startSourceFileServer } from '../sources/source-file-server.js'
 
@@ -149,6 +150,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('offer sources in C
     expect(await activeOffers()).toBe(10)
     expect(server.requests.at(-1)?.headers.authorization).toBe('Bearer sekret-panelu-42')
     await shot('lista-po-pierwszym-przebiegu')
+    await handbookShot(page, 'sources/lista-po-pierwszym-przebiegu')
   })
 
   it('holds a price typo ×10, shows the offer before → after and the guard, and rejects it', async () => {
@@ -163,6 +165,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('offer sources in C
     expect(flagged).toContain('5\u00a0040\u00a0000')
     expect(await page.textContent('#plan-changes')).toContain('Cena całkowita')
     await shot('przebieg-wstrzymany-cena')
+    await handbookShot(page, 'sources/przebieg-wstrzymany-cena')
     await page.click('#reject-run')
     await page.click('#confirm-ok')
     await expect.poll(() => page.textContent('h1')).toContain('odrzucono')

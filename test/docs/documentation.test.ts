@@ -112,19 +112,45 @@ describe('the project documentation', () => {
     expect(broken).toEqual([])
   })
 
-  it('shows in the operator handbook only screenshots that a browser suite takes', () => {
-    // operator-browser.test.ts names its shots <lang>-<counter>-<name>, editor-browser.test.ts <name>
-    const suites = files('test', /browser\.test\.ts$/)
+  it('shows only screenshots of a manifest, each taken anew by npm run docs:screenshots', () => {
+    // a folder with a manifest.json is made by npm run docs:screenshots (test/helpers/handbook-screenshots.ts)
+    const suites = files('test', /\.test\.ts$/)
       .map((file) => readFileSync(file, 'utf8'))
       .join('\n')
-    const taken = new Set([...suites.matchAll(/\bshot\('([^']+)'\)/g)].map((m) => m[1]!))
-    const shown = files('docs/operator', /\.md$/).flatMap((file) =>
-      [...readFileSync(file, 'utf8').matchAll(/\]\(([^)]*screenshots\/[^)]+\.png)\)/g)].map((m) =>
-        path.basename(m[1]!, '.png'),
-      ),
-    )
-    expect(shown.length).toBeGreaterThan(5)
-    const untaken = shown.filter((name) => !taken.has(name) && !taken.has(name.replace(/^(?:pl|en)-\d+-/, '')))
-    expect(untaken, 'screenshots no browser suite takes').toEqual([])
+    const manifests = new Map<string, Record<string, unknown>>()
+    const manifestOf = (folder: string) => {
+      const file = path.join(root, 'docs/screenshots', folder, 'manifest.json')
+      if (!manifests.has(folder))
+        manifests.set(
+          folder,
+          existsSync(file)
+            ? (JSON.parse(readFileSync(file, 'utf8')) as { screenshots: Record<string, unknown> }).screenshots
+            : {},
+        )
+      return manifests.get(folder)!
+    }
+    const unlisted: string[] = []
+    let shownInHandbook = 0
+    for (const file of documents) {
+      const handbook = path.relative(root, file).startsWith(`docs${path.sep}operator${path.sep}`)
+      for (const match of readFileSync(file, 'utf8').matchAll(/screenshots\/([a-z]+)\/([^/)\s]+)\.png/g)) {
+        const [, folder, name] = match as unknown as [string, string, string]
+        if (handbook) shownInHandbook++
+        const listed = Object.hasOwn(manifestOf(folder), name)
+        const managed = existsSync(path.join(root, 'docs/screenshots', folder, 'manifest.json'))
+        if (!listed && (handbook || managed)) unlisted.push(`${path.relative(root, file)} → ${folder}/${name}.png`)
+      }
+    }
+    expect(shownInHandbook).toBeGreaterThan(10)
+    expect(unlisted, 'screenshots not in a manifest: run npm run docs:screenshots').toEqual([])
+    const untaken: string[] = []
+    for (const [folder, screenshots] of manifests)
+      for (const name of Object.keys(screenshots)) {
+        if (!new RegExp(`handbookShot\\([\\w.]+, '${folder}/${name}'\\)`).test(suites))
+          untaken.push(`${folder}/${name}`)
+        if (!existsSync(path.join(root, 'docs/screenshots', folder, `${name}.png`)))
+          untaken.push(`${folder}/${name}.png`)
+      }
+    expect(untaken, 'in a manifest, but no browser suite takes it or its PNG is missing').toEqual([])
   })
 })
