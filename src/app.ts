@@ -60,6 +60,7 @@ import { editorRoutes } from './editor/routes.js'
 import { EDITOR_SCHEMAS } from './editor/schemas.js'
 import { mediaFileRoutes } from './editor/media-routes.js'
 import { sourceRoutes } from './sources/routes.js'
+import { embedRoutes } from './embed/embed-routes.js'
 
 export interface BuildAppOptions {
   config: AppConfig
@@ -191,6 +192,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v2.register(editorRoutes)
       await v2.register(sourceRoutes)
       await v2.register(exportRoutes)
+      await v2.register(embedRoutes)
     },
     { prefix: baseUrl(config) },
   )
