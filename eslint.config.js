@@ -108,6 +108,7 @@ export default tseslint.config(
           'fetch',
           'HTMLElement',
           'Intl',
+          'performance',
           'setTimeout',
         ].map((name) => [name, 'readonly']),
       ),
