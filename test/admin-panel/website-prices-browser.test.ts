@@ -112,10 +112,11 @@ describe.skipIf(!chromiumPresent)('prices on the website, in the panel [sqlite]'
     const preview = page.locator('#public-prices-preview')
     if (script.statusCode === 200) {
       await preview.locator('dg-offer-table').waitFor()
-      // the component renders the investment's units (in its shadow root) once the data arrives
-      await page.waitForFunction(
-        () => (document.querySelector('dg-offer-table')?.shadowRoot?.textContent ?? '').length > 40,
-      )
+      // the component draws the investment's units in its (open) shadow root once the data arrives
+      const rows = preview.locator('dg-offer-table table.offers tbody tr')
+      await rows.first().waitFor()
+      const units = await panel.env.app.inject({ url: `${API}/public/investments/${investmentId}/prices` })
+      expect(await rows.count()).toBe((units.json() as { units: unknown[] }).units.length)
       expect(await preview.locator('#public-prices-preview-unavailable').count()).toBe(0)
     } else {
       await preview.locator('#public-prices-preview-unavailable').waitFor()

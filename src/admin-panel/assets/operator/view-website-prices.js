@@ -270,6 +270,9 @@ async function renderInvestmentPrices(page, { api, signal, id }) {
           ),
       table,
     )
+    // elements of one investment share the component's copy of the answer: after a change of the
+    // settings the preview asks again (a cheap revalidation) instead of showing the earlier answer
+    if (run > 1 && typeof table.refresh === 'function') void table.refresh()
   }
 
   page.append(
