@@ -49,7 +49,6 @@
         garage: 'Garaż',
         storage_room: 'Komórka lokatorska',
         other_room: 'Pomieszczenie przynależne',
-        other: 'Inne',
       },
       filters: 'Filtry',
       any: 'Wszystkie',
@@ -103,7 +102,9 @@
         garage: 'Garage',
         storage_room: 'Storage room',
         other_room: 'Adjoining room',
-        other: 'Other',
+        part: 'Part of the property',
+        appurtenant_room: 'Adjoining room',
+        right: 'Right',
       },
       filters: 'Filters',
       any: 'All',
@@ -195,6 +196,8 @@
 :host { display: block; container-type: inline-size; font: var(--dg-font, inherit); font-size: var(--dg-font-size, 1rem);
   color: var(--dg-color, inherit); --_accent: var(--dg-accent, #1d4ed8); --_border: var(--dg-border, #d4d4d8);
   --_muted: var(--dg-muted, #52525b); --_bg: var(--dg-background, transparent); --_radius: var(--dg-radius, 6px); }
+/* a button in the flow of text; sized by its content, so no size container */
+:host(dg-price-history) { display: inline-block; container-type: normal; }
 :host([hidden]) { display: none; }
 * { box-sizing: border-box; }
 .box { background: var(--_bg); }
@@ -254,13 +257,18 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
 @container (max-width: 640px) {
   .filters .field { flex: 1 1 8em; }
   .field input, .field select { width: 100%; min-width: 0; }
-  table.offers thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
-  table.offers, table.offers tbody, table.offers tr, table.offers td { display: block; width: 100%; }
+  table.offers, table.offers thead, table.offers tbody, table.offers tr, table.offers td { display: block; width: 100%; }
+  /* the header row becomes a bar of sort buttons above the cards */
+  table.offers thead tr { display: flex; flex-wrap: wrap; gap: .25em .75em; border: 0; padding: 0 0 .5em; margin: 0; }
+  table.offers thead th { display: block; width: auto; padding: .2em 0; border: 0; background: none; }
+  table.offers thead th:not([aria-sort]):not(:has(.sort)) { display: none; }
   table.offers tr { border: 1px solid var(--_border); border-radius: var(--_radius); margin: 0 0 .75em; padding: .25em 0; }
   table.offers td { display: grid; grid-template-columns: 42% 1fr; gap: .5em; border: 0; padding: .3em .75em; text-align: start; white-space: normal; }
   table.offers td::before { content: attr(data-label); color: var(--_muted); font-size: .9em; }
   table.offers td.lead { font-weight: 700; font-size: 1.1em; }
   table.offers caption { display: block; }
+  .card dl { grid-template-columns: minmax(0, 2fr) minmax(0, 3fr); }
+  .card dt, .card dd, .extras li { overflow-wrap: anywhere; }
 }
 `
   let sheet = null
@@ -483,7 +491,9 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
   function extrasList(unit, lang, t) {
     const items = []
     for (const part of unit.parts || []) {
-      const name = `${t.partKinds[part.kind] || part.kind}${part.designation ? ` ${part.designation}` : ''}`
+      // the Polish name is the official file's (label); English names the known kinds
+      const kind = (lang === 'en' ? t.partKinds[part.kind] : part.label) || part.label || t.partKinds[part.kind] || ''
+      const name = `${kind}${part.designation ? ` ${part.designation}` : ''}`
       items.push(h('li', null, `${name}: `, part.price ? money(part.price.amount, lang) : t.noPrice))
     }
     for (const payment of unit.other_payments || [])
