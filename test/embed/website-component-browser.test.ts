@@ -321,6 +321,25 @@ document.addEventListener('securitypolicyviolation', (event) =>
       await expect.poll(() => rowDesignations()).toHaveLength(ON_OFFER)
     })
 
+    it('lists page-size rows at a time with a button for more, the count saying how many are listed', async () => {
+      const count = table().locator('[role="status"]')
+      await table().evaluate((t) => t.setAttribute('page-size', '2'))
+      await expect.poll(() => rowDesignations()).toEqual(['A/0.01', 'A/1.01'])
+      expect(plain(await count.textContent())).toBe(`Pokazano ${ON_OFFER} z ${ON_OFFER} lokali. Na liście pierwsze 2.`)
+      await table().getByRole('button', { name: 'Pokaż kolejne 2 lokale' }).click()
+      expect(await rowDesignations()).toHaveLength(4)
+      await table().getByRole('button', { name: 'Pokaż kolejny 1 lokal' }).click()
+      expect(await rowDesignations()).toHaveLength(ON_OFFER)
+      expect(plain(await count.textContent())).toBe(`Pokazano ${ON_OFFER} z ${ON_OFFER} lokali.`)
+      expect(await table().locator('[part~="more-button"]').isHidden()).toBe(true)
+      // focus lands on the last row's button, not on the page
+      expect(await table().evaluate((t) => t.shadowRoot?.activeElement?.getAttribute('aria-label'))).toBe(
+        'Historia cen lokalu A/2.02',
+      )
+      await table().evaluate((t) => t.removeAttribute('page-size'))
+      await expect.poll(() => rowDesignations()).toHaveLength(ON_OFFER)
+    })
+
     it('sorts by total price both ways and says so with aria-sort', async () => {
       const header = table().locator('th', { has: page.getByRole('button', { name: 'Cena całkowita' }) })
       expect(await header.getAttribute('aria-sort')).toBeNull()

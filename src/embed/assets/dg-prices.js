@@ -64,6 +64,9 @@
       count: (shown, all) =>
         `Pokazano ${shown} z ${all} ${plural('pl', all, ['lokalu', 'lokali', 'lokali', 'lokalu'])}.`,
       none: 'Żaden lokal nie spełnia wybranych warunków.',
+      listed: (n) => ` Na liście ${plural('pl', n, ['pierwszy', 'pierwsze', 'pierwszych', 'pierwszych'])} ${n}.`,
+      more: (n) =>
+        `Pokaż ${plural('pl', n, ['kolejny', 'kolejne', 'kolejnych', 'kolejnego'])} ${n} ${plural('pl', n, ['lokal', 'lokale', 'lokali', 'lokalu'])}`,
       roomsCount: (n) => `${n} ${plural('pl', n, ['pokój', 'pokoje', 'pokoi', 'pokoju'])}`,
       noPrice: 'brak ceny',
       chart: (first, last, n) =>
@@ -119,6 +122,8 @@
       ground: 'ground',
       count: (shown, all) => `Showing ${shown} of ${all} ${plural('en', all, ['unit', 'units'])}.`,
       none: 'No unit matches the chosen conditions.',
+      listed: (n) => ` The first ${n} are listed.`,
+      more: (n) => `Show ${n} more ${plural('en', n, ['unit', 'units'])}`,
       roomsCount: (n) => `${n} ${plural('en', n, ['room', 'rooms'])}`,
       noPrice: 'no price',
       chart: (first, last, n) =>
@@ -217,6 +222,8 @@ button:focus-visible, input:focus-visible, select:focus-visible, .scroll:focus-v
 .field input { width: 8em; }
 .reset { background: transparent; color: var(--_accent); border: 1px solid var(--_border); padding: .35em .75em; }
 .count { margin: 0 0 .5em; color: var(--_muted); }
+.more { display: block; margin: .75em auto 0; }
+.more[hidden] { display: none; }
 .scroll { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; }
 caption { text-align: start; font-weight: 600; font-size: 1.1em; padding: 0 0 .5em; }
@@ -340,7 +347,7 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
 
   class PriceElement extends HTMLElement {
     static get observedAttributes() {
-      return ['investment', 'unit', 'lang', 'service']
+      return ['investment', 'unit', 'lang', 'service', 'page-size']
     }
 
     constructor() {
@@ -626,6 +633,8 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
     constructor() {
       super()
       this.sort = { key: 'designation', direction: 'ascending' }
+      this.limit = 0
+      this.rows = new Map()
       this.filter = { rooms: '', status: '', floor: '', areaFrom: '', areaTo: '', priceFrom: '', priceTo: '' }
     }
 
@@ -681,10 +690,12 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
       form.addEventListener('submit', (event) => event.preventDefault())
       form.addEventListener('input', () => {
         for (const name of Object.keys(this.filter)) this.filter[name] = form.elements[name].value
+        this.limit = this.pageSize
         this.drawRows()
       })
       form.addEventListener('reset', () => {
         for (const name of Object.keys(this.filter)) this.filter[name] = ''
+        this.limit = this.pageSize
         // the form's own reset empties the controls after this event
         setTimeout(() => this.drawRows(), 0)
       })
@@ -717,6 +728,18 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
         }),
       )
       this.body = h('tbody', { part: 'body' })
+      this.rows = new Map()
+      if (!this.limit || this.appliedPageSize !== this.pageSize) {
+        this.limit = this.pageSize
+        this.appliedPageSize = this.pageSize
+      }
+      this.more = h('button', { type: 'button', class: 'reset more', part: 'button more-button' })
+      this.more.addEventListener('click', () => {
+        this.limit += this.pageSize
+        this.drawRows()
+        // the button goes when every unit is listed: focus moves to the last row's button
+        if (this.more.hidden) this.body.querySelector('tr:last-child button')?.focus()
+      })
       const title = data.investment ? [data.investment.title, data.investment.city].filter(Boolean).join(', ') : ''
       const table = h(
         'table',
@@ -741,9 +764,16 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
             { class: 'scroll', part: 'scroll', tabindex: '0', role: 'region', 'aria-label': t.caption(title) },
             table,
           ),
+          this.more,
         ),
       )
       this.drawRows()
+    }
+
+    /** How many rows are listed before "show more" (page-size, 50 by default; 0 lists every unit). */
+    get pageSize() {
+      const size = Number.parseInt(this.getAttribute('page-size') ?? '', 10)
+      return Number.isFinite(size) && size >= 0 ? size || Infinity : 50
     }
 
     matches(unit) {
@@ -763,7 +793,6 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
 
     drawRows() {
       const t = this.t
-      const lang = this.language
       const column = COLUMNS.find((c) => c.key === this.sort.key)
       const sign = this.sort.direction === 'ascending' ? 1 : -1
       const shown = this.data.units
@@ -784,45 +813,58 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
         else th.removeAttribute('aria-sort')
         th.querySelector('.arrow').textContent = active ? (this.sort.direction === 'ascending' ? '▲' : '▼') : ''
       }
-      const label = (key) => t[COLUMNS.find((c) => c.key === key).label.slice(2)]
-      // one wrapper per cell, so the narrow layout's label and value are the two columns of its grid
-      const cell = (key, content, numeric) =>
-        h('td', { 'data-label': label(key), class: numeric ? 'num' : null, part: 'cell' }, h('div', null, content))
-      const rows = shown.map((unit) =>
-        h(
-          'tr',
-          { part: 'row', 'data-unit': unit.designation },
-          h('td', { 'data-label': label('designation'), class: 'lead', part: 'cell' }, unit.designation),
-          cell('kind', t.kinds[unit.kind] || unit.kind),
-          cell('area', `${number(unit.area_m2, lang)}${NBSP}m²`, true),
-          cell('rooms', unit.rooms === null || unit.rooms === undefined ? '—' : String(unit.rooms), true),
-          cell('floor', floorText(unit.floor, t), true),
-          cell('status', statusBadge(unit.status, t)),
-          cell('price_m2', priceCell(unit.price_m2, lang, t), true),
-          cell(
-            'price_total',
-            [
-              priceCell(unit.price_total, lang, t),
-              unit.price_combined
-                ? h('span', {
-                    class: 'since',
-                    text: `${t.withParts}: ${money(unit.price_combined.amount, lang)}`,
-                    title: t.priceCombined,
-                  })
-                : null,
-            ],
-            true,
-          ),
-          cell('extras', extrasList(unit, lang, t)),
-          cell('history', this.historyButton(unit, t.historyShort)),
-        ),
-      )
+      const rows = shown.slice(0, this.limit).map((unit) => this.rowOf(unit))
       if (!rows.length)
         rows.push(
           h('tr', null, h('td', { colspan: String(COLUMNS.length), class: 'muted', part: 'cell', text: t.none })),
         )
       this.body.replaceChildren(...rows)
-      this.count.textContent = t.count(shown.length, this.data.units.length)
+      const listed = Math.min(shown.length, this.limit)
+      this.count.textContent =
+        t.count(shown.length, this.data.units.length) + (listed < shown.length ? t.listed(listed) : '')
+      this.more.hidden = listed >= shown.length
+      this.more.textContent = t.more(Math.min(this.pageSize, shown.length - listed))
+    }
+
+    /** A unit's row, built once per answer: sorting and filtering move rows, they do not rebuild them. */
+    rowOf(unit) {
+      const cached = this.rows.get(unit)
+      if (cached) return cached
+      const t = this.t
+      const lang = this.language
+      const label = (key) => t[COLUMNS.find((c) => c.key === key).label.slice(2)]
+      // one wrapper per cell, so the narrow layout's label and value are the two columns of its grid
+      const cell = (key, content, numeric) =>
+        h('td', { 'data-label': label(key), class: numeric ? 'num' : null, part: 'cell' }, h('div', null, content))
+      const row = h(
+        'tr',
+        { part: 'row', 'data-unit': unit.designation },
+        h('td', { 'data-label': label('designation'), class: 'lead', part: 'cell' }, unit.designation),
+        cell('kind', t.kinds[unit.kind] || unit.kind),
+        cell('area', `${number(unit.area_m2, lang)}${NBSP}m²`, true),
+        cell('rooms', unit.rooms === null || unit.rooms === undefined ? '—' : String(unit.rooms), true),
+        cell('floor', floorText(unit.floor, t), true),
+        cell('status', statusBadge(unit.status, t)),
+        cell('price_m2', priceCell(unit.price_m2, lang, t), true),
+        cell(
+          'price_total',
+          [
+            priceCell(unit.price_total, lang, t),
+            unit.price_combined
+              ? h('span', {
+                  class: 'since',
+                  text: `${t.withParts}: ${money(unit.price_combined.amount, lang)}`,
+                  title: t.priceCombined,
+                })
+              : null,
+          ],
+          true,
+        ),
+        cell('extras', extrasList(unit, lang, t)),
+        cell('history', this.historyButton(unit, t.historyShort)),
+      )
+      this.rows.set(unit, row)
+      return row
     }
   }
 
