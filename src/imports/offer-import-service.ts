@@ -48,6 +48,7 @@ import {
   type PlanInput,
   PLANNER_VERSION,
 } from '../offers/offer-planner.js'
+import type { PriceNote } from '../offers/editor-operation.js'
 import { createPlanWriter } from '../offers/offer-writer.js'
 import { countOffers, selectInvestmentSourceIds } from '../offers/offers-repository.js'
 import { rowError } from '../offers/validation/row-errors.js'
@@ -574,6 +575,8 @@ export interface ExecuteArgs {
   confirmArchiving: boolean
   /** Offers written so far of the plan's creates, updates and archives (`dg import` draws it). */
   onProgress?: (written: number, total: number) => void
+  /** The operator's reason, kept on every price record of the run (a bulk price change). */
+  note?: PriceNote
 }
 
 export const executeOfferImport = measured(executeImport, recordImportExecution)
@@ -670,7 +673,7 @@ async function executeImport(
         ? pending()
         : new PluginError('import_conflict', 409, { message: 'This job or key is being used by another execution.' })
     }
-    return await commitJob(ctx, job, args.actor, runToken, args.onProgress)
+    return await commitJob(ctx, job, args.actor, runToken, args.onProgress, args.note)
   } finally {
     lease.stop()
   }
@@ -717,6 +720,7 @@ async function commitJob(
   actor: Actor,
   runToken: string,
   onProgress: ExecuteArgs['onProgress'],
+  note: PriceNote | undefined,
 ): Promise<{ id: string; result: ImportResult; replayed: boolean }> {
   const counters = JSON.parse(job.counters) as Record<string, number>
   const writes = (counters.create ?? 0) + (counters.update ?? 0) + (counters.archive ?? 0)
@@ -725,8 +729,8 @@ async function commitJob(
   let written: WrittenJob
   try {
     written = connection
-      ? await writeJobOnWorker(ctx, connection, { job, actor, runToken, warmUp }, onProgress)
-      : await writeJob(ctx, job, actor, runToken, onProgress, warmUp)
+      ? await writeJobOnWorker(ctx, connection, { job, actor, runToken, warmUp, note }, onProgress)
+      : await writeJob(ctx, job, actor, runToken, onProgress, warmUp, note)
   } catch (error) {
     throw await settleFailedExecution(ctx, job, actor, runToken, error)
   }
@@ -773,6 +777,7 @@ export async function writeJob(
   runToken: string,
   onProgress: ExecuteArgs['onProgress'],
   warmUp?: ListingQueries,
+  note?: PriceNote,
 ): Promise<WrittenJob> {
   const now = ctx.now()
   const today = warsawDate(now)
@@ -804,7 +809,13 @@ export async function writeJob(
         objectType: 'import_job',
         objectId: job.id,
         outcome: 'success',
-        details: { mode: job.mode, file: job.file_name, ...expected, unchanged: planned.unchanged ?? 0 },
+        details: {
+          mode: job.mode,
+          file: job.file_name,
+          ...expected,
+          unchanged: planned.unchanged ?? 0,
+          ...(note?.reason ? { reason: note.reason } : {}),
+        },
       },
       trx,
     )
@@ -814,6 +825,7 @@ export async function writeJob(
       runId,
       bulk: ctx.caps.name,
       customMeta: mapsCustomFields(job.mapping),
+      ...(note?.reason ? { note } : {}),
     })
     // a file that creates most of the catalog is loaded as a bulk load (see deferSecondaryIndexes)
     const restoreIndexes =
