@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto'
 import type { Kysely } from 'kysely'
 
 import { type Actor, recordAudit } from '../host/audit/audit.js'
-import type { HostContext } from '../host/context.js'
+import type { Executor, HostContext } from '../host/context.js'
 import {
   analyzeSqlite,
   deferCatalogRevisionTriggers,
@@ -65,6 +65,7 @@ import {
   insertImportJob,
   insertJobItemChunks,
   selectJobItemChunks,
+  selectOperationNames,
   selectRunningJobs,
   transitionJob,
   updateImportJobOfRun,
@@ -162,11 +163,32 @@ function beforeView(before: Record<string, Comparable>): Record<string, Comparab
   return out
 }
 
-function operationView(op: PlannedOperation) {
+type OperationNames = Awaited<ReturnType<typeof selectOperationNames>>
+
+/** The names the operations of a page show beside their source ids (see operationView). */
+async function namesOf(db: Executor, ops: readonly PlannedOperation[]): Promise<OperationNames> {
+  const offerIds = new Set<number>()
+  const investmentIds = new Set<number>()
+  for (const op of ops) {
+    if (op.offerId !== null) offerIds.add(op.offerId)
+    if (op.investmentId !== null) investmentIds.add(op.investmentId)
+  }
+  return selectOperationNames(db, [...offerIds], [...investmentIds])
+}
+
+/*
+ * An operation as the preview shows it. Its designation is the file's (`prop_no`) or else the
+ * stored offer's; its investment's title is the stored one, and a new investment is titled by its
+ * source id (the import names it so).
+ */
+function operationView(op: PlannedOperation, names: OperationNames) {
   return {
     row: op.row,
     action: op.action,
     key: op.key,
+    designation: op.values.code ?? (op.offerId === null ? null : (names.offers.get(op.offerId) ?? null)),
+    investment_title:
+      op.investmentId === null ? op.sourceInvestmentId : (names.investments.get(op.investmentId) ?? null),
     values: { ...canonicalValues(op.values), ...metaValues(op.values) },
     changes: op.changes,
     before: beforeView(op.before),
@@ -479,12 +501,13 @@ async function previewInto(
     )
   })
 
+  const names = valid ? await namesOf(ctx.db, shown) : { offers: new Map(), investments: new Map() }
   return {
     id,
     preview: {
       valid,
       mode: args.mode,
-      operations: valid ? shown.map(operationView) : [],
+      operations: valid ? shown.map((op) => operationView(op, names)) : [],
       operations_total: valid ? stored.total : 0,
       counts,
       archive_scope: scope,
@@ -987,6 +1010,8 @@ export async function getImportJob(ctx: HostContext, id: string, page: number, p
     for (const payload of await selectJobItemChunks(ctx.db, id, { fromSeq: fromChunk, toSeq: toChunk }))
       for (const op of decodeChunk(payload, job.plan_format)) ops.push(op)
   const offset = first - fromChunk * chunkSize
+  const page_ = ops.slice(offset, offset + perPage)
+  const names = await namesOf(ctx.db, page_)
   return {
     id: job.id,
     type: job.type,
@@ -1004,7 +1029,7 @@ export async function getImportJob(ctx: HostContext, id: string, page: number, p
     // as stored: a job previewed before the errors had both texts has `message` (English) only
     errors: JSON.parse(job.errors) as StoredRowError[],
     archive_scope: JSON.parse(job.archive_scope) as OfferPlan['archiveScope'],
-    items: ops.slice(offset, offset + perPage).map(operationView),
+    items: page_.map((op) => operationView(op, names)),
     page,
     per_page: perPage,
     total_items: total,

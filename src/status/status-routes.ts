@@ -103,6 +103,11 @@ export const StatusSchema = Type.Object(
             attempts: Type.Integer(),
             at: Type.Union([Type.String(), Type.Null()], { description: 'When the last attempt ended' }),
             error: Type.Optional(Type.String({ description: 'Why the last attempt failed (never a secret)' })),
+            error_code: Type.Optional(
+              Type.String({ description: 'A network failure’s stable code (network_host_not_found, …)' }),
+            ),
+            error_pl: Type.Optional(Type.String({ description: 'A network failure explained in Polish' })),
+            error_en: Type.Optional(Type.String({ description: 'A network failure explained in English' })),
           }),
         ),
       }),

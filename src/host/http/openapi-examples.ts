@@ -1015,6 +1015,8 @@ export const OPERATION_DOCS: Record<string, OperationDocs> = {
               row: 2,
               action: 'create',
               key: 'OA-INV/OA-1',
+              designation: 'A/1',
+              investment_title: 'OA-INV',
               values: {
                 source_investment_id: 'OA-INV',
                 source_property_id: 'OA-1',
@@ -1037,6 +1039,8 @@ export const OPERATION_DOCS: Record<string, OperationDocs> = {
               row: 3,
               action: 'create',
               key: 'OA-INV/OA-2',
+              designation: 'A/2',
+              investment_title: 'OA-INV',
               values: {
                 source_investment_id: 'OA-INV',
                 source_property_id: 'OA-2',
