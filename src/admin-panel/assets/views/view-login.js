@@ -261,6 +261,8 @@ export function renderPasswordReset(root, { api }) {
       replaceChildren(message, text ? h('p', { class: 'field-error', id: 'reset-invalid' }, text) : errorBox(error))
     }
   })
-  replaceChildren(root, h('div', { class: 'login-page' }, form, h('p', {}, toLogin)))
+  form.append(h('p', { class: 'hint' }, toLogin))
+  for (const input of [password, repeated]) input.addEventListener('input', () => replaceChildren(message))
+  replaceChildren(root, h('div', { class: 'login-page' }, form))
   password.focus()
 }
