@@ -253,9 +253,7 @@ function viewOf(row: AlertRow): AlertView {
 /** A channel's failure that is a network one, as an operator reads it (the raw text stays in `error`). */
 function explainedFailure(error: string) {
   const explained = explainNetworkError(error)
-  return explained
-    ? { error_code: explained.code, error_pl: explained.message_pl, error_en: explained.message_en }
-    : {}
+  return explained ? { error_code: explained.code, error_pl: explained.message_pl, error_en: explained.message_en } : {}
 }
 
 const SEVERITY_LABEL = {

@@ -69,7 +69,7 @@ const CODES: ReadonlyArray<[RegExp, NetworkErrorCode]> = [
 function textsOf(error: unknown, depth = 0): string[] {
   if (error === null || error === undefined || depth > 3) return []
   if (typeof error === 'string') return [error]
-  if (typeof error !== 'object') return [String(error)]
+  if (typeof error !== 'object') return [String(error as string | number | boolean)]
   const e = error as { code?: unknown; message?: unknown; name?: unknown; cause?: unknown }
   return [
     typeof e.code === 'string' ? e.code : '',
