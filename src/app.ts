@@ -39,6 +39,7 @@ import { attachMetrics, countUnmatchedRequests, registerRequestMetrics, ServiceM
 import { statusRoutes, StatusSchema } from './status/status-routes.js'
 import { licenseRoutes } from './licensing/license-routes.js'
 import { alertSettingsRoutes } from './alerts/alert-settings-routes.js'
+import { passwordResetRoutes } from './password-reset/password-reset-routes.js'
 import { exportRoutes } from './exports/export-routes.js'
 import { catalogRoutes } from './catalog/routes.js'
 import { importRoutes } from './imports/routes.js'
@@ -174,6 +175,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     async (v2) => {
       await v2.register(openApiRoute)
       await v2.register(sessionRoutes)
+      await v2.register(passwordResetRoutes)
       await v2.register(usersRoutes)
       await v2.register(auditRoutes)
       await v2.register(siteOptionsRoutes)

@@ -64,6 +64,11 @@ export interface AppConfig {
    * handbook's pages, e.g. the company's copy); unset: the handbook this service serves itself.
    */
   readonly handbookUrl: string | undefined
+  /**
+   * The panel's public address (scheme, host, optional path before /dg-admin), for the links the
+   * service sends by e-mail (a password reset); never taken from a request's Host header.
+   */
+  readonly panelUrl: string | undefined
 }
 
 /** E-mail over SMTP; `tls`: `starttls` (required upgrade), `implicit` (TLS from the start, port 465) or `none`. */
@@ -212,7 +217,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     extensions: Object.freeze(parseExtensionList(env.DG_EXTENSIONS, cwd)),
     alerts: parseAlertConfig(env, rawEnv),
     handbookUrl: parseHandbookUrl(env.DG_HANDBOOK_URL),
+    panelUrl: parsePanelUrl(env.DG_PANEL_URL, rawEnv),
   })
+}
+
+function parsePanelUrl(raw: string | undefined, environment: Environment): string | undefined {
+  if (!raw) return undefined
+  let url: URL
+  try {
+    url = new URL(raw)
+  } catch {
+    throw new ConfigError(`DG_PANEL_URL must be an http(s) address, got "${raw}"`)
+  }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && environment !== 'production'))
+    throw new ConfigError(`DG_PANEL_URL must be an https address in production, got "${raw}"`)
+  if (url.search || url.hash || url.username || url.password)
+    throw new ConfigError(`DG_PANEL_URL must be a plain address without query, fragment or credentials`)
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
 }
 
 function parseHandbookUrl(raw: string | undefined): string | undefined {
@@ -331,6 +352,13 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
     default: '(unset: the service serves docs/operator/ at /dg-admin/podrecznik/)',
     description:
       "Folder holding the operator handbook's pages (README.md, pierwszy-dzien.md, …) that the panel's help links open, for a company's own copy.",
+  },
+  {
+    name: 'DG_PANEL_URL',
+    type: 'https URL (http outside production)',
+    default: '(unset: no password reset by e-mail)',
+    description:
+      'The public address the operators open the service at (e.g. https://ceny.example.pl, the part before /dg-admin/). The password-reset e-mail links to it; with it and an SMTP server (alerts) the sign-in page offers “Nie pamiętasz hasła?” by e-mail.',
   },
   {
     name: 'DG_ENV',

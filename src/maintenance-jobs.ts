@@ -7,6 +7,7 @@
 import { checkAlertConditions } from './alerts/alert-rules.js'
 import { resendStaleAlerts } from './alerts/alert-service.js'
 import { removeForgottenSignInFailures } from './host/auth/login-throttle.js'
+import { deleteExpiredPasswordResets } from './host/auth/password-resets-repository.js'
 import { deleteExpiredSessions } from './host/auth/sessions-repository.js'
 import type { ScheduledJob } from './host/scheduler.js'
 import { removeExpiredImportJobs } from './imports/offer-import-service.js'
@@ -21,6 +22,7 @@ export const MAINTENANCE_JOBS: readonly ScheduledJob[] = [
     run: async (ctx) => ({
       importJobsRemoved: await removeExpiredImportJobs(ctx),
       sessionsRemoved: await deleteExpiredSessions(ctx.db, ctx.now().toISOString()),
+      passwordResetsRemoved: await deleteExpiredPasswordResets(ctx.db, ctx.now().toISOString()),
       signInFailuresForgotten: await removeForgottenSignInFailures(ctx),
       webhook: await removeExpiredWebhookRecords(ctx),
       webhookActivityDaysRemoved: await removeOldWebhookActivity(ctx),

@@ -31,6 +31,11 @@ export const AlertViewSchema = Type.Object({
       attempts: Type.Integer(),
       at: Type.Union([Type.String(), Type.Null()], { description: 'When the last attempt ended' }),
       error: Type.Optional(Type.String({ description: 'Why the last attempt failed (never a secret)' })),
+      error_code: Type.Optional(
+        Type.String({ description: 'A network failure’s stable code (network_host_not_found, …)' }),
+      ),
+      error_pl: Type.Optional(Type.String({ description: 'A network failure explained in Polish' })),
+      error_en: Type.Optional(Type.String({ description: 'A network failure explained in English' })),
     }),
   ),
 })

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto'
 
 import { recordAudit } from '../host/audit/audit.js'
 import type { HostContext } from '../host/context.js'
+import { explainNetworkError } from '../host/http/network-errors.js'
 import { PLUGIN_VERSION } from '../version.js'
 import { ALERT_TITLES, type AlertCause, type AlertInput } from './alert-causes.js'
 import {
@@ -244,9 +245,15 @@ function viewOf(row: AlertRow): AlertView {
       status: outcome.status,
       attempts: outcome.attempts,
       at: outcome.at,
-      ...(outcome.error === undefined ? {} : { error: outcome.error }),
+      ...(outcome.error === undefined ? {} : { error: outcome.error, ...explainedFailure(outcome.error) }),
     })),
   }
+}
+
+/** A channel's failure that is a network one, as an operator reads it (the raw text stays in `error`). */
+function explainedFailure(error: string) {
+  const explained = explainNetworkError(error)
+  return explained ? { error_code: explained.code, error_pl: explained.message_pl, error_en: explained.message_en } : {}
 }
 
 const SEVERITY_LABEL = {

@@ -20,6 +20,16 @@ export interface AlertEmail {
 const PERMANENT_CODES = new Set(['EAUTH', 'ENOAUTH', 'ETLS', 'EENVELOPE', 'EMESSAGE', 'ECONFIG'])
 
 export async function sendAlertEmail(smtp: AlertSmtpConfig, email: AlertEmail): Promise<void> {
+  await sendEmail(smtp, smtp.to, email, { 'Auto-Submitted': 'auto-generated' })
+}
+
+/** One e-mail through the SMTP server of the alerts (a password reset goes to its account's address). */
+export async function sendEmail(
+  smtp: AlertSmtpConfig,
+  to: readonly string[],
+  email: AlertEmail,
+  headers: Record<string, string> = {},
+): Promise<void> {
   const transport = nodemailer.createTransport({
     host: smtp.host,
     port: smtp.port,
@@ -38,11 +48,11 @@ export async function sendAlertEmail(smtp: AlertSmtpConfig, email: AlertEmail): 
   try {
     await transport.sendMail({
       from: smtp.from,
-      to: [...smtp.to],
+      to: [...to],
       subject: email.subject,
       text: email.text,
       messageId: email.messageId,
-      headers: { 'Auto-Submitted': 'auto-generated' },
+      headers,
     })
   } catch (error) {
     const { code, responseCode, message } = error as { code?: string; responseCode?: number; message?: string }

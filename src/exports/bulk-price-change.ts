@@ -236,6 +236,7 @@ export async function executePriceChange(
     jobId: args.jobId,
     idempotencyKey: args.idempotencyKey,
     confirmArchiving: false,
+    note: { reason: args.reason.trim().slice(0, 500), correction: false },
   })
   if (!outcome.replayed)
     await recordAudit(ctx, {

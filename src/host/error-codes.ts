@@ -428,6 +428,49 @@ export const ERROR_CODES = {
     status: ['cli'],
     description: '`dg audit` found a published file breaking a rule (exit code 1); the problems are listed.',
   },
+  // --- network failures, reported inside a 200 answer (portal and delivery checks, source runs, test alerts) ---
+  network_host_not_found: {
+    status: [200],
+    description: 'The server’s name does not resolve (ENOTFOUND, EAI_AGAIN): a typo in the address or no DNS.',
+  },
+  network_connection_refused: {
+    status: [200],
+    description: 'Nothing listens at the address and port (ECONNREFUSED).',
+  },
+  network_timeout: {
+    status: [200],
+    description: 'The server did not answer in time (ETIMEDOUT, a deadline of the service).',
+  },
+  network_connection_reset: {
+    status: [200],
+    description: 'The server or a proxy cut the connection during the exchange (ECONNRESET, EPIPE).',
+  },
+  network_unreachable: {
+    status: [200],
+    description: 'The server’s network cannot be reached from the service host (ENETUNREACH, EHOSTUNREACH).',
+  },
+  network_certificate: {
+    status: [200],
+    description: 'The server’s TLS certificate is expired, for another name or from an untrusted authority.',
+  },
+  network_error: {
+    status: [200],
+    description: 'A connection failed in a way no more precise code names; the raw error is given beside it.',
+  },
+  // --- password reset by e-mail ---
+  password_reset_unavailable: {
+    status: [409],
+    description:
+      'Password reset by e-mail is not set up (no SMTP server in the alert settings, or no DG_PANEL_URL); an administrator sets a new password instead.',
+  },
+  password_reset_invalid: {
+    status: [400],
+    description: 'The reset link is unknown, expired, already used, or voided by a newer request or a password change.',
+  },
+  too_many_password_reset_requests: {
+    status: [429],
+    description: 'The login/e-mail typed or the client address asked for reset links too often; see Retry-After.',
+  },
 } as const satisfies Record<string, ErrorCodeDefinition>
 
 export type ErrorCode = keyof typeof ERROR_CODES

@@ -102,3 +102,27 @@ export async function deleteExpiredJobs(db: Executor, nowIso: string): Promise<n
 export async function selectRunningJobs(db: Executor): Promise<ImportJobRow[]> {
   return db.selectFrom('import_jobs').selectAll().where('status', '=', 'running').execute()
 }
+
+/**
+ * The designation of the stored offers and the title of the stored investments that operations
+ * name, so that a preview says "A/1 in Osiedle Zielone" beside the file's source ids.
+ */
+export async function selectOperationNames(
+  db: Executor,
+  offerIds: readonly number[],
+  investmentIds: readonly number[],
+): Promise<{ offers: Map<number, string>; investments: Map<number, string> }> {
+  const offers = new Map<number, string>()
+  const investments = new Map<number, string>()
+  for (let i = 0; i < offerIds.length; i += 500) {
+    const part = offerIds.slice(i, i + 500)
+    for (const row of await db.selectFrom('offers').select(['id', 'code']).where('id', 'in', part).execute())
+      offers.set(row.id, row.code)
+  }
+  for (let i = 0; i < investmentIds.length; i += 500) {
+    const part = investmentIds.slice(i, i + 500)
+    for (const row of await db.selectFrom('investments').select(['id', 'title']).where('id', 'in', part).execute())
+      investments.set(row.id, row.title)
+  }
+  return { offers, investments }
+}

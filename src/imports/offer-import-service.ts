@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto'
 import type { Kysely } from 'kysely'
 
 import { type Actor, recordAudit } from '../host/audit/audit.js'
-import type { HostContext } from '../host/context.js'
+import type { Executor, HostContext } from '../host/context.js'
 import {
   analyzeSqlite,
   deferCatalogRevisionTriggers,
@@ -48,6 +48,7 @@ import {
   type PlanInput,
   PLANNER_VERSION,
 } from '../offers/offer-planner.js'
+import type { PriceNote } from '../offers/editor-operation.js'
 import { createPlanWriter } from '../offers/offer-writer.js'
 import { countOffers, selectInvestmentSourceIds } from '../offers/offers-repository.js'
 import { rowError } from '../offers/validation/row-errors.js'
@@ -64,6 +65,7 @@ import {
   insertImportJob,
   insertJobItemChunks,
   selectJobItemChunks,
+  selectOperationNames,
   selectRunningJobs,
   transitionJob,
   updateImportJobOfRun,
@@ -161,11 +163,32 @@ function beforeView(before: Record<string, Comparable>): Record<string, Comparab
   return out
 }
 
-function operationView(op: PlannedOperation) {
+type OperationNames = Awaited<ReturnType<typeof selectOperationNames>>
+
+/** The names the operations of a page show beside their source ids (see operationView). */
+async function namesOf(db: Executor, ops: readonly PlannedOperation[]): Promise<OperationNames> {
+  const offerIds = new Set<number>()
+  const investmentIds = new Set<number>()
+  for (const op of ops) {
+    if (op.offerId !== null) offerIds.add(op.offerId)
+    if (op.investmentId !== null) investmentIds.add(op.investmentId)
+  }
+  return selectOperationNames(db, [...offerIds], [...investmentIds])
+}
+
+/*
+ * An operation as the preview shows it. Its designation is the file's (`prop_no`) or else the
+ * stored offer's; its investment's title is the stored one, and a new investment is titled by its
+ * source id (the import names it so).
+ */
+function operationView(op: PlannedOperation, names: OperationNames) {
   return {
     row: op.row,
     action: op.action,
     key: op.key,
+    designation: op.values.code ?? (op.offerId === null ? null : (names.offers.get(op.offerId) ?? null)),
+    investment_title:
+      op.investmentId === null ? op.sourceInvestmentId : (names.investments.get(op.investmentId) ?? null),
     values: { ...canonicalValues(op.values), ...metaValues(op.values) },
     changes: op.changes,
     before: beforeView(op.before),
@@ -478,12 +501,13 @@ async function previewInto(
     )
   })
 
+  const names = valid ? await namesOf(ctx.db, shown) : { offers: new Map(), investments: new Map() }
   return {
     id,
     preview: {
       valid,
       mode: args.mode,
-      operations: valid ? shown.map(operationView) : [],
+      operations: valid ? shown.map((op) => operationView(op, names)) : [],
       operations_total: valid ? stored.total : 0,
       counts,
       archive_scope: scope,
@@ -574,6 +598,8 @@ export interface ExecuteArgs {
   confirmArchiving: boolean
   /** Offers written so far of the plan's creates, updates and archives (`dg import` draws it). */
   onProgress?: (written: number, total: number) => void
+  /** The operator's reason, kept on every price record of the run (a bulk price change). */
+  note?: PriceNote
 }
 
 export const executeOfferImport = measured(executeImport, recordImportExecution)
@@ -670,7 +696,7 @@ async function executeImport(
         ? pending()
         : new PluginError('import_conflict', 409, { message: 'This job or key is being used by another execution.' })
     }
-    return await commitJob(ctx, job, args.actor, runToken, args.onProgress)
+    return await commitJob(ctx, job, args.actor, runToken, args.onProgress, args.note)
   } finally {
     lease.stop()
   }
@@ -717,6 +743,7 @@ async function commitJob(
   actor: Actor,
   runToken: string,
   onProgress: ExecuteArgs['onProgress'],
+  note: PriceNote | undefined,
 ): Promise<{ id: string; result: ImportResult; replayed: boolean }> {
   const counters = JSON.parse(job.counters) as Record<string, number>
   const writes = (counters.create ?? 0) + (counters.update ?? 0) + (counters.archive ?? 0)
@@ -725,8 +752,8 @@ async function commitJob(
   let written: WrittenJob
   try {
     written = connection
-      ? await writeJobOnWorker(ctx, connection, { job, actor, runToken, warmUp }, onProgress)
-      : await writeJob(ctx, job, actor, runToken, onProgress, warmUp)
+      ? await writeJobOnWorker(ctx, connection, { job, actor, runToken, warmUp, note }, onProgress)
+      : await writeJob(ctx, job, actor, runToken, onProgress, warmUp, note)
   } catch (error) {
     throw await settleFailedExecution(ctx, job, actor, runToken, error)
   }
@@ -773,6 +800,7 @@ export async function writeJob(
   runToken: string,
   onProgress: ExecuteArgs['onProgress'],
   warmUp?: ListingQueries,
+  note?: PriceNote,
 ): Promise<WrittenJob> {
   const now = ctx.now()
   const today = warsawDate(now)
@@ -804,7 +832,13 @@ export async function writeJob(
         objectType: 'import_job',
         objectId: job.id,
         outcome: 'success',
-        details: { mode: job.mode, file: job.file_name, ...expected, unchanged: planned.unchanged ?? 0 },
+        details: {
+          mode: job.mode,
+          file: job.file_name,
+          ...expected,
+          unchanged: planned.unchanged ?? 0,
+          ...(note?.reason ? { reason: note.reason } : {}),
+        },
       },
       trx,
     )
@@ -814,6 +848,7 @@ export async function writeJob(
       runId,
       bulk: ctx.caps.name,
       customMeta: mapsCustomFields(job.mapping),
+      ...(note?.reason ? { note } : {}),
     })
     // a file that creates most of the catalog is loaded as a bulk load (see deferSecondaryIndexes)
     const restoreIndexes =
@@ -975,6 +1010,8 @@ export async function getImportJob(ctx: HostContext, id: string, page: number, p
     for (const payload of await selectJobItemChunks(ctx.db, id, { fromSeq: fromChunk, toSeq: toChunk }))
       for (const op of decodeChunk(payload, job.plan_format)) ops.push(op)
   const offset = first - fromChunk * chunkSize
+  const page_ = ops.slice(offset, offset + perPage)
+  const names = await namesOf(ctx.db, page_)
   return {
     id: job.id,
     type: job.type,
@@ -992,7 +1029,7 @@ export async function getImportJob(ctx: HostContext, id: string, page: number, p
     // as stored: a job previewed before the errors had both texts has `message` (English) only
     errors: JSON.parse(job.errors) as StoredRowError[],
     archive_scope: JSON.parse(job.archive_scope) as OfferPlan['archiveScope'],
-    items: ops.slice(offset, offset + perPage).map(operationView),
+    items: page_.map((op) => operationView(op, names)),
     page,
     per_page: perPage,
     total_items: total,

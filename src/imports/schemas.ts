@@ -60,6 +60,12 @@ export const ImportOperationSchema = Type.Object(
     row: Type.Union([Type.Integer(), Type.Null()], { description: 'File row; null for an archive' }),
     action: stringEnum(['create', 'update', 'unchanged', 'archive']),
     key: Type.String({ description: 'Offer key: source investment id and source property id, joined by /' }),
+    designation: Type.Union([Type.String(), Type.Null()], {
+      description: "The offer's designation (prop_no): the file's, else the stored offer's; null when neither names it",
+    }),
+    investment_title: Type.Union([Type.String(), Type.Null()], {
+      description: "The investment's title; a new investment is titled by its source id",
+    }),
     values: CanonicalValues,
     changes: Type.Array(Type.String(), {
       description: 'Canonical fields (and meta:<key> custom fields) whose stored value changes',

@@ -266,6 +266,11 @@ export function createPlanWriter(
     bulk?: DialectName
     /** The plan writes custom fields (an import that maps `meta:` columns; see createPlanner). */
     customMeta?: boolean
+    /**
+     * The note of every price record of the run (a bulk price change's reason); an editor
+     * operation's own note comes first.
+     */
+    note?: PriceNote
   },
 ): PlanWriter {
   const nowIso = options.now.toISOString()
@@ -323,7 +328,7 @@ export function createPlanWriter(
       for (const p of await selectLastPrices(db, existingIds)) lastPrices.set(`${p.offer_id}:${p.price_type}`, p)
     const history: NewPriceHistory[] = []
     const record = (args: Parameters<typeof historyRecord>[0]) => {
-      history.push(historyRecord(args, nowIso, options.runId))
+      history.push(historyRecord({ ...args, note: args.note ?? options.note }, nowIso, options.runId))
     }
 
     const creates: Array<{ op: PlannedOperation; row: NewOffer }> = []

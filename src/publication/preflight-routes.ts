@@ -37,7 +37,10 @@ const PortalSchema = Type.Object(
     resource: Nullable(Type.Object({ id: Type.String(), title: Type.String() }, { additionalProperties: true })),
     resources_seen: Type.Integer(),
     latest_data_date: Nullable(Type.String()),
-    error: Type.Optional(Type.String()),
+    error: Type.Optional(Type.String({ description: 'The raw failure (technical detail)' })),
+    error_code: Type.Optional(Type.String({ description: 'The failure’s stable code (network_host_not_found, …)' })),
+    error_pl: Type.Optional(Type.String({ description: 'The failure explained in Polish' })),
+    error_en: Type.Optional(Type.String({ description: 'The failure explained in English' })),
   },
   { description: 'What the dane.gov.pl public API (1.4) answered' },
 )

@@ -71,9 +71,9 @@ function portalWarning(status: PortalStatus, date: string, summary: PortalSummar
       return [
         issue(
           'portal_unreachable',
-          'API dane.gov.pl nie odpowiada; spróbuj ponownie później.',
-          'The dane.gov.pl API does not answer; try again later.',
-          { error: summary?.error },
+          `API dane.gov.pl nie odpowiada${summary?.error_pl ? `: ${summary.error_pl}` : '.'} Spróbuj ponownie później.`,
+          `The dane.gov.pl API does not answer${summary?.error_en ? `: ${summary.error_en}` : '.'} Try again later.`,
+          { error: summary?.error, ...(summary?.error_code ? { error_code: summary.error_code } : {}) },
         ),
       ]
     default:

@@ -15,6 +15,8 @@ import type { IncomingMessage } from 'node:http'
 import https from 'node:https'
 import net from 'node:net'
 
+import { explainNetworkError } from '../host/http/network-errors.js'
+
 export interface FetchLimits {
   maxBytes: number
   timeoutMs: number
@@ -207,7 +209,10 @@ function requestOnce(
 }
 
 function describeNetworkError(error: unknown, url: URL, signal: AbortSignal): SourceFetchError {
-  if (signal.aborted) return new SourceFetchError('source_timeout', `${url.origin}: no complete answer in time`)
+  if (signal.aborted)
+    return new SourceFetchError('source_timeout', `${url.origin}: no complete answer in time`, {
+      network: explainNetworkError('ETIMEDOUT'),
+    })
   const code = (error as NodeJS.ErrnoException).code
   if (code === 'EPRIVATEADDRESS')
     return new SourceFetchError('source_private_address', `${url.origin} resolves to a private or loopback address`, {
@@ -216,6 +221,7 @@ function describeNetworkError(error: unknown, url: URL, signal: AbortSignal): So
   return new SourceFetchError('source_unreachable', `${url.origin}: ${code ?? (error as Error).message}`, {
     origin: url.origin,
     reason: code ?? 'network_error',
+    network: explainNetworkError(error, { assumeNetwork: true }),
   })
 }
 

@@ -144,7 +144,16 @@ export const SourceRunSchema = Type.Object(
       ),
     ),
     failure: Type.Union([
-      Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: false }),
+      Type.Object(
+        {
+          code: Type.String(),
+          message: Type.String({ description: 'Technical detail' }),
+          network_code: Type.Optional(Type.String({ description: 'A network failure’s stable code (network_…)' })),
+          message_pl: Type.Optional(Type.String({ description: 'A network failure explained in Polish' })),
+          message_en: Type.Optional(Type.String({ description: 'A network failure explained in English' })),
+        },
+        { additionalProperties: false },
+      ),
       Type.Null(),
     ]),
     decided_by: Type.Union([

@@ -111,7 +111,7 @@ export async function alertFailedRun(
   ctx: HostContext,
   source: SourceRow,
   runId: number,
-  failure: { code: string; message: string },
+  failure: { code: string; message: string; message_pl?: string; message_en?: string },
 ): Promise<void> {
   const advice = FAILURE_ADVICE[failure.code] ?? FAILURE_ADVICE.source_unreachable!
   await raiseAlert(
@@ -121,8 +121,8 @@ export async function alertFailedRun(
       day: day(ctx),
       dataset: null,
       severity: 'critical',
-      message_pl: `Nie udało się wczytać źródła „${source.name}” (${failure.code}: ${failure.message}). Nic nie zapisano; oferty zostają w dotychczasowym stanie, a dzisiejsza publikacja odbędzie się z nimi. ${advice.pl} Przebieg nr ${runId} w panelu „Źródła ofert”.`,
-      message_en: `The source "${source.name}" could not be read (${failure.code}: ${failure.message}). Nothing was written; the offers stay as they were and today's publication goes ahead with them. ${advice.en} Run ${runId} under "Źródła ofert" in the panel.`,
+      message_pl: `Nie udało się wczytać źródła „${source.name}” (${failure.message_pl ? `${failure.message_pl} — ` : ''}${failure.code}: ${failure.message}). Nic nie zapisano; oferty zostają w dotychczasowym stanie, a dzisiejsza publikacja odbędzie się z nimi. ${advice.pl} Przebieg nr ${runId} w panelu „Źródła ofert”.`,
+      message_en: `The source "${source.name}" could not be read (${failure.message_en ? `${failure.message_en} — ` : ''}${failure.code}: ${failure.message}). Nothing was written; the offers stay as they were and today's publication goes ahead with them. ${advice.en} Run ${runId} under "Źródła ofert" in the panel.`,
       details: { source_id: source.id, run_id: runId, code: failure.code },
     },
     { unique: `source:${source.id}` },

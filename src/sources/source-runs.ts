@@ -20,6 +20,7 @@ import {
   type PreviewBody,
   previewOfferImport,
 } from '../imports/offer-import-service.js'
+import type { NetworkErrorExplanation } from '../host/http/network-errors.js'
 import { readOfferFile } from '../imports/reading/read-offer-file.js'
 import type { ImportMode } from '../offers/validation/validate-offer-row.js'
 import { DEFAULT_FETCH_LIMITS, fetchSourceFile, SourceFetchError } from './fetch-source.js'
@@ -46,6 +47,10 @@ export type RunTrigger = 'schedule' | 'manual'
 export interface RunFailure {
   code: string
   message: string
+  /** A network failure as an operator reads it (see explainNetworkError). */
+  network_code?: string
+  message_pl?: string
+  message_en?: string
 }
 
 export interface RunSummary {
@@ -203,7 +208,11 @@ async function runSteps(
       runId,
       trigger,
       actor,
-      { code: error.code, message: error.message },
+      {
+        code: error.code,
+        message: error.message,
+        ...networkTexts(error.details.network as NetworkErrorExplanation | null | undefined),
+      },
       {
         http_status: typeof error.details.status === 'number' ? error.details.status : null,
       },
@@ -409,6 +418,10 @@ async function finish(
   patch: Parameters<typeof transitionRun>[3],
 ): Promise<void> {
   await transitionRun(ctx.db, runId, from, { ...patch, finished_at: ctx.now().toISOString() })
+}
+
+function networkTexts(network: NetworkErrorExplanation | null | undefined) {
+  return network ? { network_code: network.code, message_pl: network.message_pl, message_en: network.message_en } : {}
 }
 
 async function finishFailed(

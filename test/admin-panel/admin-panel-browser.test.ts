@@ -177,6 +177,9 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('admin panel in Chr
     const operations = await page.textContent('#preview-operations')
     expect(operations).toContain('Cena całkowita: 944\u00a0680,00\u00a0zł → 949\u00a0200,00\u00a0zł')
     expect(operations).not.toContain('price_total')
+    // the offer by its designation and its investment's title, not by the file's source ids alone
+    expect(await page.textContent('#preview-operations .offer-designation')).toBe('A/0.01')
+    expect(await page.textContent('#preview-operations .offer-investment')).toBe('Zielone Tarasy')
     await shot('08-import-preview')
 
     // hold the execution's answer back for a moment: meanwhile the panel polls GET /imports/{id}

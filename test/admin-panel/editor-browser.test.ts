@@ -214,10 +214,26 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in 
     await page.locator('#price-form').waitFor()
     expect(await page.inputValue('#price-price_total')).toBe('944 680,00')
 
-    // a total that does not match price per m² × area: refused at its field, in Polish, nothing written
+    // the total typed alone: the price per m² is computed from the area and shown before saving,
+    // with the rounding rule; nothing is written until the operator saves
+    await page.fill('#price-price_total', '971 800,00')
+    expect(await page.inputValue('#price-price_m2')).toBe('21 500,00')
+    expect(plain(await page.textContent('#price-computed'))).toBe(
+      plain('Cena za m² obliczona: 971 800,00 zł ÷ 45,20 m² = 21 500,00 zł/m².'),
+    )
+    expect(await page.textContent('#price-rounding-rule')).toContain('do pełnego grosza, połowa grosza w górę')
+    // the other way round: a price per m² gives the total, rounded to the grosz
+    await page.fill('#price-price_m2', '21 333,33')
+    expect(await page.inputValue('#price-price_total')).toBe('964 266,52')
+    expect(await page.getAttribute('#price-price_total', 'class')).toContain('computed')
     await page.fill('#price-price_total', '971 800,00')
     await page.fill('#price-from', yesterday)
     await page.fill('#price-reason', 'Cennik grudniowy')
+    expect((await offerByCode('A/0.01')).price_total_cents).toBe(offer.price_total_cents)
+    await shot('03-price-computed')
+    await handbookShot(page, 'editor/03-price-computed')
+    // an amount the panel cannot read computes nothing, and the server refuses it at its field
+    await page.fill('#price-price_total', '971.800,00')
     await page.click('#save-prices')
     const totalField = page.locator('#price-form .field[data-field~="price_total"]')
     await poll(() => totalField.getAttribute('class')).toContain('has-error')
@@ -225,8 +241,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in 
     expect((await offerByCode('A/0.01')).price_total_cents).toBe(offer.price_total_cents)
     await shot('03-price-refused-at-field')
     await handbookShot(page, 'editor/03-price-refused-at-field')
-
-    await page.fill('#price-price_m2', '21 500,00')
+    await page.fill('#price-price_total', '971 800,00')
     await page.click('#save-prices')
     await toastSays('Zapisano zmianę ceny')
     expect((await offerByCode('A/0.01')).price_total_cents).toBe(97_180_000)

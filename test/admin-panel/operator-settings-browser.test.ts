@@ -140,6 +140,17 @@ describe.skipIf(!chromiumPresent)('operator settings in the panel, at once [sqli
       .poll(() => page.textContent('.field[data-field~="webhook.secret"] .field-error'))
       .toContain('co najmniej 32 znaki')
     await panel.shot('alerty-zly-webhook')
+
+    // a server that refuses the connection: the test alert says so in Polish, the raw error under it
+    await page.fill('#alert-smtp-port', '1')
+    await page.click('#save-alert-email')
+    await expect.poll(() => page.textContent('#alert-email-form .alert-success')).toContain('Zapisano')
+    await page.click('#send-test-alert')
+    await expect
+      .poll(() => page.textContent('#test-alert-result .network-error'))
+      .toContain('Serwer odrzucił połączenie')
+    expect(await page.textContent('#test-alert-result')).not.toMatch(/^\s*ECONNREFUSED/m)
+    await panel.shot('alerty-test-blad-sieci')
   })
 
   it('links every view to its page of the operator handbook', async () => {

@@ -307,6 +307,46 @@ describeEachDatabase('offer import over HTTP', (getEnv) => {
     expect(same.preview.counts).toEqual({ create: 0, update: 0, unchanged: 3, archive: 0 })
   })
 
+  it('names each previewed offer by its designation and its investment title beside the source ids', async () => {
+    await env.ctx.db
+      .updateTable('investments')
+      .set({ title: 'Osiedle Lipowe' })
+      .where('source_id', '=', 'INV-A')
+      .execute()
+    const mapping = {
+      source_investment_id: 'Inwestycja',
+      source_property_id: 'ID lokalu',
+      prop_no: 'Numer',
+      property_status: 'Status',
+    }
+    // the first row names no designation (the stored one is shown), the third is a new investment
+    const file =
+      'Inwestycja;ID lokalu;Numer;Status\n' +
+      'INV-A;1;;rezerwacja\n' +
+      'INV-A;2;A/2 bis;rezerwacja\n' +
+      'INV-NEW;9;N/9;wolne\n'
+    const response = await previewFile(file, { mapping })
+    expect(response.statusCode, response.body).toBe(200)
+    const body = response.json()
+    const byKey = new Map(
+      (
+        body.preview.operations as Array<{ key: string; designation: string | null; investment_title: string | null }>
+      ).map((op) => [op.key, op]),
+    )
+    expect(byKey.get('INV-A/1')).toMatchObject({ designation: 'A/1', investment_title: 'Osiedle Lipowe' })
+    expect(byKey.get('INV-A/2')).toMatchObject({ designation: 'A/2 bis', investment_title: 'Osiedle Lipowe' })
+    expect(byKey.get('INV-NEW/9')).toMatchObject({ designation: 'N/9', investment_title: 'INV-NEW' })
+    const page = await env.app.inject({
+      url: `/wp-json/dg/v2/imports/${body.id}`,
+      headers: { authorization: admin.authorization },
+    })
+    expect(page.statusCode, page.body).toBe(200)
+    expect(page.json().items.find((op: { key: string }) => op.key === 'INV-A/1')).toMatchObject({
+      designation: 'A/1',
+      investment_title: 'Osiedle Lipowe',
+    })
+  })
+
   it('reports every bad row, refuses to execute an invalid job, and writes nothing', async () => {
     const offersBefore = await count('offers')
     const response = await previewFile(

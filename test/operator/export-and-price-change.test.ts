@@ -217,6 +217,22 @@ for (const dialect of TEST_DIALECTS) {
         .execute()
       expect(history).toHaveLength(before.length)
       expect(history.every((h) => h.valid_from === '2027-01-01')).toBe(true)
+      // the operator's reason is on every record the run wrote (the total's and the price per m²'s),
+      // as the editor's price change keeps its own
+      const runRecords = await env.ctx.db.selectFrom('price_history').selectAll().where('run_id', '=', runId).execute()
+      expect(runRecords.length).toBeGreaterThanOrEqual(before.length * 2)
+      expect(runRecords.map((h) => h.reason)).toEqual(runRecords.map(() => 'Waloryzacja cen od nowego roku'))
+      const shown = await get(`/offers/${before[0]!.id}/price-history`)
+      expect(shown.statusCode, shown.body).toBe(200)
+      const shownItems = shown.json().items as Array<{ valid_from: string; reason: string; price_type: string }>
+      expect(shownItems.filter((i) => i.valid_from === '2027-01-01').map((i) => i.reason)).toEqual(
+        expect.arrayContaining(['Waloryzacja cen od nowego roku']),
+      )
+      expect(
+        shownItems
+          .filter((i) => i.valid_from === '2027-01-01')
+          .every((i) => i.reason === 'Waloryzacja cen od nowego roku'),
+      ).toBe(true)
       const audit = await env.ctx.db
         .selectFrom('audit_log')
         .selectAll()

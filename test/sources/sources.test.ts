@@ -282,6 +282,11 @@ describeEachDatabase('scheduled sources', (getEnv) => {
     const failed = await run()
     expect(failed.outcome).toBe('failed')
     expect(failed.failure?.code).toBe('source_unreachable')
+    expect(failed.failure).toMatchObject({
+      network_code: 'network_connection_refused',
+      message_pl: expect.stringContaining('Serwer odrzucił połączenie'),
+      message_en: expect.stringContaining('The server refused the connection'),
+    })
     expect(await run().then((r) => r.outcome)).toBe('failed')
     const raised = await alerts('source_failed')
     expect(raised).toHaveLength(1)

@@ -12,7 +12,7 @@ import { renderDashboard } from './views/view-dashboard.js'
 import { renderHistory } from './views/view-history.js'
 import { renderImports } from './views/view-imports.js'
 import { renderInvestments } from './editor/view-investments.js'
-import { renderLogin } from './views/view-login.js'
+import { renderLogin, renderPasswordReset, PASSWORD_RESET_ROUTE } from './views/view-login.js'
 import { renderOffers } from './editor/view-offers.js'
 import { renderPublication } from './views/view-publication.js'
 import { renderPublicationAudit } from './views/view-publication-audit.js'
@@ -128,6 +128,13 @@ async function show() {
   leaving = new AbortController()
   const signal = leaving.signal
   setChrome(Boolean(user))
+  // the link of a password-reset e-mail opens here, signed in or not
+  if (location.hash.replace(/^#\/?/, '').split(/[/?]/)[0] === PASSWORD_RESET_ROUTE) {
+    setChrome(false)
+    document.title = tr('Nowe hasło — panel operatora', 'New password — operator panel')
+    renderPasswordReset(view, { api })
+    return
+  }
   if (!user) {
     document.title = tr('Logowanie — panel operatora', 'Log in — operator panel')
     renderLogin(view, { api, onLoggedIn })

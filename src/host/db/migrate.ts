@@ -21,6 +21,7 @@ import * as priceIndexIncludesArea from './migrations/0017-price-index-includes-
 import * as developerDataset from './migrations/0018-developer-dataset.js'
 import * as scheduledSources from './migrations/0019-scheduled-sources.js'
 import * as publicPrices from './migrations/0020-public-prices.js'
+import * as passwordResets from './migrations/0021-password-resets.js'
 
 interface MigrationModule {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>
@@ -51,6 +52,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, MigrationModule]> = [
   ['0018-developer-dataset', developerDataset],
   ['0019-scheduled-sources', scheduledSources],
   ['0020-public-prices', publicPrices],
+  ['0021-password-resets', passwordResets],
 ]
 
 export class MigrationError extends Error {}

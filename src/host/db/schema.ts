@@ -42,6 +42,13 @@ export interface SessionsTable {
   expires_at: string
 }
 
+export interface PasswordResetsTable {
+  user_id: number
+  token_hash: string
+  created_at: string
+  expires_at: string
+}
+
 export interface OptionsTable {
   name: string
   value: string
@@ -388,6 +395,7 @@ export interface Database {
   users: UsersTable
   app_passwords: AppPasswordsTable
   sessions: SessionsTable
+  password_resets: PasswordResetsTable
   options: OptionsTable
   audit_log: AuditLogTable
   developers: DevelopersTable

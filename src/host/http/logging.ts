@@ -113,6 +113,11 @@ export function loggerOptions(level: string): LoggerOptions {
         '*.access_token',
         '*.token',
         '*.signature',
+        // a password reset: its link holds the token, as do the bodies that carry the new password
+        '*.link',
+        '*.reset_link',
+        '*.current_password',
+        '*.new_password',
       ],
       censor: '***',
     },

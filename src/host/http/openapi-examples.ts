@@ -169,6 +169,26 @@ export const OPERATION_DOCS: Record<string, OperationDocs> = {
       password: 'GKTpgXoWtJMh4xZZx9nu',
     },
   },
+  'GET /wp-json/dg/v2/session/password-reset': {
+    description:
+      'Whether the sign-in page offers a password reset by e-mail: an SMTP server in force (the alert e-mail settings) and DG_PANEL_URL set. No authentication.',
+    response: {
+      status: 200,
+      body: { available: true, reason: null, ttl_minutes: 30, min_password_length: 12 },
+    },
+  },
+  'POST /wp-json/dg/v2/session/password-reset': {
+    description:
+      'Asks for a reset link: 202 at once for any login or e-mail (no account enumeration); the e-mail with a one-time link valid for 30 minutes goes afterwards to the address of the account the name belongs to, if any. Throttled per name, per client address and per account.',
+    response: { status: 202, body: { accepted: true, ttl_minutes: 30 } },
+    request: { login: 'anna.kowalska@example.pl' },
+  },
+  'POST /wp-json/dg/v2/session/password-reset/confirm': {
+    description:
+      'Sets the new password with the token of the link (the part after token= in the link’s #/nowe-haslo?token=…). The token works once; every panel session of the account ends.',
+    response: { status: 200, body: { sessions_ended: 2 } },
+    request: { token: 'q5Jt0c2mJ8d1bXoZ3yq4rUu0a9WZ0kq1m6fJbq0h2cE', password: 'Nowe-hasło-operatora-2026' },
+  },
   'GET /wp-json/dg/v2/users': {
     description:
       'Every user account with its role, whether it is disabled, how many application passwords it has and when it last used the API. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role.',
@@ -1015,6 +1035,8 @@ export const OPERATION_DOCS: Record<string, OperationDocs> = {
               row: 2,
               action: 'create',
               key: 'OA-INV/OA-1',
+              designation: 'A/1',
+              investment_title: 'OA-INV',
               values: {
                 source_investment_id: 'OA-INV',
                 source_property_id: 'OA-1',
@@ -1037,6 +1059,8 @@ export const OPERATION_DOCS: Record<string, OperationDocs> = {
               row: 3,
               action: 'create',
               key: 'OA-INV/OA-2',
+              designation: 'A/2',
+              investment_title: 'OA-INV',
               values: {
                 source_investment_id: 'OA-INV',
                 source_property_id: 'OA-2',

@@ -1,6 +1,7 @@
 import type { Actor } from '../audit/audit.js'
 import { recordAudit } from '../audit/audit.js'
 import { capabilitiesOf, isRoleName, ROLES, type RoleName } from '../auth/capabilities.js'
+import { deletePasswordResetsOf } from '../auth/password-resets-repository.js'
 import { hashLoginPassword, randomAlphanumeric, verifyLoginPassword } from '../auth/secrets.js'
 import { deleteSessionsOfUser } from '../auth/sessions-repository.js'
 import { hashSessionToken } from '../auth/sessions.js'
@@ -206,6 +207,7 @@ export async function setLoginPasswordOf(
   const sessionsEnded = await ctx.db.transaction().execute(async (trx) => {
     await updateUserPasswordHash(trx, user.id, hash)
     const ended = await deleteSessionsOfUser(trx, user.id, kept)
+    await deletePasswordResetsOf(trx, user.id)
     await recordAudit(
       ctx,
       {

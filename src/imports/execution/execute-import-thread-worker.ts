@@ -29,6 +29,7 @@ async function execute(job: ThreadJob): Promise<void> {
       job.runToken,
       (written, total) => post({ kind: 'progress', written, total }),
       job.warmUp,
+      job.note,
     )
     post({ kind: 'done', written })
   } catch (error) {

@@ -17,6 +17,7 @@ import { holdWriter } from '../../host/db/sqlite-connections.js'
 import { startSiblingWorker } from '../../host/worker-thread.js'
 import { findImportJob, type ImportJobRow } from '../import-jobs-repository.js'
 import type { ListingQueries } from '../../catalog/listing-cache.js'
+import type { PriceNote } from '../../offers/editor-operation.js'
 import type { WrittenJob } from './written-job.js'
 
 /** The catalog changed since the preview in a way that touches the plan. */
@@ -30,6 +31,7 @@ export interface ThreadJob {
   actor: Actor
   runToken: string
   warmUp: ListingQueries | undefined
+  note?: PriceNote | undefined
 }
 
 export type ThreadMessage =
@@ -67,7 +69,7 @@ function relayLog(log: Logger, line: string): void {
 export async function writeJobOnWorker(
   ctx: HostContext,
   connection: OpenDatabaseOptions,
-  args: Pick<ThreadJob, 'job' | 'actor' | 'runToken' | 'warmUp'>,
+  args: Pick<ThreadJob, 'job' | 'actor' | 'runToken' | 'warmUp' | 'note'>,
   onProgress: ((written: number, total: number) => void) | undefined,
 ): Promise<WrittenJob> {
   return holdWriter(ctx.db as unknown as Kysely<never>, async () => {

@@ -7,6 +7,7 @@
  */
 import type { Manifest } from '../publication-store.js'
 import { XML_NAME } from '../publication-store.js'
+import { explainNetworkError } from '../../host/http/network-errors.js'
 import { HttpProbeError, type HttpProbeResult, probeUrl } from './http-probe.js'
 import { issue, type PublicationIssue } from '../publication-issue.js'
 import { MD5_NAME } from '../publication-service.js'
@@ -30,11 +31,17 @@ const REASONS_PL: Record<string, string> = {
 }
 
 function unreachable(url: string, error: HttpProbeError): PublicationIssue {
+  const explained = error.reason === 'network' || error.reason === 'timeout' ? explainNetworkError(error.message) : null
   return issue(
     'delivery_unreachable',
-    `Adres ${url} nie odpowiada (${REASONS_PL[error.reason] ?? error.reason}). Sprawdź, czy serwer i proxy udostępniają pliki pod public_base_url.`,
-    `${url} does not answer (${error.reason}). Check that the server and the proxy serve the files under public_base_url.`,
-    { url, reason: error.reason, error: error.message.slice(0, 300) },
+    `Adres ${url} nie odpowiada (${explained?.message_pl ?? REASONS_PL[error.reason] ?? error.reason}). Sprawdź, czy serwer i proxy udostępniają pliki pod publicznym adresem usługi.`,
+    `${url} does not answer (${explained?.message_en ?? error.reason}). Check that the server and the proxy serve the files under the service’s public address.`,
+    {
+      url,
+      reason: error.reason,
+      error: error.message.slice(0, 300),
+      ...(explained ? { error_code: explained.code } : {}),
+    },
   )
 }
 

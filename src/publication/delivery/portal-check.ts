@@ -6,6 +6,7 @@
  * `data_date` (or a title ending with the date). The public index can lag an import by hours, so a
  * missing resource is a warning, never a refusal. Network failures become `unreachable`.
  */
+import { explainNetworkError } from '../../host/http/network-errors.js'
 import { HttpProbeError, probeUrl } from './http-probe.js'
 
 export const PORTAL_API_VERSION = '1.4'
@@ -39,7 +40,12 @@ export interface PortalSummary {
   } | null
   resources_seen: number
   latest_data_date: string | null
+  /** The raw failure (technical detail). */
   error?: string
+  /** The failure as an operator reads it (see explainNetworkError). */
+  error_code?: string
+  error_pl?: string
+  error_en?: string
 }
 
 type Json = Record<string, unknown>
@@ -166,8 +172,19 @@ export async function verifyPortal(args: {
     return { status: 'ok', summary }
   } catch (error) {
     if (error instanceof PortalNotFound) return { status: 'dataset_not_found', summary }
-    if (error instanceof PortalUnreachable)
-      return { status: 'unreachable', summary: { ...summary, error: error.message } }
+    if (error instanceof PortalUnreachable) {
+      const explained = explainNetworkError(error.message, { assumeNetwork: true })
+      return {
+        status: 'unreachable',
+        summary: {
+          ...summary,
+          error: error.message,
+          ...(explained
+            ? { error_code: explained.code, error_pl: explained.message_pl, error_en: explained.message_en }
+            : {}),
+        },
+      }
+    }
     throw error
   }
 }

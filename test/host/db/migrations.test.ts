@@ -13,6 +13,7 @@ describeEachDatabase('migrations', (env) => {
       'users',
       'app_passwords',
       'sessions',
+      'password_resets',
       'options',
       'audit_log',
       'developers',

@@ -142,3 +142,27 @@ for (const dialect of TEST_DIALECTS) {
     for (const value of sent) expect(log).not.toContain(value)
   })
 }
+
+it('masks a password reset’s link, token and passwords wherever a logged object carries them', () => {
+  const out: string[] = []
+  const log = pino(
+    loggerOptions('info'),
+    new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        out.push(chunk.toString())
+        callback()
+      },
+    }),
+  )
+  const link = 'https://ceny.example.pl/dg-admin/#/nowe-haslo?token=Zr3setT0kenNeverLogged'
+  log.info(
+    {
+      mail: { link, reset_link: link },
+      body: { token: 'Zr3setT0kenNeverLogged', new_password: 'n0wE-hasl0', current_password: 'stAre-hasl0' },
+    },
+    'reset',
+  )
+  const written = out.join('')
+  expect(written).toContain('"link":"***"')
+  for (const secret of ['Zr3setT0kenNeverLogged', 'n0wE-hasl0', 'stAre-hasl0']) expect(written).not.toContain(secret)
+})

@@ -210,6 +210,14 @@ describeEachDatabase('OpenAPI document against real responses', (getEnv) => {
       payload: { current_password: adminLogin.password, password: adminLogin.password },
     })
     expect(changed.statusCode).toBe(200)
+    // password reset by e-mail: not offered without SMTP; a link's token that is no link is refused
+    const reset = `${V2}/session/password-reset`
+    expect((await call('get', reset)).json()).toMatchObject({ available: false })
+    expect((await call('post', reset, { payload: { login: adminLogin.login } })).statusCode).toBe(409)
+    expect(
+      (await call('post', `${reset}/confirm`, { payload: { token: 'x'.repeat(43), password: 'dlugie-haslo-2026' } }))
+        .statusCode,
+    ).toBe(400)
     // login CSRF: another site's page, or a form body, is refused before anything is checked
     expect(
       (await call('post', `${V2}/session`, { headers: { origin: 'https://evil.example' }, payload: adminLogin }))

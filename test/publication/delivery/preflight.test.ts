@@ -194,6 +194,9 @@ describeEachDatabase(
         const report = response.json()
         expect(report.delivery_status).toBe('failed')
         expect(new Set(codes(report.delivery_issues))).toEqual(new Set(['delivery_unreachable']))
+        // the closed port is said in words, not as a raw ECONNREFUSED
+        expect(report.delivery_issues[0].details.error_code).toBe('network_connection_refused')
+        expect(report.delivery_issues[0].message_pl).toContain('Serwer odrzucił połączenie')
       } finally {
         await updatePublicationSettings(env.ctx, { public_base_url: `${server.url}/dane-gov` }, { type: 'cli' })
       }

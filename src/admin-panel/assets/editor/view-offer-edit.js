@@ -326,36 +326,66 @@ export async function renderOfferEditor(page, { api, signal, id }) {
       tr('Zapisz zmianę ceny', 'Save the price change'),
     )
 
-    // the server checks total = price per m² × area; say what the typed total gives per m²
-    const explain = () => {
-      const cents = moneyToCents(inputs.price_total.value)
-      const area = Number(offer.prop_area)
-      if (cents === null || !area) return replaceChildren(perM2)
-      const m2 = (Math.round(cents / area) / 100).toFixed(2)
-      const typed = moneyToCents(inputs.price_m2.value)
+    /*
+     * The operator types either the total or the price per m²; the other is computed from the area
+     * at once and shown before saving, to the grosz with half a grosz rounded up. Both are sent,
+     * and the server's one write path still checks that they agree (the price-consistency rule).
+     */
+    const areaHundredths = offer.prop_area ? Math.round(Number(offer.prop_area) * 100) : 0
+    const compute = (source) => {
+      const target = source === 'price_total' ? 'price_m2' : 'price_total'
+      const cents = moneyToCents(inputs[source].value)
+      inputs.price_total.classList.remove('computed')
+      inputs.price_m2.classList.remove('computed')
+      if (!areaHundredths) {
+        replaceChildren(
+          perM2,
+          tr(
+            'Powierzchnia oferty nie jest znana: podaj obie ceny (całkowitą i za m²).',
+            'The offer has no area: give both prices (the total and the price per m²).',
+          ),
+        )
+        return
+      }
+      if (cents === null || inputs[source].value.trim() === '') {
+        replaceChildren(perM2)
+        return
+      }
+      const result =
+        source === 'price_total'
+          ? Math.round((cents * 100) / areaHundredths)
+          : Math.round((cents * areaHundredths) / 100)
+      inputs[target].value = moneyInputText((result / 100).toFixed(2))
+      inputs[target].classList.add('computed')
+      const area = formatArea(offer.prop_area)
       replaceChildren(
         perM2,
-        tr(`Cena całkowita ÷ powierzchnia = ${formatMoney(m2)}/m²`, `Total ÷ area = ${formatMoney(m2)}/m²`),
-        typed === moneyToCents(m2)
-          ? null
-          : h(
-              'button',
-              {
-                type: 'button',
-                class: 'button button-quiet button-small',
-                id: 'use-price-per-m2',
-                onclick: () => {
-                  inputs.price_m2.value = moneyInputText(m2)
-                  explain()
-                },
-              },
-              tr('Wpisz jako cenę za m²', 'Use as the price per m²'),
-            ),
+        h(
+          'span',
+          { id: 'price-computed', dataset: { computed: target } },
+          source === 'price_total'
+            ? tr(
+                `Cena za m² obliczona: ${formatMoney((cents / 100).toFixed(2))} ÷ ${area} = ${formatMoney((result / 100).toFixed(2))}/m².`,
+                `Price per m² computed: ${formatMoney((cents / 100).toFixed(2))} ÷ ${area} = ${formatMoney((result / 100).toFixed(2))}/m².`,
+              )
+            : tr(
+                `Cena całkowita obliczona: ${formatMoney((cents / 100).toFixed(2))}/m² × ${area} = ${formatMoney((result / 100).toFixed(2))}.`,
+                `Total computed: ${formatMoney((cents / 100).toFixed(2))}/m² × ${area} = ${formatMoney((result / 100).toFixed(2))}.`,
+              ),
+        ),
+        ' ',
+        h(
+          'span',
+          { class: 'muted', id: 'price-rounding-rule' },
+          tr(
+            'Zaokrąglenie do pełnego grosza, połowa grosza w górę. Zapisane zostaną obie ceny.',
+            'Rounded to the grosz, half a grosz up. Both prices are saved.',
+          ),
+        ),
       )
     }
-    inputs.price_total.addEventListener('input', explain)
-    inputs.price_m2.addEventListener('input', explain)
-    explain()
+    inputs.price_total.addEventListener('input', () => compute('price_total'))
+    inputs.price_m2.addEventListener('input', () => compute('price_m2'))
 
     // column 42: the total plus the parts, appurtenant rooms and rights bought with the unit
     // (docs/decisions/column-42-combined-price.md); one click fills it for the operator to save

@@ -5,7 +5,17 @@
 // did. A channel the server's DG_ALERT_* variables set wins and is shown read-only.
 import { badge, facts, formatWhen, h, replaceChildren } from '../dom.js'
 import { tr } from '../i18n.js'
-import { alertBox, card, clearFieldErrors, errorBox, formField, showFieldErrors, toast, withBusy } from '../ui.js'
+import {
+  alertBox,
+  card,
+  clearFieldErrors,
+  errorBox,
+  formField,
+  showFieldErrors,
+  technicalDetails,
+  toast,
+  withBusy,
+} from '../ui.js'
 import { helpLink } from './help-links.js'
 
 const TLS = {
@@ -55,7 +65,8 @@ function testOutcome(alert) {
           'span',
           {},
           badge(tr(...(CHANNEL_STATUS[c.status] ?? [c.status, c.status])), c.status === 'sent' ? 'ok' : 'error'),
-          c.error ? ` ${c.error}` : '',
+          c.error_pl ? h('span', { class: 'network-error' }, ` ${tr(c.error_pl, c.error_en)}`) : '',
+          c.error && c.error_pl ? technicalDetails(h('p', {}, c.error)) : c.error ? ` ${c.error}` : '',
         ),
       ]),
     ),

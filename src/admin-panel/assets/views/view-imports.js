@@ -77,12 +77,18 @@ function changeValue(field, value) {
 }
 
 /** An offer key of the API (`investment/unit`, each part with / and % escaped) as "investment / unit". */
-/** The offer by its designation (from the file, or as stored) beside its import identifiers. */
+/** The offer by its designation and its investment's title (as the API names them) above its import identifiers. */
 function offerName(op) {
-  const designation = op.values?.prop_no ?? op.before?.prop_no
-  return designation
-    ? [h('strong', {}, String(designation)), h('br'), h('small', { class: 'muted' }, offerKeyText(op.key))]
-    : offerKeyText(op.key)
+  const designation = op.designation ?? op.values?.prop_no ?? op.before?.prop_no
+  const title = op.investment_title
+  if (!designation && !title) return offerKeyText(op.key)
+  return [
+    designation ? h('strong', { class: 'offer-designation' }, String(designation)) : '',
+    designation && title ? ' · ' : '',
+    title ? h('span', { class: 'offer-investment' }, String(title)) : '',
+    h('br'),
+    h('small', { class: 'muted' }, offerKeyText(op.key)),
+  ]
 }
 
 function offerKeyText(key) {

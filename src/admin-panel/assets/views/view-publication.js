@@ -87,7 +87,11 @@ export function deliveryReport(report) {
           facts([
             [
               tr('Zbiór', 'Dataset'),
-              report.portal.dataset ? report.portal.dataset.title : tr('nie znaleziono', 'not found'),
+              report.portal.dataset
+                ? report.portal.dataset.title
+                : report.portal_status === 'unreachable'
+                  ? tr('nie sprawdzono (portal nie odpowiada)', 'not checked (the portal does not answer)')
+                  : tr('nie znaleziono', 'not found'),
             ],
             [
               tr('Plik dnia', 'The day’s file'),
@@ -99,7 +103,17 @@ export function deliveryReport(report) {
               report.portal.latest_data_date ? formatDate(report.portal.latest_data_date) : '—',
             ],
             [tr('Sprawdzono', 'Checked'), formatWhen(report.portal.checked_at)],
-            report.portal.error ? [tr('Błąd', 'Error'), report.portal.error] : null,
+            report.portal.error
+              ? [
+                  tr('Błąd', 'Error'),
+                  h(
+                    'span',
+                    { id: 'portal-error', dataset: { code: report.portal.error_code ?? '' } },
+                    report.portal.error_pl ? tr(report.portal.error_pl, report.portal.error_en) : report.portal.error,
+                    report.portal.error_pl ? technicalDetails(h('p', {}, report.portal.error)) : '',
+                  ),
+                ]
+              : null,
           ]),
           h(
             'p',

@@ -539,7 +539,14 @@ async function renderRun(page, { api, signal, id }) {
   if (run.failure) {
     const [pl, en] = FAILURES[run.failure.code] ?? [run.failure.code, run.failure.code]
     page.append(
-      alertBox('error', tr(pl, en), technicalDetails(h('p', {}, `${run.failure.code}: ${run.failure.message}`))),
+      alertBox(
+        'error',
+        tr(pl, en),
+        run.failure.message_pl
+          ? h('p', { class: 'network-error' }, tr(run.failure.message_pl, run.failure.message_en))
+          : '',
+        technicalDetails(h('p', {}, `${run.failure.code}: ${run.failure.message}`)),
+      ),
     )
   }
   if (run.guards.length > 0) {
