@@ -272,7 +272,7 @@ export async function startWordPress(options: WordPressOptions): Promise<WordPre
     await php(
       [
         "require_once ABSPATH . 'wp-admin/includes/upgrade.php';",
-        `wp_install('Osiedle Nad Wartą', ${quote(admin.login)}, 'admin@example.com', true, '', ${quote(admin.password)}, ${quote(options.locale ?? '')});`,
+        `wp_install('Przykładowy Deweloper', ${quote(admin.login)}, 'admin@example.com', true, '', ${quote(admin.password)}, ${quote(options.locale ?? '')});`,
       ].join('\n'),
       true,
     )
