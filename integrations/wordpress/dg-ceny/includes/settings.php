@@ -2,7 +2,8 @@
 /**
  * Settings → Ceny mieszkań: the service's address, the only thing the plugin stores. The page goes
  * through the Settings API, so options.php checks the nonce (settings_fields) and the capability
- * (manage_options) before the sanitize callback below runs.
+ * (manage_options) before the sanitize callback below runs, and WordPress shows its messages on
+ * this page itself (options-head.php).
  *
  * @package DgCeny
  */
@@ -120,7 +121,6 @@ function dg_ceny_render_settings_page() {
 	?>
 	<div class="wrap">
 		<h1><?php echo esc_html( get_admin_page_title() ); ?></h1>
-		<?php settings_errors( DG_CENY_OPTION ); ?>
 		<form method="post" action="<?php echo esc_url( admin_url( 'options.php' ) ); ?>">
 			<?php settings_fields( 'dg_ceny' ); ?>
 			<table class="form-table" role="presentation">
