@@ -60,6 +60,7 @@ import { editorRoutes } from './editor/routes.js'
 import { EDITOR_SCHEMAS } from './editor/schemas.js'
 import { mediaFileRoutes } from './editor/media-routes.js'
 import { sourceRoutes } from './sources/routes.js'
+import { PUBLIC_PRICES_SCHEMAS, publicPricesRoutes } from './public-prices/routes.js'
 
 export interface BuildAppOptions {
   config: AppConfig
@@ -161,6 +162,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addSchema(PublicationRecordSchema)
   for (const schema of CATALOG_SCHEMAS) app.addSchema(schema)
   for (const schema of EDITOR_SCHEMAS) app.addSchema(schema)
+  for (const schema of PUBLIC_PRICES_SCHEMAS) app.addSchema(schema)
 
   await app.register(healthRoutes)
   await app.register(metricsRoutes)
@@ -191,6 +193,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v2.register(editorRoutes)
       await v2.register(sourceRoutes)
       await v2.register(exportRoutes)
+      await v2.register(publicPricesRoutes)
     },
     { prefix: baseUrl(config) },
   )

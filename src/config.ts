@@ -26,6 +26,8 @@ export interface AppConfig {
   readonly sessionTtlSeconds: number
   /** Catalog requests allowed per minute for one user–IP pair (contract 8: 120). */
   readonly catalogRateLimit: number
+  /** Public price requests allowed per minute from one client address (IPv6: one /64). */
+  readonly publicPricesRateLimit: number
   /** Public address of the developer's website, used for offer permalinks (`url`). */
   readonly siteUrl: string
   /** Keep serialized catalog answers per catalog revision (on by default). */
@@ -194,6 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     authKey,
     sessionTtlSeconds: parseIntegerSetting(env, 'DG_SESSION_TTL_SECONDS', 12 * 3600, 300, 30 * 24 * 3600),
     catalogRateLimit: parseIntegerSetting(env, 'DG_CATALOG_RATE_LIMIT', 120, 1, 1_000_000),
+    publicPricesRateLimit: parseIntegerSetting(env, 'DG_PUBLIC_PRICES_RATE_LIMIT', 300, 1, 1_000_000),
     siteUrl,
     catalogResponseCache: parseSwitch(env, 'DG_CATALOG_RESPONSE_CACHE', true),
     importMaxBytes: parseIntegerSetting(env, 'DG_IMPORT_MAX_BYTES', 50 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
@@ -405,6 +408,13 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
     type: 'integer 1–1000000',
     default: '120',
     description: 'Catalog requests allowed per minute for one user–IP pair; above it 429 with Retry-After.',
+  },
+  {
+    name: 'DG_PUBLIC_PRICES_RATE_LIMIT',
+    type: 'integer 1–1000000',
+    default: '300',
+    description:
+      'Requests to the public price endpoint allowed per minute from one client address (an IPv6 client: its /64; behind DG_TRUSTED_PROXIES, the forwarded address); above it 429 rest_rate_limited with Retry-After.',
   },
   {
     name: 'DG_SITE_URL',

@@ -356,6 +356,26 @@ export const ERROR_CODES = {
     description:
       'The data folder to restore into is not empty; `dg restore --replace` keeps the old one beside as a copy.',
   },
+  // --- public price endpoint ---
+  public_prices_unavailable: {
+    status: [404],
+    description:
+      'The public prices of this investment are not answered: it does not exist, is not published or not public, or its public prices are off (one answer for all, so it reveals nothing).',
+  },
+  rest_rate_limited: {
+    status: [429],
+    description: 'Too many public price requests from this address; retry after `Retry-After` seconds.',
+  },
+  public_prices_origin_invalid: {
+    status: [422],
+    description:
+      'An allowed origin is not an exact website origin (https://host[:port], or http://localhost[:port]; no path, query or wildcard); `data.index` names it. Nothing is changed.',
+  },
+  public_prices_too_many_origins: {
+    status: [422],
+    description: 'More allowed origins than an investment may have (`data.max`). Nothing is changed.',
+  },
+
   // --- scheduled sources ---
   invalid_source: { status: [400], description: 'A source’s settings are refused; `data.issues` names each field.' },
   source_not_found: { status: [404], description: 'No scheduled source has this id.' },

@@ -20,6 +20,7 @@ import * as listingValues from './migrations/0016-listing-values.js'
 import * as priceIndexIncludesArea from './migrations/0017-price-index-includes-area.js'
 import * as developerDataset from './migrations/0018-developer-dataset.js'
 import * as scheduledSources from './migrations/0019-scheduled-sources.js'
+import * as publicPrices from './migrations/0020-public-prices.js'
 
 interface MigrationModule {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>
@@ -49,6 +50,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, MigrationModule]> = [
   ['0017-price-index-includes-area', priceIndexIncludesArea],
   ['0018-developer-dataset', developerDataset],
   ['0019-scheduled-sources', scheduledSources],
+  ['0020-public-prices', publicPrices],
 ]
 
 export class MigrationError extends Error {}

@@ -375,6 +375,15 @@ export interface WebhookActivityTable {
   count: number
 }
 
+/** The public price endpoint of one investment (migration 0020); no row: off. */
+export interface PublicPricesSettingsTable {
+  investment_id: number
+  enabled: Flag
+  /** JSON array of exact origins (`https://host[:port]`) allowed to read the prices from a browser. */
+  allowed_origins: string
+  updated_at: string
+}
+
 export interface Database {
   users: UsersTable
   app_passwords: AppPasswordsTable
@@ -402,6 +411,7 @@ export interface Database {
   webhook_activity: WebhookActivityTable
   sources: SourcesTable
   source_runs: SourceRunsTable
+  public_prices_settings: PublicPricesSettingsTable
 }
 
 export type UserRow = Selectable<UsersTable>

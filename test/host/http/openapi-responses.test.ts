@@ -916,6 +916,40 @@ describeEachDatabase('OpenAPI document against real responses', (getEnv) => {
     ).toBe(404)
   })
 
+  it('the public prices: settings and their refusals, the public answer, 304, 404 and the preflight', async () => {
+    const investment = await env.ctx.db
+      .selectFrom('investments')
+      .select('id')
+      .where('host_status', '=', 'publish')
+      .where('visibility', '=', 'public')
+      .orderBy('id')
+      .executeTakeFirstOrThrow()
+    const settings = `${V2}/investments/{id}/public-prices`
+    const publicPrices = `${V2}/public/investments/{id}/prices`
+    const params = { id: investment.id }
+    expect((await call('get', publicPrices, { params })).statusCode).toBe(404)
+    expect((await call('get', settings, { params, headers: asAdmin() })).statusCode).toBe(200)
+    expect((await call('get', settings, { params, headers: { authorization: reader } })).statusCode).toBe(403)
+    const refused = await call('put', settings, {
+      params,
+      headers: asAdmin(),
+      payload: { allowed_origins: ['https://www.example.pl/ceny'] },
+    })
+    expect(refused.statusCode).toBe(422)
+    const payload = { enabled: true, allowed_origins: ['https://www.example.pl'] }
+    expect((await call('put', settings, { params, headers: asAdmin(), payload })).statusCode).toBe(200)
+    const answered = await call('get', publicPrices, { params, headers: { origin: 'https://www.example.pl' } })
+    expect(answered.statusCode).toBe(200)
+    expect((answered.json() as { units: unknown[] }).units.length).toBeGreaterThan(0)
+    const etag = String(answered.headers.etag)
+    expect((await call('get', publicPrices, { params, headers: { 'if-none-match': etag } })).statusCode).toBe(304)
+    const preflight = await call('options', publicPrices, {
+      params,
+      headers: { origin: 'https://www.example.pl', 'access-control-request-method': 'GET' },
+    })
+    expect(preflight.statusCode).toBe(204)
+  })
+
   it('calls every operation of the contract (REST namespaces and published files); every operation has a unique operationId', () => {
     const operations: string[] = []
     const ids: string[] = []
