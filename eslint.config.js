@@ -102,4 +102,26 @@ export default tseslint.config(
       ),
     },
   },
+  {
+    // the website component: one classic browser script served as written, so untyped
+    files: ['src/embed/assets/**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      sourceType: 'script',
+      globals: Object.fromEntries(
+        [
+          'CSSStyleSheet',
+          'customElements',
+          'CustomEvent',
+          'document',
+          'fetch',
+          'HTMLElement',
+          'Intl',
+          'performance',
+          'setTimeout',
+        ].map((name) => [name, 'readonly']),
+      ),
+    },
+  },
 )

@@ -60,6 +60,7 @@ import { editorRoutes } from './editor/routes.js'
 import { EDITOR_SCHEMAS } from './editor/schemas.js'
 import { mediaFileRoutes } from './editor/media-routes.js'
 import { sourceRoutes } from './sources/routes.js'
+import { embedRoutes } from './embed/embed-routes.js'
 import { PUBLIC_PRICES_SCHEMAS, publicPricesRoutes } from './public-prices/routes.js'
 
 export interface BuildAppOptions {
@@ -193,6 +194,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v2.register(editorRoutes)
       await v2.register(sourceRoutes)
       await v2.register(exportRoutes)
+      await v2.register(embedRoutes)
       await v2.register(publicPricesRoutes)
     },
     { prefix: baseUrl(config) },

@@ -6,7 +6,8 @@
  *   session's nonce, users, the audit log, settings) or authenticated, and no shared or browser
  *   cache may keep them. The routes that choose keep theirs: the catalog's collections
  *   `private, must-revalidate` (contract 4.1), the published files and the panel's assets
- *   `no-cache` (revalidated with their ETag), media `public, immutable`;
+ *   `no-cache` (revalidated with their ETag), media and the website component's script
+ *   `public, immutable`;
  * - in production, `Strict-Transport-Security`, also when no proxy adds it.
  */
 import type { FastifyInstance } from 'fastify'

@@ -46,6 +46,8 @@ describeEachDatabase('headers of every answer, authentication before validation,
         expect(policy, where).toBeDefined()
         if (/^\/wp-json\/dg\/v2\/catalog(\/|$)/.test(template) && response.statusCode === 200 && method === 'GET')
           expect(policy, where).toBe('private, must-revalidate')
+        // the website component's script is public and static: cached by anybody, never personal
+        else if (template.startsWith('/wp-json/dg/v2/embed/')) expect(policy, where).toMatch(/^public, max-age=\d+/)
         else if (!template.startsWith('/dane-gov/') && !template.startsWith('/dg-media/'))
           expect(policy, where).toBe('no-store')
       }

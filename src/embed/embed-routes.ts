@@ -1,0 +1,102 @@
+/*
+ * The website component (docs/integration/website-component.md): one classic script, served as
+ * written from src/embed/assets/ (no build step a release could miss), under a URL naming the
+ * service's version. That URL's content never changes, so it is cached for a year as immutable; a
+ * page naming another version, or `latest`, is sent to the current one with a short-lived redirect.
+ *
+ * The script is public and static: any origin may load it (CORS `*`, CORP cross-origin), it sets
+ * and reads no cookie, and the global no-store policy does not apply because the route chooses its
+ * own Cache-Control.
+ */
+import { createHash } from 'node:crypto'
+import fs from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+import { Type } from 'typebox'
+import type { FastifyInstance } from 'fastify'
+
+import { baseUrl } from '../config.js'
+import { ifNoneMatchMatches } from '../host/http/responses/conditional.js'
+import { PLUGIN_VERSION } from '../version.js'
+
+export const EMBED_SCRIPT_NAME = 'dg-prices.js'
+
+/** Resolved from this module's URL: the same folder from src/embed/ (tsx, vitest) and dist/embed/. */
+export const EMBED_SCRIPT_FILE = fileURLToPath(new URL(`../../src/embed/assets/${EMBED_SCRIPT_NAME}`, import.meta.url))
+
+/** How long a browser or proxy may keep the redirect to the current version (a new release moves it). */
+const REDIRECT_MAX_AGE_SECONDS = 300
+
+/** The script's path below `{base_url}` for a version. */
+export function embedScriptPath(version: string = PLUGIN_VERSION): string {
+  return `/embed/${version}/${EMBED_SCRIPT_NAME}`
+}
+
+/** The full URL of the current script on a service whose public origin is `origin` (no trailing slash). */
+export function embedScriptUrl(origin: string, restBase: string): string {
+  return `${origin}${restBase}${embedScriptPath()}`
+}
+
+interface EmbedScript {
+  body: Buffer
+  etag: string
+}
+
+function loadScript(): EmbedScript {
+  const body = fs.readFileSync(EMBED_SCRIPT_FILE)
+  return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` }
+}
+
+export async function embedRoutes(app: FastifyInstance): Promise<void> {
+  const script = loadScript()
+  const currentPath = `${baseUrl(app.ctx.config)}${embedScriptPath()}`
+
+  app.get(
+    `/embed/:version/${EMBED_SCRIPT_NAME}`,
+    {
+      schema: {
+        operationId: 'getEmbedScript',
+        tags: ['website'],
+        summary: 'The website component: one script defining <dg-offer-table>, <dg-offer-card> and <dg-price-history>',
+        database: false,
+        params: Type.Object({
+          version: Type.String({
+            maxLength: 40,
+            description: `The service's version (${PLUGIN_VERSION}); any other value, such as latest, is redirected to it`,
+          }),
+        }),
+        response: {
+          200: {
+            description:
+              'The script (GET); HEAD answers the same headers without it. Immutable for a year, with ETag; any origin may load it.',
+            content: {
+              'text/javascript': { schema: Type.String({ description: 'The component script' }) },
+            },
+          },
+          302: Type.Null({ description: 'Another version, or latest: Location names the current version’s script' }),
+          304: Type.Null({ description: 'Not modified (If-None-Match)' }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { version } = request.params as { version: string }
+      reply
+        .header('Access-Control-Allow-Origin', '*')
+        .header('Cross-Origin-Resource-Policy', 'cross-origin')
+        .header('Referrer-Policy', 'no-referrer')
+      if (version !== PLUGIN_VERSION)
+        return reply
+          .code(302)
+          .header('Location', currentPath)
+          .header('Cache-Control', `public, max-age=${REDIRECT_MAX_AGE_SECONDS}`)
+          .send()
+      reply
+        .header('Content-Type', 'text/javascript; charset=utf-8')
+        .header('Cache-Control', 'public, max-age=31536000, immutable')
+        .header('ETag', script.etag)
+      const inm = request.headers['if-none-match']
+      if (typeof inm === 'string' && ifNoneMatchMatches(inm, script.etag)) return reply.code(304).send()
+      return reply.send(script.body)
+    },
+  )
+}
