@@ -18,7 +18,10 @@ import { promisify } from 'node:util'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { setUpDemo } from '../../src/demo/demo-setup.js'
+import { createTestUser, type TestUser } from '../helpers/factories.js'
 import { chromiumPresent, launchChromium } from '../helpers/panel-browser.js'
+import { startTestApp, type TestEnv } from '../helpers/test-app.js'
 import { missingWordPressPackages, startWordPress, type WordPressSite } from '../helpers/wordpress-site.js'
 
 const run = promisify(execFile)
@@ -103,19 +106,22 @@ describe.skipIf(skipWordPress)(
       return response.text()
     }
 
+    /** Logs in through the login form's request alone: the dashboard it leads to is not under test. */
     async function login(target: Page, login: string, password: string): Promise<void> {
-      await target.goto(`${site.origin}/wp-login.php`)
-      await target.fill('#user_login', login)
-      await target.fill('#user_pass', password)
-      await target.click('#wp-submit')
-      await target.waitForURL(/\/wp-admin\//)
+      const response = await target.request.post(`${site.origin}/wp-login.php`, {
+        form: { log: login, pwd: password },
+        maxRedirects: 0,
+      })
+      expect(response.status()).toBe(302)
     }
 
     beforeAll(async () => {
       if (missing.length > 0) throw new Error(`Debian packages missing: ${missing.join(', ')} (.ci/run installs them)`)
-      site = await startWordPress({ plugins: [PLUGIN], locale: 'pl_PL' })
+      ;[site, browser] = await Promise.all([
+        startWordPress({ plugins: [PLUGIN], locale: 'pl_PL' }),
+        chromiumPresent ? launchChromium('pl-PL') : undefined,
+      ])
       await site.php(`update_option('dg_ceny_service_url', '${SERVICE}');`)
-      if (chromiumPresent) browser = await launchChromium('pl-PL')
     })
 
     afterAll(async () => {
@@ -133,7 +139,10 @@ describe.skipIf(skipWordPress)(
         ].join('\n\n'),
       )
       const body = await html(url)
-      expect(body).toContain(`<dg-offer-table investment="3" service="${SERVICE}/wp-json/dg/v2"></dg-offer-table>`)
+      // the table, wide where the theme allows it: its columns need more than a text column
+      expect(body).toContain(
+        `<div class="dg-ceny alignwide"><dg-offer-table investment="3" service="${SERVICE}/wp-json/dg/v2"></dg-offer-table></div>`,
+      )
       expect(body).toContain(
         `<dg-offer-card investment="3" unit="A/1.01" service="${SERVICE}/wp-json/dg/v2" lang="en"></dg-offer-card>`,
       )
@@ -164,7 +173,8 @@ describe.skipIf(skipWordPress)(
     it('renders the block on the server into the same element, in the block’s wrapper', async () => {
       const url = await page(
         'Blok',
-        '<!-- wp:dg-ceny/ceny {"investment":3,"view":"historia","unit":"A/1.01","lang":"en"} /-->',
+        '<!-- wp:dg-ceny/ceny {"investment":3,"view":"historia","unit":"A/1.01","lang":"en"} /-->\n\n' +
+          '<!-- wp:dg-ceny/ceny {"investment":3} /-->\n\n<!-- wp:dg-ceny/ceny {"investment":3,"align":"full"} /-->',
       )
       const body = await html(url)
       expect(body).toMatch(
@@ -175,12 +185,45 @@ describe.skipIf(skipWordPress)(
           ),
         ),
       )
-      expect(body).toContain('/embed/latest/dg-prices.js')
+      // the table is wide unless the editor chose another alignment
+      expect(body).toContain(
+        `<div class="alignwide wp-block-dg-ceny-ceny"><dg-offer-table investment="3" service="${SERVICE}/wp-json/dg/v2"></dg-offer-table></div>`,
+      )
+      expect(body).toContain(
+        `<div class="alignfull wp-block-dg-ceny-ceny"><dg-offer-table investment="3" service="${SERVICE}/wp-json/dg/v2"></dg-offer-table></div>`,
+      )
+      expect([...body.matchAll(/dg-prices\.js/g)]).toHaveLength(1)
       // the editor knows the block under its Polish title, with the script that edits it
       const registered = await site.php(
         `$type = WP_Block_Type_Registry::get_instance()->get_registered('dg-ceny/ceny'); echo json_encode([$type->title, $type->editor_script_handles ?? $type->editor_script]);`,
       )
       expect(JSON.parse(registered)).toEqual(['Ceny mieszkań', ['dg-ceny-block-editor']])
+    })
+
+    it('accepts as the service’s address https, or http for this machine only, and nothing that could carry a secret', async () => {
+      const cases: Record<string, string | null> = {
+        'https://ceny.example.pl': 'https://ceny.example.pl',
+        ' https://ceny.example.pl/ ': 'https://ceny.example.pl',
+        'HTTPS://Ceny.Example.PL:8443/dg/': 'https://ceny.example.pl:8443/dg',
+        'https://ceny.example.pl/wp-json/dg/v2/': 'https://ceny.example.pl',
+        'http://localhost:8080': 'http://localhost:8080',
+        'http://127.0.0.1:8080/wp-json/dg/v2': 'http://127.0.0.1:8080',
+        'http://ceny.example.pl': null,
+        'https://uzytkownik:haslo@ceny.example.pl': null,
+        'https://ceny.example.pl/?klucz=abc': null,
+        'https://ceny.example.pl/#x': null,
+        'https://ceny.example.pl/a b': null,
+        'https://ceny.example.pl/"onmouseover=x': null,
+        'javascript:alert(1)': null,
+        'ftp://ceny.example.pl': null,
+        'ceny.example.pl': null,
+      }
+      const answers = JSON.parse(
+        await site.php(
+          `echo json_encode(array_map('dg_ceny_normalize_service_url', json_decode(${phpString(JSON.stringify(Object.keys(cases)))})));`,
+        ),
+      )
+      expect(Object.fromEntries(Object.keys(cases).map((input, index) => [input, answers[index]]))).toEqual(cases)
     })
 
     it.skipIf(!chromiumPresent)(
@@ -191,10 +234,10 @@ describe.skipIf(skipWordPress)(
         tab.setDefaultTimeout(10_000)
         try {
           await login(tab, site.admin.login, site.admin.password)
-          await tab.goto(`${site.origin}/wp-admin/options-general.php`)
-          await tab
-            .locator('#adminmenu a[href="options-general.php?page=dg-ceny"]', { hasText: 'Ceny mieszkań' })
-            .click()
+          await tab.goto(`${site.origin}/wp-admin/options-general.php?page=dg-ceny`)
+          // under Settings (Ustawienia) in the menu
+          const menu = tab.locator('#menu-settings a[href="options-general.php?page=dg-ceny"]')
+          expect(await menu.textContent()).toBe('Ceny mieszkań')
           expect(await tab.locator('.wrap h1').textContent()).toBe('Ceny mieszkań')
           const field = tab.getByLabel('Adres serwisu cen')
           expect(await field.inputValue()).toBe(SERVICE)
@@ -204,9 +247,9 @@ describe.skipIf(skipWordPress)(
           // plain http to another machine is refused, the address kept
           await field.fill('http://ceny.example.pl')
           await tab.click('#submit')
-          expect(await tab.locator('.notice-error, .error').first().textContent()).toContain(
-            'musi zaczynać się od https',
-          )
+          const refusal = tab.locator('.notice-error, .error', { hasText: 'musi zaczynać się od https' })
+          await refusal.first().waitFor()
+          expect(await refusal.count()).toBe(1)
           expect(await site.php(`echo get_option('dg_ceny_service_url');`)).toBe(SERVICE)
 
           // the REST base pasted from the service's panel is reduced to the service's address
@@ -255,6 +298,121 @@ describe.skipIf(skipWordPress)(
         }
       },
     )
+
+    describe.skipIf(!chromiumPresent)('with the service on another origin, in Chromium', () => {
+      let env: TestEnv
+      let admin: TestUser
+      let investmentId: number
+      let pageUrl: string
+      const problems: string[] = []
+
+      const setPublicPrices = async (enabled: boolean) => {
+        const response = await env.app.inject({
+          method: 'PUT',
+          url: `/wp-json/dg/v2/investments/${investmentId}/public-prices`,
+          headers: { authorization: admin.authorization },
+          payload: { enabled, allowed_origins: [site.origin] },
+        })
+        expect(response.statusCode, response.body).toBe(200)
+      }
+
+      async function open(width: number): Promise<Page> {
+        const tab = await browser!.newPage({ viewport: { width, height: 900 }, locale: 'pl-PL' })
+        tab.setDefaultTimeout(10_000)
+        tab.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
+        tab.on('console', (message) => {
+          if (message.type() === 'error') problems.push(`console: ${message.text()}`)
+        })
+        await tab.goto(pageUrl)
+        return tab
+      }
+
+      /** A screenshot of the first screen into DG_PANEL_SCREENSHOTS when set (docs/screenshots/wordpress). */
+      async function shot(tab: Page, name: string): Promise<void> {
+        const folder = process.env.DG_PANEL_SCREENSHOTS
+        if (!folder) return
+        fs.mkdirSync(folder, { recursive: true })
+        await tab.screenshot({ path: path.join(folder, `${name}.png`) })
+      }
+
+      beforeAll(async () => {
+        env = await startTestApp('sqlite')
+        // the prices in force are today's in Warsaw: the service's clock is the real one here
+        env.clock.set(new Date().toISOString())
+        await setUpDemo(env.ctx)
+        admin = await createTestUser(env.ctx, 'administrator')
+        const investment = await env.ctx.db
+          .selectFrom('investments')
+          .select('id')
+          .where('title', '=', 'Zielone Tarasy')
+          .executeTakeFirstOrThrow()
+        investmentId = investment.id
+        await setPublicPrices(true)
+        await env.app.listen({ port: 0, host: '127.0.0.1' })
+        const address = env.app.server.address()
+        if (!address || typeof address === 'string') throw new Error('not listening')
+        await site.php(`update_option('dg_ceny_service_url', 'http://127.0.0.1:${address.port}');`)
+        pageUrl = await page('Ceny mieszkań – Zielone Tarasy', `[dg_ceny inwestycja="${investmentId}"]`)
+      })
+
+      afterAll(async () => {
+        await site?.php(`update_option('dg_ceny_service_url', '${SERVICE}');`)
+        await env?.app.close()
+        await env?.database.cleanup()
+      })
+
+      it('shows the investment’s units with their prices, and a unit’s price history in a dialog', async () => {
+        const tab = await open(1280)
+        const table = tab.getByRole('table').first()
+        await table.waitFor()
+        // the units on offer (available or reserved), never a sold one
+        await tab
+          .getByRole('row', { name: /A\/1\.01/ })
+          .first()
+          .waitFor()
+        expect(await tab.getByRole('row', { name: /B\/4\.02/ }).count()).toBeGreaterThan(0)
+        expect(await tab.getByRole('row', { name: /A\/0\.02/ }).count()).toBe(0)
+        const row = tab.getByRole('row', { name: /A\/1\.01/ }).first()
+        expect(await row.textContent()).toMatch(/21\s?400,00/)
+        // the page itself never scrolls sideways
+        expect(await tab.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(1280)
+
+        await row.getByRole('button', { name: /histori/i }).click()
+        const dialog = tab.getByRole('dialog')
+        await dialog.waitFor()
+        const history = (await dialog.textContent()) ?? ''
+        // the price in force since 2026-06-01 and the one before it
+        expect(history).toMatch(/21\s?400,00/)
+        expect(history).toMatch(/20\s?800,00/)
+        await shot(tab, 'wordpress-1280-history')
+        await tab.keyboard.press('Escape')
+        await dialog.waitFor({ state: 'hidden' })
+        await tab.close()
+
+        const narrow = await open(390)
+        await narrow.getByText('A/1.01').first().waitFor()
+        expect(await narrow.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390)
+        await shot(narrow, 'wordpress-390-table')
+        await narrow.close()
+        expect(problems).toEqual([])
+      })
+
+      it('says the prices are not available, and the page stays whole, when the investment’s public prices are off', async () => {
+        await setPublicPrices(false)
+        try {
+          const tab = await open(1280)
+          await tab
+            .getByText(/nie są (teraz )?dostępne/i)
+            .first()
+            .waitFor()
+          expect(await tab.getByRole('row', { name: /A\/1\.01/ }).count()).toBe(0)
+          expect(await tab.locator('h1').first().textContent()).toContain('Zielone Tarasy')
+          await tab.close()
+        } finally {
+          await setPublicPrices(true)
+        }
+      })
+    })
 
     it('raises no PHP notice, warning or error of its own', () => {
       const own = site

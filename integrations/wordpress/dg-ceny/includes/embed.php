@@ -45,7 +45,12 @@ function dg_ceny_shortcode( $atts ) {
 		$atts,
 		'dg_ceny'
 	);
-	return dg_ceny_embed( $atts['inwestycja'], $atts['widok'], $atts['lokal'], $atts['jezyk'] );
+	$html = dg_ceny_embed( $atts['inwestycja'], $atts['widok'], $atts['lokal'], $atts['jezyk'] );
+	// the table's columns need more than a theme's text column: wide where the theme allows it (the block too)
+	if ( '' !== $html && 'tabela' === strtolower( trim( (string) $atts['widok'] ) ) ) {
+		$html = '<div class="dg-ceny alignwide">' . $html . '</div>';
+	}
+	return $html;
 }
 
 /**
@@ -59,7 +64,12 @@ function dg_ceny_render_block( $attributes ) {
 		isset( $attributes['unit'] ) ? $attributes['unit'] : '',
 		isset( $attributes['lang'] ) ? $attributes['lang'] : ''
 	);
-	return '' === $html ? '' : '<div ' . get_block_wrapper_attributes() . '>' . $html . '</div>';
+	if ( '' === $html ) {
+		return '';
+	}
+	$view  = isset( $attributes['view'] ) ? $attributes['view'] : 'tabela';
+	$extra = 'tabela' === $view && empty( $attributes['align'] ) ? array( 'class' => 'alignwide' ) : array();
+	return '<div ' . get_block_wrapper_attributes( $extra ) . '>' . $html . '</div>';
 }
 
 /**
