@@ -23,8 +23,8 @@ const TODAY = '2026-11-20'
 const actor: Actor = { type: 'system' }
 const SECRET = 'UKRYTE'
 
-const pastDay = fc.constantFrom('2026-10-01', '2026-11-01', '2026-11-19', TODAY)
-const anyDay = fc.constantFrom('2026-10-01', '2026-11-01', TODAY, '2026-11-21', '2027-01-01')
+const pastDay = fc.constantFrom<string>('2026-10-01', '2026-11-01', '2026-11-19', TODAY)
+const anyDay = fc.constantFrom<string>('2026-10-01', '2026-11-01', TODAY, '2026-11-21', '2027-01-01')
 
 const offerArb = fc
   .record({
@@ -53,12 +53,13 @@ const investmentArb = fc.record({
   offers: fc.array(offerArb, { maxLength: 4 }),
 })
 
-type OfferCase = fc.Infer<typeof offerArb>
-type InvestmentCase = fc.Infer<typeof investmentArb>
+type Generated<A> = A extends fc.Arbitrary<infer T> ? T : never
+type OfferCase = Generated<typeof offerArb>
+type InvestmentCase = Generated<typeof investmentArb>
 
 /** The price the model says is in force today: the latest dated on or before today (the later write on a tie). */
 function expectedTotal(offer: OfferCase): { amount: string; valid_from: string } {
-  let current = { cents: offer.firstCents, from: offer.firstFrom }
+  let current: { cents: number; from: string } = { cents: offer.firstCents, from: offer.firstFrom }
   if (offer.change && offer.change.from <= TODAY && offer.change.from >= current.from)
     current = { cents: offer.change.cents, from: offer.change.from }
   return { amount: (current.cents / 100).toFixed(2), valid_from: current.from }
