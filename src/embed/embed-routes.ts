@@ -10,6 +10,7 @@
  */
 import { createHash } from 'node:crypto'
 import fs from 'node:fs'
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib'
 import { fileURLToPath } from 'node:url'
 
 import { Type } from 'typebox'
@@ -37,18 +38,44 @@ export function embedScriptUrl(origin: string, restBase: string): string {
   return `${origin}${restBase}${embedScriptPath()}`
 }
 
-interface EmbedScript {
+interface Representation {
   body: Buffer
   etag: string
+  encoding?: 'br' | 'gzip'
 }
 
-function loadScript(): EmbedScript {
+/** The script as it is, and compressed once at start (it is static): no proxy setting needed. */
+function loadScript(): Representation[] {
   const body = fs.readFileSync(EMBED_SCRIPT_FILE)
-  return { body, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` }
+  const tag = createHash('sha256').update(body).digest('base64url').slice(0, 27)
+  return [
+    {
+      body: brotliCompressSync(body, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 11 } }),
+      etag: `"${tag}-br"`,
+      encoding: 'br',
+    },
+    { body: gzipSync(body, { level: 9 }), etag: `"${tag}-gz"`, encoding: 'gzip' },
+    { body, etag: `"${tag}"` },
+  ]
+}
+
+/** The first representation the client accepts (Accept-Encoding without q-values of 0), else the plain one. */
+function representationFor(representations: Representation[], acceptEncoding: string | undefined): Representation {
+  const accepted = new Set(
+    (acceptEncoding ?? '')
+      .split(',')
+      .map((item) => item.trim().toLowerCase())
+      .filter((item) => !/;\s*q=0(\.0*)?$/.test(item))
+      .map((item) => item.split(';')[0]),
+  )
+  return (
+    representations.find((r) => r.encoding !== undefined && accepted.has(r.encoding)) ??
+    representations[representations.length - 1]!
+  )
 }
 
 export async function embedRoutes(app: FastifyInstance): Promise<void> {
-  const script = loadScript()
+  const representations = loadScript()
   const currentPath = `${baseUrl(app.ctx.config)}${embedScriptPath()}`
 
   app.get(
@@ -90,12 +117,15 @@ export async function embedRoutes(app: FastifyInstance): Promise<void> {
           .header('Location', currentPath)
           .header('Cache-Control', `public, max-age=${REDIRECT_MAX_AGE_SECONDS}`)
           .send()
+      const script = representationFor(representations, request.headers['accept-encoding'])
       reply
         .header('Content-Type', 'text/javascript; charset=utf-8')
         .header('Cache-Control', 'public, max-age=31536000, immutable')
+        .header('Vary', 'Accept-Encoding')
         .header('ETag', script.etag)
       const inm = request.headers['if-none-match']
       if (typeof inm === 'string' && ifNoneMatchMatches(inm, script.etag)) return reply.code(304).send()
+      if (script.encoding) reply.header('Content-Encoding', script.encoding)
       return reply.send(script.body)
     },
   )

@@ -5,7 +5,7 @@
  * never touches the database (the browser suite runs on both).
  */
 import fs from 'node:fs'
-import { gzipSync } from 'node:zlib'
+import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
@@ -55,6 +55,37 @@ describe('the website component script', () => {
     const head = await env.app.inject({ method: 'HEAD', url: CURRENT })
     expect(head.statusCode).toBe(200)
     expect(head.headers['cache-control']).toBe('public, max-age=31536000, immutable')
+  })
+
+  it('answers the script compressed with brotli or gzip as the client accepts, each with its own ETag', async () => {
+    const source = fs.readFileSync(EMBED_SCRIPT_FILE)
+    const br = await env.app.inject({
+      method: 'GET',
+      url: CURRENT,
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    })
+    expect(br.headers['content-encoding']).toBe('br')
+    expect(br.headers.vary).toBe('Accept-Encoding')
+    expect(brotliDecompressSync(br.rawPayload).equals(source)).toBe(true)
+    const gz = await env.app.inject({ method: 'GET', url: CURRENT, headers: { 'accept-encoding': 'gzip' } })
+    expect(gz.headers['content-encoding']).toBe('gzip')
+    expect(gunzipSync(gz.rawPayload).equals(source)).toBe(true)
+    expect(gz.rawPayload.length).toBeLessThan(source.length / 2)
+    const refused = await env.app.inject({
+      method: 'GET',
+      url: CURRENT,
+      headers: { 'accept-encoding': 'br;q=0, gzip;q=0' },
+    })
+    expect(refused.headers['content-encoding']).toBeUndefined()
+    expect(refused.rawPayload.equals(source)).toBe(true)
+    expect(new Set([br.headers.etag, gz.headers.etag, refused.headers.etag]).size).toBe(3)
+    const revalidated = await env.app.inject({
+      method: 'GET',
+      url: CURRENT,
+      headers: { 'accept-encoding': 'gzip', 'if-none-match': gz.headers.etag as string },
+    })
+    expect(revalidated.statusCode).toBe(304)
+    expect(revalidated.headers['content-encoding']).toBeUndefined()
   })
 
   it('sends latest and any other version to the current one, with a short cache', async () => {

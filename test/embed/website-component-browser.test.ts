@@ -11,6 +11,7 @@
  * Set DG_EMBED_SCREENSHOTS=<folder> to keep screenshots (docs/screenshots/embed/ holds a set).
  */
 import fs from 'node:fs'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 
@@ -288,7 +289,7 @@ document.addEventListener('securitypolicyviolation', (event) =>
           .evaluate((c) => c.ownerDocument.defaultView!.getComputedStyle(c).color),
       ).toBe('rgb(15, 118, 110)')
       // the card and the lone history button of the same investment
-      const card = plain(await page.locator('dg-offer-card').textContent())
+      const card = plain(await page.locator('dg-offer-card article').textContent())
       expect(card).toContain('Lokal A/1.01')
       expect(card).toContain('651 600,00 zł')
       expect(card).toContain('3 pokoje')
@@ -317,6 +318,25 @@ document.addEventListener('securitypolicyviolation', (event) =>
       await table().getByLabel('Piętro').selectOption('2')
       expect(await rowDesignations()).toEqual(['A/2.01', 'A/2.02'])
       await table().getByRole('button', { name: 'Wyczyść filtry' }).click()
+      await expect.poll(() => rowDesignations()).toHaveLength(ON_OFFER)
+    })
+
+    it('lists page-size rows at a time with a button for more, the count saying how many are listed', async () => {
+      const count = table().locator('[role="status"]')
+      await table().evaluate((t) => t.setAttribute('page-size', '2'))
+      await expect.poll(() => rowDesignations()).toEqual(['A/0.01', 'A/1.01'])
+      expect(plain(await count.textContent())).toBe(`Pokazano ${ON_OFFER} z ${ON_OFFER} lokali. Na liście pierwsze 2.`)
+      await table().getByRole('button', { name: 'Pokaż kolejne 2 lokale' }).click()
+      expect(await rowDesignations()).toHaveLength(4)
+      await table().getByRole('button', { name: 'Pokaż kolejny 1 lokal' }).click()
+      expect(await rowDesignations()).toHaveLength(ON_OFFER)
+      expect(plain(await count.textContent())).toBe(`Pokazano ${ON_OFFER} z ${ON_OFFER} lokali.`)
+      expect(await table().locator('[part~="more-button"]').isHidden()).toBe(true)
+      // focus lands on the last row's button, not on the page
+      expect(await table().evaluate((t) => t.shadowRoot?.activeElement?.getAttribute('aria-label'))).toBe(
+        'Historia cen lokalu A/2.02',
+      )
+      await table().evaluate((t) => t.removeAttribute('page-size'))
       await expect.poll(() => rowDesignations()).toHaveLength(ON_OFFER)
     })
 
@@ -382,12 +402,15 @@ document.addEventListener('securitypolicyviolation', (event) =>
     })
 
     it('shows a price changed in the editor after revalidation (304 while nothing changed)', async () => {
+      // what the service itself answered (the browser shows a revalidated copy as 200 to the page)
       const statuses: number[] = []
       const revalidations: Array<string | undefined> = []
-      page.on('response', (response) => {
-        if (!response.url().includes('/public/investments/')) return
-        statuses.push(response.status())
-        revalidations.push(response.request().headers()['if-none-match'])
+      app.server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+        if (!request.url?.includes('/public/investments/') || request.method !== 'GET') return
+        response.on('finish', () => {
+          statuses.push(response.statusCode)
+          revalidations.push(request.headers['if-none-match'])
+        })
       })
       await table().evaluate((t) => (t as unknown as { refresh(): Promise<void> }).refresh())
       expect(statuses).toEqual([304])
@@ -446,7 +469,7 @@ document.addEventListener('securitypolicyviolation', (event) =>
       expect(row).toContain('Parking space P-12: PLN 40,000.00')
       await target.getByLabel('Rooms').selectOption('3')
       expect(plain(await target.getByRole('status').textContent())).toBe(`Showing 2 of ${ON_OFFER} units.`)
-      expect(plain(await english.page.locator('dg-offer-card').textContent())).toContain('3 rooms')
+      expect(plain(await english.page.locator('dg-offer-card article').textContent())).toContain('3 rooms')
       await target
         .locator('tr[data-unit="A/1.01"]')
         .getByRole('button', { name: 'Price history of unit A/1.01' })

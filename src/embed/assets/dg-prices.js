@@ -49,7 +49,6 @@
         garage: 'Garaż',
         storage_room: 'Komórka lokatorska',
         other_room: 'Pomieszczenie przynależne',
-        other: 'Inne',
       },
       filters: 'Filtry',
       any: 'Wszystkie',
@@ -65,6 +64,9 @@
       count: (shown, all) =>
         `Pokazano ${shown} z ${all} ${plural('pl', all, ['lokalu', 'lokali', 'lokali', 'lokalu'])}.`,
       none: 'Żaden lokal nie spełnia wybranych warunków.',
+      listed: (n) => ` Na liście ${plural('pl', n, ['pierwszy', 'pierwsze', 'pierwszych', 'pierwszych'])} ${n}.`,
+      more: (n) =>
+        `Pokaż ${plural('pl', n, ['kolejny', 'kolejne', 'kolejnych', 'kolejnego'])} ${n} ${plural('pl', n, ['lokal', 'lokale', 'lokali', 'lokalu'])}`,
       roomsCount: (n) => `${n} ${plural('pl', n, ['pokój', 'pokoje', 'pokoi', 'pokoju'])}`,
       noPrice: 'brak ceny',
       chart: (first, last, n) =>
@@ -103,7 +105,9 @@
         garage: 'Garage',
         storage_room: 'Storage room',
         other_room: 'Adjoining room',
-        other: 'Other',
+        part: 'Part of the property',
+        appurtenant_room: 'Adjoining room',
+        right: 'Right',
       },
       filters: 'Filters',
       any: 'All',
@@ -118,6 +122,8 @@
       ground: 'ground',
       count: (shown, all) => `Showing ${shown} of ${all} ${plural('en', all, ['unit', 'units'])}.`,
       none: 'No unit matches the chosen conditions.',
+      listed: (n) => ` The first ${n} are listed.`,
+      more: (n) => `Show ${n} more ${plural('en', n, ['unit', 'units'])}`,
       roomsCount: (n) => `${n} ${plural('en', n, ['room', 'rooms'])}`,
       noPrice: 'no price',
       chart: (first, last, n) =>
@@ -195,6 +201,8 @@
 :host { display: block; container-type: inline-size; font: var(--dg-font, inherit); font-size: var(--dg-font-size, 1rem);
   color: var(--dg-color, inherit); --_accent: var(--dg-accent, #1d4ed8); --_border: var(--dg-border, #d4d4d8);
   --_muted: var(--dg-muted, #52525b); --_bg: var(--dg-background, transparent); --_radius: var(--dg-radius, 6px); }
+/* a button in the flow of text; sized by its content, so no size container */
+:host(dg-price-history) { display: inline-block; container-type: normal; }
 :host([hidden]) { display: none; }
 * { box-sizing: border-box; }
 .box { background: var(--_bg); }
@@ -214,6 +222,8 @@ button:focus-visible, input:focus-visible, select:focus-visible, .scroll:focus-v
 .field input { width: 8em; }
 .reset { background: transparent; color: var(--_accent); border: 1px solid var(--_border); padding: .35em .75em; }
 .count { margin: 0 0 .5em; color: var(--_muted); }
+.more { display: block; margin: .75em auto 0; }
+.more[hidden] { display: none; }
 .scroll { overflow-x: auto; }
 table { border-collapse: collapse; width: 100%; }
 caption { text-align: start; font-weight: 600; font-size: 1.1em; padding: 0 0 .5em; }
@@ -254,13 +264,18 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
 @container (max-width: 640px) {
   .filters .field { flex: 1 1 8em; }
   .field input, .field select { width: 100%; min-width: 0; }
-  table.offers thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
-  table.offers, table.offers tbody, table.offers tr, table.offers td { display: block; width: 100%; }
+  table.offers, table.offers thead, table.offers tbody, table.offers tr, table.offers td { display: block; width: 100%; }
+  /* the header row becomes a bar of sort buttons above the cards */
+  table.offers thead tr { display: flex; flex-wrap: wrap; gap: .25em .75em; border: 0; padding: 0 0 .5em; margin: 0; }
+  table.offers thead th { display: block; width: auto; padding: .2em 0; border: 0; background: none; }
+  table.offers thead th:not([aria-sort]):not(:has(.sort)) { display: none; }
   table.offers tr { border: 1px solid var(--_border); border-radius: var(--_radius); margin: 0 0 .75em; padding: .25em 0; }
   table.offers td { display: grid; grid-template-columns: 42% 1fr; gap: .5em; border: 0; padding: .3em .75em; text-align: start; white-space: normal; }
   table.offers td::before { content: attr(data-label); color: var(--_muted); font-size: .9em; }
   table.offers td.lead { font-weight: 700; font-size: 1.1em; }
   table.offers caption { display: block; }
+  .card dl { grid-template-columns: minmax(0, 2fr) minmax(0, 3fr); }
+  .card dt, .card dd, .extras li { overflow-wrap: anywhere; }
 }
 `
   let sheet = null
@@ -332,7 +347,7 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
 
   class PriceElement extends HTMLElement {
     static get observedAttributes() {
-      return ['investment', 'unit', 'lang', 'service']
+      return ['investment', 'unit', 'lang', 'service', 'page-size']
     }
 
     constructor() {
@@ -483,7 +498,9 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
   function extrasList(unit, lang, t) {
     const items = []
     for (const part of unit.parts || []) {
-      const name = `${t.partKinds[part.kind] || part.kind}${part.designation ? ` ${part.designation}` : ''}`
+      // the Polish name is the official file's (label); English names the known kinds
+      const kind = (lang === 'en' ? t.partKinds[part.kind] : part.label) || part.label || t.partKinds[part.kind] || ''
+      const name = `${kind}${part.designation ? ` ${part.designation}` : ''}`
       items.push(h('li', null, `${name}: `, part.price ? money(part.price.amount, lang) : t.noPrice))
     }
     for (const payment of unit.other_payments || [])
@@ -616,6 +633,8 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
     constructor() {
       super()
       this.sort = { key: 'designation', direction: 'ascending' }
+      this.limit = 0
+      this.rows = new Map()
       this.filter = { rooms: '', status: '', floor: '', areaFrom: '', areaTo: '', priceFrom: '', priceTo: '' }
     }
 
@@ -671,10 +690,12 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
       form.addEventListener('submit', (event) => event.preventDefault())
       form.addEventListener('input', () => {
         for (const name of Object.keys(this.filter)) this.filter[name] = form.elements[name].value
+        this.limit = this.pageSize
         this.drawRows()
       })
       form.addEventListener('reset', () => {
         for (const name of Object.keys(this.filter)) this.filter[name] = ''
+        this.limit = this.pageSize
         // the form's own reset empties the controls after this event
         setTimeout(() => this.drawRows(), 0)
       })
@@ -707,6 +728,18 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
         }),
       )
       this.body = h('tbody', { part: 'body' })
+      this.rows = new Map()
+      if (!this.limit || this.appliedPageSize !== this.pageSize) {
+        this.limit = this.pageSize
+        this.appliedPageSize = this.pageSize
+      }
+      this.more = h('button', { type: 'button', class: 'reset more', part: 'button more-button' })
+      this.more.addEventListener('click', () => {
+        this.limit += this.pageSize
+        this.drawRows()
+        // the button goes when every unit is listed: focus moves to the last row's button
+        if (this.more.hidden) this.body.querySelector('tr:last-child button')?.focus()
+      })
       const title = data.investment ? [data.investment.title, data.investment.city].filter(Boolean).join(', ') : ''
       const table = h(
         'table',
@@ -731,9 +764,16 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
             { class: 'scroll', part: 'scroll', tabindex: '0', role: 'region', 'aria-label': t.caption(title) },
             table,
           ),
+          this.more,
         ),
       )
       this.drawRows()
+    }
+
+    /** How many rows are listed before "show more" (page-size, 50 by default; 0 lists every unit). */
+    get pageSize() {
+      const size = Number.parseInt(this.getAttribute('page-size') ?? '', 10)
+      return Number.isFinite(size) && size >= 0 ? size || Infinity : 50
     }
 
     matches(unit) {
@@ -753,7 +793,6 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
 
     drawRows() {
       const t = this.t
-      const lang = this.language
       const column = COLUMNS.find((c) => c.key === this.sort.key)
       const sign = this.sort.direction === 'ascending' ? 1 : -1
       const shown = this.data.units
@@ -774,45 +813,58 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
         else th.removeAttribute('aria-sort')
         th.querySelector('.arrow').textContent = active ? (this.sort.direction === 'ascending' ? '▲' : '▼') : ''
       }
-      const label = (key) => t[COLUMNS.find((c) => c.key === key).label.slice(2)]
-      // one wrapper per cell, so the narrow layout's label and value are the two columns of its grid
-      const cell = (key, content, numeric) =>
-        h('td', { 'data-label': label(key), class: numeric ? 'num' : null, part: 'cell' }, h('div', null, content))
-      const rows = shown.map((unit) =>
-        h(
-          'tr',
-          { part: 'row', 'data-unit': unit.designation },
-          h('td', { 'data-label': label('designation'), class: 'lead', part: 'cell' }, unit.designation),
-          cell('kind', t.kinds[unit.kind] || unit.kind),
-          cell('area', `${number(unit.area_m2, lang)}${NBSP}m²`, true),
-          cell('rooms', unit.rooms === null || unit.rooms === undefined ? '—' : String(unit.rooms), true),
-          cell('floor', floorText(unit.floor, t), true),
-          cell('status', statusBadge(unit.status, t)),
-          cell('price_m2', priceCell(unit.price_m2, lang, t), true),
-          cell(
-            'price_total',
-            [
-              priceCell(unit.price_total, lang, t),
-              unit.price_combined
-                ? h('span', {
-                    class: 'since',
-                    text: `${t.withParts}: ${money(unit.price_combined.amount, lang)}`,
-                    title: t.priceCombined,
-                  })
-                : null,
-            ],
-            true,
-          ),
-          cell('extras', extrasList(unit, lang, t)),
-          cell('history', this.historyButton(unit, t.historyShort)),
-        ),
-      )
+      const rows = shown.slice(0, this.limit).map((unit) => this.rowOf(unit))
       if (!rows.length)
         rows.push(
           h('tr', null, h('td', { colspan: String(COLUMNS.length), class: 'muted', part: 'cell', text: t.none })),
         )
       this.body.replaceChildren(...rows)
-      this.count.textContent = t.count(shown.length, this.data.units.length)
+      const listed = Math.min(shown.length, this.limit)
+      this.count.textContent =
+        t.count(shown.length, this.data.units.length) + (listed < shown.length ? t.listed(listed) : '')
+      this.more.hidden = listed >= shown.length
+      this.more.textContent = t.more(Math.min(this.pageSize, shown.length - listed))
+    }
+
+    /** A unit's row, built once per answer: sorting and filtering move rows, they do not rebuild them. */
+    rowOf(unit) {
+      const cached = this.rows.get(unit)
+      if (cached) return cached
+      const t = this.t
+      const lang = this.language
+      const label = (key) => t[COLUMNS.find((c) => c.key === key).label.slice(2)]
+      // one wrapper per cell, so the narrow layout's label and value are the two columns of its grid
+      const cell = (key, content, numeric) =>
+        h('td', { 'data-label': label(key), class: numeric ? 'num' : null, part: 'cell' }, h('div', null, content))
+      const row = h(
+        'tr',
+        { part: 'row', 'data-unit': unit.designation },
+        h('td', { 'data-label': label('designation'), class: 'lead', part: 'cell' }, unit.designation),
+        cell('kind', t.kinds[unit.kind] || unit.kind),
+        cell('area', `${number(unit.area_m2, lang)}${NBSP}m²`, true),
+        cell('rooms', unit.rooms === null || unit.rooms === undefined ? '—' : String(unit.rooms), true),
+        cell('floor', floorText(unit.floor, t), true),
+        cell('status', statusBadge(unit.status, t)),
+        cell('price_m2', priceCell(unit.price_m2, lang, t), true),
+        cell(
+          'price_total',
+          [
+            priceCell(unit.price_total, lang, t),
+            unit.price_combined
+              ? h('span', {
+                  class: 'since',
+                  text: `${t.withParts}: ${money(unit.price_combined.amount, lang)}`,
+                  title: t.priceCombined,
+                })
+              : null,
+          ],
+          true,
+        ),
+        cell('extras', extrasList(unit, lang, t)),
+        cell('history', this.historyButton(unit, t.historyShort)),
+      )
+      this.rows.set(unit, row)
+      return row
     }
   }
 
