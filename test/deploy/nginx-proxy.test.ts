@@ -24,7 +24,7 @@ import { updatePublicationSettings } from '../../src/publication/settings/public
 import { createTestUser, grantProLicense, type TestUser } from '../helpers/factories.js'
 import { FIXED_PUBLISHED_CODES, seedFixedCatalog } from '../helpers/fixed-catalog.js'
 import { HARVEST_STEPS, SimulatedHarvester } from '../helpers/portal/harvester-simulator.js'
-import { freePort, waitForPort } from '../helpers/ports.js'
+import { freePort, waitForPort } from '../helpers/servers/ports.js'
 import { startTestApp, type TestEnv } from '../helpers/test-app.js'
 
 const NGINX = '/usr/sbin/nginx'

@@ -1,6 +1,6 @@
 /*
  * The WordPress plugin (integrations/wordpress/dg-ceny) in a real WordPress: Debian's `wordpress`
- * package in Polish, PHP-FPM, nginx and MariaDB (test/helpers/wordpress-site.ts). What a site owner
+ * package in Polish, PHP-FPM, nginx and MariaDB (test/helpers/servers/wordpress-site.ts). What a site owner
  * and a visitor notice: the shortcode and the block print the component's element and script,
  * escaped, and nothing broken when something is missing; the settings page keeps only a valid
  * service address, for administrators only; and in Chromium the page shows the table of an
@@ -22,7 +22,7 @@ import { setUpDemo } from '../../src/demo/demo-setup.js'
 import { createTestUser, type TestUser } from '../helpers/factories.js'
 import { chromiumPresent, launchChromium } from '../helpers/panel-browser.js'
 import { startTestApp, type TestEnv } from '../helpers/test-app.js'
-import { missingWordPressPackages, startWordPress, type WordPressSite } from '../helpers/wordpress-site.js'
+import { missingWordPressPackages, startWordPress, type WordPressSite } from '../helpers/servers/wordpress-site.js'
 
 const run = promisify(execFile)
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))

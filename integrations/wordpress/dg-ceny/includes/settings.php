@@ -137,7 +137,7 @@ function dg_ceny_render_settings_page() {
 		</form>
 		<h2><?php esc_html_e( 'Next step in the service', 'dg-ceny' ); ?></h2>
 		<p>
-			<?php esc_html_e( 'In the service\'s panel, turn on public prices for the investment and add this site\'s address to its allowed origins:', 'dg-ceny' ); ?>
+			<?php esc_html_e( 'In the service\'s panel (Katalog → Ceny na stronie WWW), turn on the investment\'s public prices and add this site\'s address to the sites that may show them:', 'dg-ceny' ); ?>
 			<code><?php echo esc_html( $origin ); ?></code>
 		</p>
 		<h2><?php esc_html_e( 'Use', 'dg-ceny' ); ?></h2>
