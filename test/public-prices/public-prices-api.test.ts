@@ -4,7 +4,10 @@
  * browsers and revalidated with the ETag, readable from the allowed origins only, limited per
  * address; and every price change written through the editor shows at the next revalidation.
  */
-import { beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { buildApp } from '../../src/app.js'
+import { openDatabase } from '../../src/host/db/database.js'
 
 import { createTestUser, type TestUser } from '../helpers/factories.js'
 import { describeEachDatabase, type TestEnv } from '../helpers/test-app.js'
@@ -404,3 +407,40 @@ describeEachDatabase(
   },
   { env: { DG_PUBLIC_PRICES_RATE_LIMIT: '3' } },
 )
+
+describeEachDatabase('public price endpoint: settings changed on another instance', (getEnv) => {
+  const { state, prices } = setUp(getEnv)
+  let other: Awaited<ReturnType<typeof buildApp>>
+  let otherDatabase: ReturnType<typeof openDatabase> | undefined
+
+  beforeAll(async () => {
+    // a second instance on the same database (on SQLite, another connection to the file)
+    const env = getEnv()
+    otherDatabase = openDatabase(env.database.connection)
+    other = await buildApp({ config: env.config, database: otherDatabase, now: env.clock.now })
+    await other.ready()
+  })
+  afterAll(async () => {
+    await other?.close()
+    await otherDatabase?.destroy()
+  })
+
+  it('answers, then refuses, on the very next request after the other instance turned the prices on, then off', async () => {
+    expect((await prices()).statusCode).toBe(404)
+    const put = (enabled: boolean) =>
+      other.inject({
+        method: 'PUT',
+        url: `${API}/investments/${state.investmentId}/public-prices`,
+        payload: { enabled, allowed_origins: [SITE] },
+        headers: { authorization: state.admin.authorization },
+      })
+    expect((await put(true)).statusCode).toBe(200)
+    const on = await prices(state.investmentId, { origin: SITE })
+    expect(on.statusCode).toBe(200)
+    expect(on.headers['access-control-allow-origin']).toBe(SITE)
+    expect((await put(false)).statusCode).toBe(200)
+    const off = await prices(state.investmentId, { 'if-none-match': on.headers.etag as string })
+    expect(off.statusCode).toBe(404)
+    expect(off.json()).toEqual({ error: 'public_prices_unavailable' })
+  })
+})

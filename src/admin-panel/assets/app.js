@@ -25,6 +25,7 @@ import { renderAlerts } from './operator/view-alerts.js'
 import { renderLicense } from './operator/view-license.js'
 import { renderPriceChange } from './operator/view-price-change.js'
 import { renderUnknownAddress } from './operator/view-unknown.js'
+import { renderWebsitePrices } from './operator/view-website-prices.js'
 import { helpLink } from './operator/help-links.js'
 
 /** Groups of the navigation, in order: [Polish, English]. */
@@ -53,6 +54,12 @@ const SECTIONS = [
   { route: 'oferty', group: 'catalog', title: ['Oferty', 'Offers'], render: renderOffers },
   { route: 'import', group: 'catalog', title: ['Import ofert', 'Offer import'], render: renderImports },
   { route: 'zrodla', group: 'catalog', title: ['Źródła ofert', 'Offer sources'], render: renderSources },
+  {
+    route: 'ceny-na-stronie',
+    group: 'catalog',
+    title: ['Ceny na stronie WWW', 'Prices on the website'],
+    render: renderWebsitePrices,
+  },
   {
     route: 'zmiana-cen',
     group: 'catalog',

@@ -394,6 +394,11 @@ async function renderInvestmentForm(page, { api, signal, investment: initial }) 
               { class: 'button', href: `#/oferty/nowa?investment=${investment.id}` },
               tr('+ Nowa oferta', '+ New offer'),
             ),
+            h(
+              'a',
+              { class: 'button', href: `#/ceny-na-stronie/${investment.id}`, id: 'investment-website-prices' },
+              tr('Ceny na stronie WWW', 'Prices on the website'),
+            ),
           )
         : null,
     )

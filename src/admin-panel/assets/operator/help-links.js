@@ -19,6 +19,7 @@ export const HELP_PAGES = {
   uzytkownicy: 'pierwszy-dzien.md',
   audyt: 'kontrola.md',
   'zmiana-cen': 'codzienna-praca.md',
+  'ceny-na-stronie': 'strona-www.md',
 }
 
 export function handbookUrl(page = 'README.md') {
