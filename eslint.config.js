@@ -60,6 +60,16 @@ export default tseslint.config(
     },
   },
   {
+    // the WordPress plugin's block editor script: plain JavaScript over the editor's `wp` global, no build step
+    files: ['integrations/wordpress/**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      sourceType: 'script',
+      globals: { window: 'readonly' },
+    },
+  },
+  {
     // the admin panel's browser modules: plain JavaScript shipped without a build step, so untyped
     files: ['src/admin-panel/assets/**/*.js'],
     ...tseslint.configs.disableTypeChecked,

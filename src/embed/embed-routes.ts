@@ -18,6 +18,7 @@ import type { FastifyInstance } from 'fastify'
 
 import { baseUrl } from '../config.js'
 import { ifNoneMatchMatches } from '../host/http/responses/conditional.js'
+import { errorResponses } from '../host/http/schemas.js'
 import { PLUGIN_VERSION } from '../version.js'
 
 export const EMBED_SCRIPT_NAME = 'dg-prices.js'
@@ -102,6 +103,7 @@ export async function embedRoutes(app: FastifyInstance): Promise<void> {
           },
           302: Type.Null({ description: 'Another version, or latest: Location names the current version’s script' }),
           304: Type.Null({ description: 'Not modified (If-None-Match)' }),
+          ...errorResponses(400),
         },
       },
     },

@@ -12,7 +12,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import fs from 'node:fs'
 import https from 'node:https'
-import net from 'node:net'
 import os from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
@@ -25,6 +24,7 @@ import { updatePublicationSettings } from '../../src/publication/settings/public
 import { createTestUser, grantProLicense, type TestUser } from '../helpers/factories.js'
 import { FIXED_PUBLISHED_CODES, seedFixedCatalog } from '../helpers/fixed-catalog.js'
 import { HARVEST_STEPS, SimulatedHarvester } from '../helpers/portal/harvester-simulator.js'
+import { freePort, waitForPort } from '../helpers/servers/ports.js'
 import { startTestApp, type TestEnv } from '../helpers/test-app.js'
 
 const NGINX = '/usr/sbin/nginx'
@@ -35,32 +35,6 @@ const PUBLIC_ORIGIN = 'https://ceny.example.pl'
 const TEMPLATE = fs.readFileSync(
   new URL('../fixtures/official/Wcorcowy_zakres_danych_dotyczących_cen_mieszkań.csv', import.meta.url),
 )
-
-async function freePort(): Promise<number> {
-  const server = net.createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as net.AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
-
-async function waitForPort(port: number, exited: Promise<unknown>): Promise<void> {
-  let gone = false
-  void exited.then(() => (gone = true))
-  for (let attempt = 0; attempt < 200 && !gone; attempt++) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1')
-      socket.once('connect', () => {
-        socket.destroy()
-        resolve(true)
-      })
-      socket.once('error', () => resolve(false))
-    })
-    if (open) return
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
-  throw new Error(`nothing listens on ${port}`)
-}
 
 /** The example config with this test's ports, certificate and upstream, inside a complete nginx.conf. */
 function nginxConfig(dir: string, ports: { https: number; http: number; service: number }): string {

@@ -16,6 +16,25 @@ import { startTestApp, type TestEnv } from './test-app.js'
 export const CHROMIUM = '/usr/bin/chromium'
 export const chromiumPresent = fs.existsSync(CHROMIUM) || Boolean(process.env.CI)
 
+/** Debian's Chromium, headless, with `lang` as its only language. */
+export async function launchChromium(lang = 'en-US'): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--lang=${lang}`,
+    ],
+    env: { ...process.env, LANG: `${lang.replace('-', '_')}.UTF-8`, LANGUAGE: lang.slice(0, 2) },
+  })
+}
+
 export interface PanelSession {
   env: TestEnv
   browser: Browser
@@ -47,21 +66,7 @@ export async function startPanel(
   if (!address || typeof address === 'string') throw new Error('not listening')
   const origin = `http://127.0.0.1:${address.port}`
   const lang = options.lang ?? 'en-US'
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      `--lang=${lang}`,
-    ],
-    env: { ...process.env, LANG: `${lang.replace('-', '_')}.UTF-8`, LANGUAGE: lang.slice(0, 2) },
-  })
+  const browser = await launchChromium(lang)
   const page = await browser.newPage({ viewport: { width: options.width ?? 1280, height: 900 }, locale: lang })
   page.setDefaultTimeout(10_000)
   const problems: string[] = []
