@@ -30,7 +30,13 @@ describe('the website component script', () => {
     const answer = await env.app.inject({
       method: 'GET',
       url: CURRENT,
-      headers: { origin: 'https://deweloper.example', cookie: 'dg_session=whatever' },
+      // as a developer's page loads it in a browser signed in to the panel: another site, with the session cookie
+      headers: {
+        origin: 'https://deweloper.example',
+        cookie: 'dg_session=whatever',
+        'sec-fetch-site': 'cross-site',
+        'sec-fetch-dest': 'script',
+      },
     })
     expect(answer.statusCode).toBe(200)
     expect(answer.headers['content-type']).toBe('text/javascript; charset=utf-8')

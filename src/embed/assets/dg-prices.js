@@ -325,10 +325,15 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
           })
         const previous = entry.promise
         entry.promise = request
+        // a revalidation redraws every element of the investment; one that fails (a network blip)
+        // leaves the prices shown and the last good answer in place
         if (previous)
           request.then(
             (data) => entry.listeners.forEach((listener) => listener(data, null)),
-            (error) => entry.listeners.forEach((listener) => listener(null, error)),
+            () => {
+              if (entry.promise === request) entry.promise = previous
+              entry.listeners.forEach((listener) => listener(null, new Error('revalidation failed'), true))
+            },
           )
       }
       return entry.promise
@@ -355,7 +360,9 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
       this.root = this.attachShadow({ mode: 'open' })
       this.root.adoptedStyleSheets = styles()
       this.data = null
-      this.listener = (data, error) => this.show(data, error)
+      this.listener = (data, error, revalidation) => {
+        if (!(revalidation && this.data)) this.show(data, error)
+      }
     }
 
     get language() {
@@ -381,11 +388,8 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
     /** Fetches the prices again, revalidating the browser's copy; resolves when redrawn. */
     async refresh() {
       if (!this.entry) return this.start()
-      try {
-        this.show(await this.entry.load(true), null)
-      } catch (error) {
-        this.show(null, error)
-      }
+      // the store's listeners redraw this element and every other one showing the investment
+      await this.entry.load(true).catch(() => undefined)
     }
 
     async start() {
