@@ -143,7 +143,7 @@ export async function publicPricesRoutes(app: FastifyInstance): Promise<void> {
           'Answers 204. For an Origin among the investment’s allowed origins (the endpoint on, the investment published and public) it allows GET and HEAD with If-None-Match, for 10 minutes; for any other Origin it allows nothing.',
         security: [],
         params: InvestmentIdParams,
-        response: { 204: Type.Null({ description: 'Preflight answered' }), ...errorResponses(400, 503) },
+        response: { 204: Type.Null({ description: 'Preflight answered' }), ...errorResponses(400, 413, 415, 503) },
       },
     },
     async (request, reply) => {

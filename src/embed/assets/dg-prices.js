@@ -224,7 +224,7 @@ button:focus-visible, input:focus-visible, select:focus-visible, .scroll:focus-v
 .count { margin: 0 0 .5em; color: var(--_muted); }
 .more { display: block; margin: .75em auto 0; }
 .more[hidden] { display: none; }
-.scroll { overflow-x: auto; }
+.scroll { overflow-x: auto; position: relative; }
 table { border-collapse: collapse; width: 100%; }
 caption { text-align: start; font-weight: 600; font-size: 1.1em; padding: 0 0 .5em; }
 th, td { padding: .45em .6em; border-bottom: 1px solid var(--_border); text-align: start; vertical-align: top; }
