@@ -79,6 +79,7 @@ export const HANDBOOK_PAGES = [
   'alerty.md',
   'prawo.md',
   'kontrola.md',
+  'zrodla.md',
 ] as const
 
 function escapeAttribute(value: string): string {

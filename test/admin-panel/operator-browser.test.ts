@@ -244,7 +244,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('operator administr
     expect(await page.locator('#report-warnings li').count()).toBeGreaterThan(0)
     await shot('import-raportu-podglad')
 
-    expect(await page.inputValue('#report-date')).toBe(day)
+    expect(await page.inputValue('#report-date')).toBe(day.split('-').reverse().join('.'))
     await page.click('#report-publish')
     await expect.poll(() => page.textContent('.alert-error')).toContain('Zaznacz potwierdzenie')
     await page.check('#report-confirm')

@@ -36,7 +36,8 @@ export function alertBox(tone, title, ...children) {
  * Issues of the API (publication, preflight, import, settings) as the operator must correct them:
  * the message in the panel's language, the stable code beneath in small print for support.
  */
-export function issuesList(issues, className = 'issues') {
+/** `links(issue)`: an element shown after the issue's text (where it is fixed), or null. */
+export function issuesList(issues, className = 'issues', links = () => null) {
   if (!Array.isArray(issues) || issues.length === 0) return null
   return h(
     'ul',
@@ -45,7 +46,7 @@ export function issuesList(issues, className = 'issues') {
       h(
         'li',
         { dataset: { code: issue.code ?? '' } },
-        h('span', { class: 'issue-text' }, issueText(issue)),
+        h('span', { class: 'issue-text' }, issueText(issue), links(issue) ? [' ', links(issue)] : null),
         h(
           'code',
           { class: 'issue-code', title: tr('kod dla wsparcia technicznego', 'code for support') },

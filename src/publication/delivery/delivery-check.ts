@@ -32,7 +32,7 @@ const REASONS_PL: Record<string, string> = {
 function unreachable(url: string, error: HttpProbeError): PublicationIssue {
   return issue(
     'delivery_unreachable',
-    `Adres ${url} nie odpowiada (${REASONS_PL[error.reason] ?? error.reason}). Sprawdź, czy serwer i proxy udostępniają pliki pod public_base_url.`,
+    `Adres ${url} nie odpowiada (${REASONS_PL[error.reason] ?? error.reason}). Sprawdź, czy serwer i proxy udostępniają pliki pod publicznym adresem plików (Ustawienia, zakładka „Publikacja”).`,
     `${url} does not answer (${error.reason}). Check that the server and the proxy serve the files under public_base_url.`,
     { url, reason: error.reason, error: error.message.slice(0, 300) },
   )
@@ -47,7 +47,7 @@ function checkAnswer(
     return [
       issue(
         'delivery_http_status',
-        `${url}: niewłaściwy kod odpowiedzi ${answer.status}; portal oczekuje 200. Sprawdź public_base_url i konfigurację proxy.`,
+        `${url}: niewłaściwy kod odpowiedzi ${answer.status}; portal oczekuje 200. Sprawdź publiczny adres plików (Ustawienia, zakładka „Publikacja”) i konfigurację proxy.`,
         `${url}: answered ${answer.status}; the portal expects 200. Check public_base_url and the proxy configuration.`,
         { url, status: answer.status },
       ),

@@ -21,6 +21,7 @@ import {
 } from '../dom.js'
 import { offerStatusLabel, propertyTypeLabel } from '../editor/editor-labels.js'
 import { enableUnlessRefused, gateAction, licensedFunctions } from '../operator/licence-gate.js'
+import { plural } from '../operator/plural.js'
 import { tr } from '../i18n.js'
 import { fileProblem } from '../operator/file-check.js'
 import { importActionLabel, jobStatusLabel } from '../messages.js'
@@ -225,8 +226,8 @@ function errorsTable(errors, total) {
           'p',
           { class: 'muted' },
           tr(
-            `Pokazano ${shown.length} z ${formatNumber(total)} błędów.`,
-            `Showing ${shown.length} of ${formatNumber(total)} errors.`,
+            `Pokazano ${shown.length} z ${plural(total, ['błędu', 'błędów', 'błędów'], 'pl')}.`,
+            `Showing ${shown.length} of ${plural(total, ['error', 'errors'], 'en')}.`,
           ),
         )
       : null,
@@ -304,8 +305,8 @@ function archiveScopeView(scope) {
   return alertBox(
     'warning',
     tr(
-      `Import pełnego stanu zarchiwizuje ${formatNumber(scope.total)} ofert, których nie ma w pliku.`,
-      `The full-state import archives ${formatNumber(scope.total)} offers missing from the file.`,
+      `Import pełnego stanu zarchiwizuje ${plural(scope.total, ['ofertę', 'oferty', 'ofert'], 'pl')}, których nie ma w pliku.`,
+      `The full-state import archives ${plural(scope.total, ['offer', 'offers'], 'en')} missing from the file.`,
     ),
     h(
       'ul',
@@ -317,7 +318,7 @@ function archiveScopeView(scope) {
             'li',
             {},
             mono(i.source_investment_id),
-            tr(`: ${formatNumber(i.archived)} ofert`, `: ${formatNumber(i.archived)} offers`),
+            `: ${plural(i.archived, tr(['oferta', 'oferty', 'ofert'], ['offer', 'offers']))}`,
           ),
         ),
     ),
@@ -727,8 +728,8 @@ export async function renderImports(root, { api, signal }) {
               { class: 'checkbox', for: 'confirm-archiving' },
               confirmBox,
               tr(
-                ` Potwierdzam archiwizację ${formatNumber(current.archive)} ofert`,
-                ` I confirm archiving ${formatNumber(current.archive)} offers`,
+                ` Potwierdzam archiwizację ${plural(current.archive, ['oferty', 'ofert', 'ofert'], 'pl')}`,
+                ` I confirm archiving ${plural(current.archive, ['offer', 'offers'], 'en')}`,
               ),
             )
           : null,
