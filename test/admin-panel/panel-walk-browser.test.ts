@@ -177,6 +177,11 @@ const CHECK = String.raw`(({ english, lang }) => {
     if (el.type !== 'password' && canvas.measureText(el.value).width > el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) + 1 && el.value.length < 40)
       found.push('clipped input ' + describe(el) + ': ' + el.value)
   }
+  // the browser's own file button speaks the browser's language ("Choose File")
+  for (const el of document.querySelectorAll('input[type=file]')) {
+    const rect = el.getBoundingClientRect()
+    if (visible(el) && rect.width > 2 && rect.height > 2) found.push('the browser’s own file button ' + describe(el))
+  }
   for (const el of document.querySelectorAll('input[type=date], input[type=datetime-local], input[type=month]')) {
     if (visible(el)) found.push('date input in the browser’s locale ' + describe(el))
   }

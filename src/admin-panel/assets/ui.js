@@ -165,6 +165,27 @@ export function formField({ label, input, names, hint, required = false, classNa
   )
 }
 
+/**
+ * A file input with the panel's own button and words: the browser's own button speaks the
+ * browser's language ("Choose File" in a Polish panel), so it is hidden and its label acts for it.
+ */
+export function filePicker(input) {
+  input.classList.add('visually-hidden')
+  const name = h('span', { class: 'file-picker-name muted' }, tr('nie wybrano pliku', 'no file chosen'))
+  input.addEventListener('change', () => {
+    const files = [...(input.files ?? [])]
+    name.textContent =
+      files.length > 0 ? files.map((f) => f.name).join(', ') : tr('nie wybrano pliku', 'no file chosen')
+  })
+  return h(
+    'span',
+    { class: 'file-picker' },
+    input,
+    h('label', { for: input.id, class: 'button file-picker-button' }, tr('Wybierz plik…', 'Choose a file…')),
+    name,
+  )
+}
+
 export function clearFieldErrors(root) {
   for (const field of root.querySelectorAll('.field.has-error')) {
     field.classList.remove('has-error')

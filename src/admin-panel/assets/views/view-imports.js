@@ -25,7 +25,7 @@ import { plural } from '../operator/plural.js'
 import { tr } from '../i18n.js'
 import { fileProblem } from '../operator/file-check.js'
 import { importActionLabel, jobStatusLabel } from '../messages.js'
-import { alertBox, card, errorBox, issueText, technicalDetails, toast } from '../ui.js'
+import { alertBox, card, errorBox, filePicker, issueText, technicalDetails, toast } from '../ui.js'
 
 const MAPPING_STORAGE_KEY = 'dg-admin.import-mapping'
 const POLL_MS = 400
@@ -535,7 +535,7 @@ export async function renderImports(root, { api, signal }) {
         'div',
         { class: 'field' },
         h('label', { for: 'import-file' }, tr('Plik z cennikiem (CSV lub XLSX)', 'Price list file (CSV or XLSX)')),
-        fileInput,
+        filePicker(fileInput),
         fileInfo,
       ),
       h(

@@ -18,7 +18,7 @@ import { enableUnlessRefused, gateAction, licensedFunctions } from '../operator/
 import { plural } from '../operator/plural.js'
 import { tr } from '../i18n.js'
 import { dateInput, isoDate } from '../operator/date-input.js'
-import { alertBox, card, errorBox, formField, issueText, technicalDetails, toast, withBusy } from '../ui.js'
+import { alertBox, card, errorBox, filePicker, formField, issueText, technicalDetails, toast, withBusy } from '../ui.js'
 
 const ERRORS_SHOWN = 200
 
@@ -310,12 +310,14 @@ export async function renderReportImport(root, { api }) {
         'A report is a file in the official 58-column layout (as a spreadsheet or a sales system exports it). The check publishes nothing: it shows the rows, warnings and errors.',
       ),
     ),
-    formField({
-      label: tr('Plik raportu (CSV lub XLSX)', 'Report file (CSV or XLSX)'),
-      input: fileInput,
-      names: 'file',
-      hint: fileInfo,
-    }),
+    h(
+      'div',
+      { class: 'field', dataset: { field: 'file' } },
+      h('label', { for: 'report-file' }, tr('Plik raportu (CSV lub XLSX)', 'Report file (CSV or XLSX)')),
+      filePicker(fileInput),
+      fileInfo,
+      h('p', { class: 'field-error', id: 'report-file-error', hidden: true }),
+    ),
     h('div', { class: 'actions' }, previewButton, progress),
     licenceReason,
   )
