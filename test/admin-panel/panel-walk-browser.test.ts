@@ -136,6 +136,9 @@ const CHECK = String.raw`(({ english, lang }) => {
     if (codes) found.push('code ' + codes.join(', ') + ' in ' + where + ': ' + text.trim().slice(0, 140))
     if (/\b(undefined|NaN|\[object Object\])\b/.test(text) || /(^|[\s(:])null([\s),.]|$)/.test(text))
       found.push('raw value in ' + where + ': ' + text.trim().slice(0, 140))
+    // "ofert(y)", "błąd(ów)", "offer(s)": a count without its plural form
+    if (/\p{L}\((ów|y|e|i|a|s|es)\)/u.test(text))
+      found.push('plural left open in ' + where + ': ' + text.trim().slice(0, 140))
     if (lang === 'pl') {
       if (el.closest('[lang]:not(html)') && el.closest('[lang]:not(html)').lang !== 'pl') continue
       // addresses, e-mails and file names are data, not words
