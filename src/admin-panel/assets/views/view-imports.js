@@ -38,7 +38,7 @@ const FIELDS = [
   ['source_property_id', 'Identyfikator lokalu', 'Unit id', true],
   ['prop_no', 'Numer lokalu', 'Unit number'],
   ['prop_type', 'Rodzaj (mieszkanie albo dom)', 'Type (flat or house)'],
-  ['property_status', 'Status (wolne, rezerwacja, sprzedane…)', 'Status (available, reserved, sold…)'],
+  ['property_status', 'Status (wolne, zarezerwowane, sprzedane…)', 'Status (available, reserved, sold…)'],
   ['prop_area', 'Powierzchnia [m²]', 'Area [m²]'],
   ['prop_rooms', 'Liczba pokoi', 'Rooms'],
   ['prop_floor', 'Piętro', 'Floor'],
