@@ -137,8 +137,8 @@ export function rowDropAlert(
     day,
     dataset,
     severity: 'warning',
-    message_pl: `Plik z dnia ${day}${where.pl} ma ${rows} wierszy, o ${percent(drop)} mniej niż plik z dnia ${previous.date} (${previous.rows}); próg alertu to ${percent(share)}. Taki spadek to zwykle zepsuty import lub przerwany kanał danych z CRM, a nie sprzedaż: sprawdź ostatnie importy i webhooki, a po poprawce opublikuj dzień ponownie.`,
-    message_en: `The file of ${day}${where.en} has ${rows} rows, ${percentEn(drop)} fewer than the file of ${previous.date} (${previous.rows}); the alert threshold is ${percentEn(share)}. A drop like this is usually a broken import or CRM feed, not sales: check the latest imports and webhooks, then publish the day again once corrected.`,
+    message_pl: `Plik z dnia ${day}${where.pl} ma ${polishCount(rows, ['wiersz', 'wiersze', 'wierszy'])}, o ${percent(drop)} mniej niż plik z dnia ${previous.date} (${previous.rows}); próg alertu to ${percent(share)}. Taki spadek to zwykle zepsuty import lub przerwany kanał danych z CRM, a nie sprzedaż: sprawdź ostatnie importy i webhooki, a po poprawce opublikuj dzień ponownie.`,
+    message_en: `The file of ${day}${where.en} has ${englishCount(rows, ['row', 'rows'])}, ${percentEn(drop)} fewer than the file of ${previous.date} (${previous.rows}); the alert threshold is ${percentEn(share)}. A drop like this is usually a broken import or CRM feed, not sales: check the latest imports and webhooks, then publish the day again once corrected.`,
     details: {
       rows,
       previous_date: previous.date,

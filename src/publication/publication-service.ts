@@ -811,7 +811,7 @@ function untypedOffersWarning(offers: UntypedOffer[]): PublicationIssue {
   const listEn = `${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`
   return issue(
     'offer_type_missing',
-    `${polishCount(sorted.length, ['oferta bez rodzaju nie trafi', 'oferty bez rodzaju nie trafią', 'ofert bez rodzaju nie trafi'])} do pliku dziennego: ${listPl}. Ustaw rodzaj (mieszkanie lub dom) w edytorze oferty albo w kolumnie „Rodzaj lokalu” importu lub w webhooku; rodzaj nigdy nie jest zgadywany.`,
+    `${polishCount(sorted.length, ['oferta bez rodzaju nie trafi', 'oferty bez rodzaju nie trafią', 'ofert bez rodzaju nie trafi'])} do pliku dziennego: ${listPl}. Ustaw rodzaj (mieszkanie lub dom) w edytorze oferty albo w kolumnie „Rodzaj (mieszkanie albo dom)” importu lub w polu rodzaju webhooka; rodzaj nigdy nie jest zgadywany.`,
     `${englishCount(sorted.length, ['offer without a type is', 'offers without a type are'])} left out of the daily file: ${listEn}. Set the type (mieszkanie or dom) with the prop_type field of the import or the webhook, or in the offer editor; the type is never guessed.`,
     { count: sorted.length, offers: sorted.map((o) => ({ id: o.id, code: o.code })) },
   )

@@ -3,6 +3,7 @@
 // sent none), archive and restore, its components (POST/PATCH/DELETE …/components) and its price
 // history (GET …/price-history). Each write names the version shown (If-Match), so a change made
 // meanwhile is shown to the operator instead of being overwritten.
+import { plural } from '../operator/plural.js'
 import {
   facts,
   formatArea,
@@ -392,8 +393,8 @@ export async function renderOfferEditor(page, { api, signal, id }) {
                   replaceChildren(
                     combinedHint,
                     tr(
-                      `Cena łączna = ${formatMoney((total / 100).toFixed(2))} + ${combinedParts.length} elem. (${formatMoney((parts / 100).toFixed(2))}). Sprawdź i zapisz zmianę ceny.`,
-                      `Combined price = ${formatMoney((total / 100).toFixed(2))} + ${combinedParts.length} part(s) (${formatMoney((parts / 100).toFixed(2))}). Check it and save the price change.`,
+                      `Cena łączna = ${formatMoney((total / 100).toFixed(2))} + ${plural(combinedParts.length, ['element', 'elementy', 'elementów'], 'pl')} (${formatMoney((parts / 100).toFixed(2))}). Sprawdź i zapisz zmianę ceny.`,
+                      `Combined price = ${formatMoney((total / 100).toFixed(2))} + ${plural(combinedParts.length, ['part', 'parts'], 'en')} (${formatMoney((parts / 100).toFixed(2))}). Check it and save the price change.`,
                     ),
                   )
                 },
