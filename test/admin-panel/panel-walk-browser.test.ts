@@ -389,6 +389,35 @@ describe.skipIf(!chromiumPresent)('every view of the panel in both languages and
     await page.screenshot({ path: path.join(OUTPUT, 'fix-link-offer.png') })
   })
 
+  it('takes dates as dd.mm.rrrr in a browser without Polish locale data, and refuses a day that does not exist', async () => {
+    const { page } = panel
+    await page.setViewportSize({ width: 1280, height: 900 })
+    await page.evaluate("localStorage.setItem('dg-panel-language', 'pl')")
+    await panel.go('historia')
+    const today = panel.env.clock.now().toISOString().slice(0, 10)
+    const polish = today.split('-').reverse().join('.')
+    expect(await page.getAttribute('#history-from', 'placeholder')).toBe('dd.mm.rrrr')
+    await page.fill('#history-from', polish)
+    await page.fill('#history-to', polish)
+    const [request] = await Promise.all([
+      page.waitForRequest((r) => r.url().includes('/publications?')),
+      page.click('#history-filters button[type=submit]'),
+    ])
+    expect(new URL(request.url()).searchParams.get('from')).toBe(today)
+    await expect.poll(() => page.locator('#history-table tbody tr').count()).toBe(3)
+    await page.fill('#history-to', '31.02.2026')
+    expect(
+      await page.$eval('#history-to', (input) => (input as unknown as { validationMessage: string }).validationMessage),
+    ).toContain('dd.mm.rrrr')
+    await page.screenshot({ path: path.join(OUTPUT, 'daty-historia-pl.png') })
+    // the offer editor's date too: a text field in Polish order
+    const offer = await panel.env.ctx.db.selectFrom('offers').select('id').orderBy('id').executeTakeFirstOrThrow()
+    await page.goto(`${panel.origin}/dg-admin/#/oferty/${offer.id}`)
+    await page.locator('#price-from').waitFor()
+    expect(await page.inputValue('#price-from')).toBe(polish)
+    expect(await page.getAttribute('#price-from', 'type')).toBe('text')
+  })
+
   it('shows no English word in Polish, no raw code, no clipped label and no horizontal scrollbar', async () => {
     const { page } = panel
     const walk = await stops()
