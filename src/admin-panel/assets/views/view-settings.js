@@ -231,6 +231,7 @@ async function publicationTab(root, api) {
 
 /** field: [column, Polish, English, kind] */
 const DEVELOPER_FIELDS = [
+  // a name or legal form is long ("spółka z ograniczoną odpowiedzialnością"): wrapped, never cut
   ['name', 1, 'Nazwa', 'Name', 'long'],
   ['legal_form', 2, 'Forma prawna', 'Legal form', 'long'],
   ['krs', 3, 'Numer KRS', 'KRS number'],
