@@ -80,6 +80,8 @@ export const HANDBOOK_PAGES = [
   'prawo.md',
   'kontrola.md',
   'strona-www.md',
+  'zrodla.md',
+  'konto.md',
 ] as const
 
 function escapeAttribute(value: string): string {

@@ -2,6 +2,8 @@
  * What an alert says, per cause, in Polish and English. Each text tells what happened, what it
  * means for the legal duty and what to do, so that the e-mail or the chat message is enough to act.
  */
+import { englishCount, polishCount } from '../host/plural.js'
+
 export type AlertCause =
   | 'publication_failed'
   | 'missed_days'
@@ -82,8 +84,8 @@ export function publicationFailedAlert(
     day,
     dataset,
     severity: 'critical',
-    message_pl: `Codzienna publikacja z dnia ${day}${where.pl} nie powiodła się: ${listed(codes) || 'nieznana przyczyna'}.${first?.message_pl ? ` ${first.message_pl}` : ''} Poprzednia wersja jest nadal udostępniana, ale pliku za dziś nie ma: usuń przyczynę i opublikuj dzień ponownie (panel „Publikacja” lub POST /publications).`,
-    message_en: `The daily publication of ${day}${where.en} failed: ${listed(codes) || 'unknown cause'}.${first?.message_en ? ` ${first.message_en}` : ''} The previous version is still served, but today has no file: remove the cause and publish the day again (admin panel "Publikacja" or POST /publications).`,
+    message_pl: `Codzienna publikacja z dnia ${day}${where.pl} nie powiodła się: ${first?.message_pl || 'nieznana przyczyna.'}${codes.length > 1 ? ` Pozostałe przyczyny (${polishCount(codes.length - 1, ['kolejna', 'kolejne', 'kolejnych'])}) w panelu „Historia publikacji”.` : ''} Poprzednia wersja jest nadal udostępniana, ale pliku za dziś nie ma: usuń przyczynę i opublikuj dzień ponownie (panel „Publikacja” lub POST /publications).`,
+    message_en: `The daily publication of ${day}${where.en} failed: ${first?.message_en || 'unknown cause.'}${codes.length > 1 ? ` The other causes (${codes.length - 1}) in the admin panel's publication history.` : ''} The previous version is still served, but today has no file: remove the cause and publish the day again (admin panel "Publikacja" or POST /publications).`,
     details: { issues: codes },
   }
 }
@@ -95,8 +97,8 @@ export function missedDaysAlert(day: string, dataset: AlertDataset | null, dates
     day,
     dataset,
     severity: 'critical',
-    message_pl: `Nie opublikowano pliku za ${dates.length} dni${where.pl}: ${listed(dates)}. Pliku za miniony dzień nie da się odtworzyć z dzisiejszych cen; jeśli masz raport z tamtego dnia, opublikuj go importem raportu (58 kolumn) z datą tego dnia, i sprawdź, dlaczego publikacja się nie odbyła.`,
-    message_en: `No file was published for ${dates.length} day(s)${where.en}: ${listed(dates)}. A past day's file cannot be rebuilt from today's prices; if you have that day's report, publish it with the report import for its date, and find out why the publication did not happen.`,
+    message_pl: `Nie opublikowano pliku za ${polishCount(dates.length, ['dzień', 'dni', 'dni'])}${where.pl}: ${listed(dates)}. Pliku za miniony dzień nie da się odtworzyć z dzisiejszych cen; jeśli masz raport z tamtego dnia, opublikuj go importem raportu (58 kolumn) z datą tego dnia, i sprawdź, dlaczego publikacja się nie odbyła.`,
+    message_en: `No file was published for ${englishCount(dates.length, ['day', 'days'])}${where.en}: ${listed(dates)}. A past day's file cannot be rebuilt from today's prices; if you have that day's report, publish it with the report import for its date, and find out why the publication did not happen.`,
     details: { dates },
   }
 }
@@ -113,8 +115,8 @@ export function deliveryFailedAlert(
     day,
     dataset,
     severity: 'critical',
-    message_pl: `Kontrola udostępniania plików${where.pl} nie powiodła się: ${listed(issues.map((i) => i.code))}.${first ? ` ${first.message_pl}` : ''} Robot pobierający portalu dane.gov.pl pobierze to samo; sprawdź serwer, proxy i public_base_url.`,
-    message_en: `The delivery check of the files${where.en} failed: ${listed(issues.map((i) => i.code))}.${first ? ` ${first.message_en}` : ''} The dane.gov.pl harvester will download the same; check the server, the proxy and public_base_url.`,
+    message_pl: `Kontrola udostępniania plików${where.pl} nie powiodła się.${first ? ` ${first.message_pl}` : ''} Harvester dane.gov.pl (mechanizm pobierania danych portalu) pobierze to samo; sprawdź serwer, proxy i publiczny adres plików w Ustawieniach.`,
+    message_en: `The delivery check of the files${where.en} failed.${first ? ` ${first.message_en}` : ''} The dane.gov.pl harvester will download the same; check the server, the proxy and the public address of the files in Settings.`,
     details: { issues: issues.map((i) => i.code), first_issue: first ?? null },
   }
 }
@@ -135,8 +137,8 @@ export function rowDropAlert(
     day,
     dataset,
     severity: 'warning',
-    message_pl: `Plik z dnia ${day}${where.pl} ma ${rows} wierszy, o ${percent(drop)} mniej niż plik z dnia ${previous.date} (${previous.rows}); próg alertu to ${percent(share)}. Taki spadek to zwykle zepsuty import lub przerwany kanał danych z CRM, a nie sprzedaż: sprawdź ostatnie importy i webhooki, a po poprawce opublikuj dzień ponownie.`,
-    message_en: `The file of ${day}${where.en} has ${rows} rows, ${percentEn(drop)} fewer than the file of ${previous.date} (${previous.rows}); the alert threshold is ${percentEn(share)}. A drop like this is usually a broken import or CRM feed, not sales: check the latest imports and webhooks, then publish the day again once corrected.`,
+    message_pl: `Plik z dnia ${day}${where.pl} ma ${polishCount(rows, ['wiersz', 'wiersze', 'wierszy'])}, o ${percent(drop)} mniej niż plik z dnia ${previous.date} (${previous.rows}); próg alertu to ${percent(share)}. Taki spadek to zwykle zepsuty import lub przerwany kanał danych z CRM, a nie sprzedaż: sprawdź ostatnie importy i webhooki, a po poprawce opublikuj dzień ponownie.`,
+    message_en: `The file of ${day}${where.en} has ${englishCount(rows, ['row', 'rows'])}, ${percentEn(drop)} fewer than the file of ${previous.date} (${previous.rows}); the alert threshold is ${percentEn(share)}. A drop like this is usually a broken import or CRM feed, not sales: check the latest imports and webhooks, then publish the day again once corrected.`,
     details: {
       rows,
       previous_date: previous.date,
@@ -183,8 +185,8 @@ export function publicationAuditAlert(
     day,
     dataset,
     severity: 'critical',
-    message_pl: `Audyt plików opublikowanych ${day}${where.pl} znalazł ${problems.length} błąd(ów):\n${shown.map((p) => `- ${p.message_pl}`).join('\n')}${more > 0 ? `\n… i ${more} innych` : ''}\nPełna lista: panel „Audyt publikacji”, dg audit lub GET /publication/audit.`,
-    message_en: `The audit of the files published on ${day}${where.en} found ${problems.length} error(s):\n${shown.map((p) => `- ${p.message_en}`).join('\n')}${more > 0 ? `\n… and ${more} more` : ''}\nThe whole list: admin panel "Audyt publikacji", dg audit or GET /publication/audit.`,
+    message_pl: `Audyt plików opublikowanych ${day}${where.pl} znalazł ${polishCount(problems.length, ['błąd', 'błędy', 'błędów'])}:\n${shown.map((p) => `- ${p.message_pl}`).join('\n')}${more > 0 ? `\n… i ${polishCount(more, ['inny', 'inne', 'innych'])}` : ''}\nPełna lista: panel „Audyt publikacji”, dg audit lub GET /publication/audit.`,
+    message_en: `The audit of the files published on ${day}${where.en} found ${englishCount(problems.length, ['error', 'errors'])}:\n${shown.map((p) => `- ${p.message_en}`).join('\n')}${more > 0 ? `\n… and ${more} more` : ''}\nThe whole list: admin panel "Audyt publikacji", dg audit or GET /publication/audit.`,
     details: {
       codes: [...new Set(problems.map((p) => p.code))],
       units: problems.flatMap((p) => (p.unit ? [p.unit] : [])),

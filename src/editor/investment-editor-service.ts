@@ -5,6 +5,7 @@
  * history must keep its investment). Each write is validated first, then runs in one transaction
  * with its version check and its audit entry (`editor.investment.*`).
  */
+import { englishCount, polishCount } from '../host/plural.js'
 import type { Kysely } from 'kysely'
 
 import { type Actor, recordAudit } from '../host/audit/audit.js'
@@ -454,8 +455,8 @@ export async function deleteInvestment(
     if (!versionMatches(expected, current)) throw editConflict('investment', await viewOf(trx, existing), current)
     const offers = await countOffersOfInvestment(trx, id)
     if (offers > 0) {
-      const en = `The investment has ${offers} offer(s), archived ones included; their price history must keep its investment, so it cannot be deleted. Set host_status to draft or private to hide it instead.`
-      const pl = `Inwestycja ma ${offers} ofert(y), licząc archiwalne; ich historia cen musi zachować swoją inwestycję, więc nie można jej usunąć. Aby ją ukryć, ustaw status publikacji draft lub private.`
+      const en = `The investment has ${englishCount(offers, ['offer', 'offers'])}, archived ones included; their price history must keep its investment, so it cannot be deleted. Set its publication status to draft or private to hide it instead.`
+      const pl = `Inwestycja ma ${polishCount(offers, ['ofertę', 'oferty', 'ofert'])}, licząc archiwalne; ich historia cen musi zachować swoją inwestycję, więc nie można jej usunąć. Aby ją ukryć, ustaw status publikacji „szkic” albo „prywatna”.`
       throw new PluginError('investment_has_offers', 409, {
         message: en,
         message_en: en,

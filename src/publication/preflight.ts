@@ -119,7 +119,7 @@ export async function runPreflight(ctx: HostContext, args: PreflightArgs = {}): 
     warnings.push(
       issue(
         'license_not_active',
-        'Licencja nie jest aktywna (tryb ciągłości): codzienna publikacja z harmonogramu działa, ale publikacja przez API wymaga aktywnego planu PRO z api_webhooks.',
+        'Licencja nie jest aktywna (tryb ciągłości): codzienna publikacja z harmonogramu działa, ale publikacja z panelu i przez API wymaga aktywnej licencji PRO z uprawnieniem „publikacja z panelu, status, katalog dla strony WWW i webhook CRM”.',
         'The licence is not active (continuity mode): the scheduled daily publication runs, but publishing through the API needs an active PRO plan with api_webhooks.',
         { license_status: license.status },
       ),
@@ -128,7 +128,7 @@ export async function runPreflight(ctx: HostContext, args: PreflightArgs = {}): 
     warnings.push(
       issue(
         'api_webhooks_missing',
-        'Licencja nie obejmuje api_webhooks: publikacja przez API nie będzie możliwa.',
+        'Licencja nie obejmuje uprawnienia „publikacja z panelu, status, katalog dla strony WWW i webhook CRM”: publikacja z panelu i przez API nie będzie możliwa.',
         'The licence does not include api_webhooks: publishing through the API is not possible.',
       ),
     )
@@ -138,7 +138,7 @@ export async function runPreflight(ctx: HostContext, args: PreflightArgs = {}): 
       warnings.push(
         issue(
           'public_url_nonstandard_port',
-          `Robot pobierający portalu dane.gov.pl pobiera pliki tylko z portów 80/443, a public_base_url używa portu ${url.port}.`,
+          `Harvester dane.gov.pl (mechanizm pobierania danych portalu) pobiera pliki tylko z portów 80/443, a publiczny adres plików (Ustawienia, zakładka „Publikacja”) używa portu ${url.port}.`,
           `The dane.gov.pl harvester only fetches from ports 80/443, but public_base_url uses port ${url.port}.`,
           { port: Number(url.port) },
         ),

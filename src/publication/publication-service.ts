@@ -12,6 +12,7 @@ import fs, { type FileHandle } from 'node:fs/promises'
 import path from 'node:path'
 
 import { type Actor, recordAudit } from '../host/audit/audit.js'
+import { englishCount, polishCount } from '../host/plural.js'
 import type { HostContext } from '../host/context.js'
 import type { DeveloperRow } from '../host/db/schema.js'
 import { PluginError } from '../host/errors.js'
@@ -256,8 +257,8 @@ function missedDaysWarning(dates: string[]): PublicationIssue {
   const shown = dates.length > 10 ? `${dates.slice(0, 10).join(', ')} …` : dates.join(', ')
   return issue(
     'publication_days_missed',
-    `Nie opublikowano pliku za ${dates.length} dni: ${shown}. Pliku za miniony dzień nie da się odtworzyć z dzisiejszych cen; jeśli masz raport z tamtego dnia, opublikuj go importem raportu (58 kolumn) z datą tego dnia.`,
-    `No file was published for ${dates.length} day(s): ${shown}. A past day's file cannot be rebuilt from today's prices; if you have that day's report, publish it with the report import for its date.`,
+    `Nie opublikowano pliku za ${polishCount(dates.length, ['dzień', 'dni', 'dni'])}: ${shown}. Pliku za miniony dzień nie da się odtworzyć z dzisiejszych cen; jeśli masz raport z tamtego dnia, opublikuj go importem raportu (58 kolumn) z datą tego dnia.`,
+    `No file was published for ${englishCount(dates.length, ['day', 'days'])}: ${shown}. A past day's file cannot be rebuilt from today's prices; if you have that day's report, publish it with the report import for its date.`,
     { dates },
   )
 }
@@ -378,7 +379,7 @@ function publicAddressFindings(
     return {
       issue: issue(
         'public_base_url_not_https',
-        'W produkcji (DG_ENV=production) publiczny adres plików (public_base_url) musi zaczynać się od https://; portal dane.gov.pl nie pobiera plików przez http.',
+        'W produkcji (DG_ENV=production) publiczny adres plików (Ustawienia, zakładka „Publikacja”) musi zaczynać się od https://; portal dane.gov.pl nie pobiera plików przez http.',
         'In production (DG_ENV=production) the public address of the files (public_base_url) must start with https://; dane.gov.pl does not fetch over http.',
         { public_base_url: base },
       ),
@@ -431,8 +432,8 @@ async function prepare(
     issues.push(
       issue(
         'public_base_url_missing',
-        'Ustaw publiczny adres https, pod którym serwowane są pliki (public_base_url).',
-        'Set the public https address the files are served from (public_base_url).',
+        'Ustaw publiczny adres plików (https), pod którym usługa udostępnia pliki: Ustawienia, zakładka „Publikacja”.',
+        'Set the public https address the files are served from: Settings, tab “Publication”.',
       ),
     )
   }
@@ -627,7 +628,7 @@ async function prepare(
     warnings.push(
       issue(
         'resources_near_limit',
-        `Plik XML zawiera ${manifestDays.length} zasobów; portal zaleca do ok. 1000.`,
+        `Plik XML zawiera ${polishCount(manifestDays.length, ['zasób', 'zasoby', 'zasobów'])}; portal zaleca do ok. 1000.`,
         `The XML lists ${manifestDays.length} resources; the portal recommends about 1000 at most.`,
       ),
     )
@@ -663,7 +664,7 @@ function named(list: { code?: string; title?: string; id: number }[]): { pl: str
   const shown = list.slice(0, NAMED_IN_MESSAGE).map((o) => o.code || o.title || `#${o.id}`)
   const more = list.length - shown.length
   return {
-    pl: `${shown.join(', ')}${more > 0 ? ` i ${more} innych` : ''}`,
+    pl: `${shown.join(', ')}${more > 0 ? ` i ${polishCount(more, ['inny', 'inne', 'innych'])}` : ''}`,
     en: `${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`,
   }
 }
@@ -676,8 +677,8 @@ function gapWarnings(gaps: DailyFileGaps): PublicationIssue[] {
     out.push(
       issue(
         'offer_price_missing',
-        `${gaps.offersWithoutPrice.length} ofert(y) w ofercie nie ma ceny i w pliku mają X zamiast ceny: ${n.pl}. Ustawa wymaga podania ceny każdego oferowanego lokalu: uzupełnij cenę (import, webhook lub edytor) albo zmień status oferty.`,
-        `${gaps.offersWithoutPrice.length} offered offer(s) have no price and show X instead of a price: ${n.en}. The act requires the price of every offered unit: enter the price (import, webhook or editor) or change the offer's status.`,
+        `${polishCount(gaps.offersWithoutPrice.length, ['oferowany lokal nie ma ceny i w pliku ma', 'oferowane lokale nie mają ceny i w pliku mają', 'oferowanych lokali nie ma ceny i w pliku ma'])} X zamiast ceny: ${n.pl}. Ustawa wymaga podania ceny każdego oferowanego lokalu: uzupełnij cenę (import, webhook lub edytor) albo zmień status oferty.`,
+        `${englishCount(gaps.offersWithoutPrice.length, ['offered unit has', 'offered units have'])} no price and show X instead of a price: ${n.en}. The act requires the price of every offered unit: enter the price (import, webhook or editor) or change the offer's status.`,
         { count: gaps.offersWithoutPrice.length, offers: gaps.offersWithoutPrice },
       ),
     )
@@ -687,8 +688,8 @@ function gapWarnings(gaps: DailyFileGaps): PublicationIssue[] {
     out.push(
       issue(
         'price_combined_missing',
-        `${polishCount(gaps.combinedPriceMissing.length, ['lokal ma', 'lokale mają', 'lokali ma'])} wycenione części, pomieszczenia przynależne lub prawa, ale nie ma ceny lokalu, więc kolumny 42 (cena łączna) nie da się obliczyć i ma X: ${n.pl}. Podaj cenę całkowitą lokalu w edytorze oferty (pole „Cena całkowita”); cena łączna zostanie wtedy obliczona.`,
-        `${gaps.combinedPriceMissing.length} unit(s) have priced parts, appurtenant rooms or rights but no total, so column 42 (combined price) cannot be computed and is X: ${n.en}. Enter the unit's total price in the offer editor.`,
+        `${polishCount(gaps.combinedPriceMissing.length, ['lokal ma wycenione części, pomieszczenia przynależne lub prawa, ale nie ma', 'lokale mają wycenione części, pomieszczenia przynależne lub prawa, ale nie mają', 'lokali ma wycenione części, pomieszczenia przynależne lub prawa, ale nie ma'])} ceny lokalu, więc kolumny 42 (cena łączna) nie da się obliczyć i ma X: ${n.pl}. Podaj cenę całkowitą lokalu w edytorze oferty (pole „Cena całkowita”); cena łączna zostanie wtedy obliczona.`,
+        `${englishCount(gaps.combinedPriceMissing.length, ['unit has', 'units have'])} priced parts, appurtenant rooms or rights but no total, so column 42 (combined price) cannot be computed and is X: ${n.en}. Enter the unit's total price in the offer editor.`,
         { count: gaps.combinedPriceMissing.length, offers: gaps.combinedPriceMissing },
       ),
     )
@@ -698,8 +699,8 @@ function gapWarnings(gaps: DailyFileGaps): PublicationIssue[] {
     out.push(
       issue(
         'price_combined_computed',
-        `${gaps.combinedPriceComputed.length} lokali nie ma zapisanej ceny łącznej, więc kolumna 42 została obliczona jako cena lokalu plus ceny części, pomieszczeń przynależnych i praw: ${n.pl}. Sprawdź ją i zapisz w ofercie: w edytorze oferty kliknij „Przelicz cenę łączną”, a potem „Zapisz zmianę ceny”.`,
-        `${gaps.combinedPriceComputed.length} unit(s) have no stored combined price, so column 42 was computed as the total plus the parts, appurtenant rooms and rights: ${n.en}. Check it and store it: in the offer editor click "Compute the combined price", then "Save the price change".`,
+        `${polishCount(gaps.combinedPriceComputed.length, ['lokal nie ma', 'lokale nie mają', 'lokali nie ma'])} zapisanej ceny łącznej, więc kolumna 42 została obliczona jako cena lokalu plus ceny części, pomieszczeń przynależnych i praw: ${n.pl}. Sprawdź ją i zapisz w ofercie: w edytorze oferty kliknij „Przelicz cenę łączną”, a potem „Zapisz zmianę ceny”.`,
+        `${englishCount(gaps.combinedPriceComputed.length, ['unit has', 'units have'])} no stored combined price, so column 42 was computed as the total plus the parts, appurtenant rooms and rights: ${n.en}. Check it and store it: in the offer editor click "Compute the combined price", then "Save the price change".`,
         { count: gaps.combinedPriceComputed.length, offers: gaps.combinedPriceComputed },
       ),
     )
@@ -709,8 +710,8 @@ function gapWarnings(gaps: DailyFileGaps): PublicationIssue[] {
     out.push(
       issue(
         'offer_price_m2_missing',
-        `${gaps.offersWithoutPriceM2.length} lokali ma cenę całkowitą, ale nie ma ceny za m² (w pliku X w kolumnach 38–39): ${n.pl}. Ustawa wymaga obu cen: podaj cenę za m² w edytorze oferty (pole „Cena za m²”), importem lub webhookiem.`,
-        `${gaps.offersWithoutPriceM2.length} unit(s) have a total but no price per m² (X in columns 38–39): ${n.en}. Enter the price per m².`,
+        `${polishCount(gaps.offersWithoutPriceM2.length, ['lokal ma cenę całkowitą, ale nie ma', 'lokale mają cenę całkowitą, ale nie mają', 'lokali ma cenę całkowitą, ale nie ma'])} ceny za m² (w pliku X w kolumnach 38–39): ${n.pl}. Ustawa wymaga obu cen: podaj cenę za m² w edytorze oferty (pole „Cena za m²”), importem lub webhookiem.`,
+        `${englishCount(gaps.offersWithoutPriceM2.length, ['unit has', 'units have'])} a total but no price per m² (X in columns 38–39): ${n.en}. Enter the price per m².`,
         { count: gaps.offersWithoutPriceM2.length, offers: gaps.offersWithoutPriceM2 },
       ),
     )
@@ -720,8 +721,8 @@ function gapWarnings(gaps: DailyFileGaps): PublicationIssue[] {
     out.push(
       issue(
         'offer_price_total_missing',
-        `${gaps.offersWithoutTotal.length} lokali ma cenę za m², ale nie ma ceny całkowitej (w pliku X w kolumnach 40–41): ${n.pl}. Podaj cenę całkowitą w edytorze oferty (pole „Cena całkowita”), importem lub webhookiem.`,
-        `${gaps.offersWithoutTotal.length} unit(s) have a price per m² but no total (X in columns 40–41): ${n.en}. Enter the total price.`,
+        `${polishCount(gaps.offersWithoutTotal.length, ['lokal ma cenę za m², ale nie ma', 'lokale mają cenę za m², ale nie mają', 'lokali ma cenę za m², ale nie ma'])} ceny całkowitej (w pliku X w kolumnach 40–41): ${n.pl}. Podaj cenę całkowitą w edytorze oferty (pole „Cena całkowita”), importem lub webhookiem.`,
+        `${englishCount(gaps.offersWithoutTotal.length, ['unit has', 'units have'])} a price per m² but no total (X in columns 40–41): ${n.en}. Enter the total price.`,
         { count: gaps.offersWithoutTotal.length, offers: gaps.offersWithoutTotal },
       ),
     )
@@ -731,8 +732,8 @@ function gapWarnings(gaps: DailyFileGaps): PublicationIssue[] {
     out.push(
       issue(
         'offers_left_out_by_status',
-        `${gaps.offersLeftOutByStatus.length} lokali w sprzedaży (dostępne lub zarezerwowane) nie trafia do pliku, bo ich status nie jest publikowany: ${n.pl}. Ustawa wymaga publikacji cen każdego oferowanego lokalu: w ustawieniach publikacji zaznacz statusy „available” i „reserved” (published_statuses).`,
-        `${gaps.offersLeftOutByStatus.length} unit(s) on sale are left out of the file because their status is not published: ${n.en}. Publish the statuses available and reserved (published_statuses).`,
+        `${polishCount(gaps.offersLeftOutByStatus.length, ['lokal w sprzedaży (wolny lub zarezerwowany) nie trafia', 'lokale w sprzedaży (wolne lub zarezerwowane) nie trafiają', 'lokali w sprzedaży (wolnych lub zarezerwowanych) nie trafia'])} do pliku, bo ich status nie jest publikowany: ${n.pl}. Ustawa wymaga publikacji cen każdego oferowanego lokalu: w Ustawieniach, zakładka „Publikacja”, w polu „Oferty w pliku dnia” zaznacz „wolne” i „zarezerwowane”.`,
+        `${englishCount(gaps.offersLeftOutByStatus.length, ['unit on sale is', 'units on sale are'])} left out of the file because their status is not published: ${n.en}. In Settings, tab “Publication”, tick “available” and “reserved” under “Offers in the day’s file”.`,
         { count: gaps.offersLeftOutByStatus.length, offers: gaps.offersLeftOutByStatus },
       ),
     )
@@ -742,8 +743,8 @@ function gapWarnings(gaps: DailyFileGaps): PublicationIssue[] {
     out.push(
       issue(
         'offers_hidden_in_draft',
-        `${gaps.offersHiddenInDraft.length} lokali w sprzedaży jest ukrytych jako szkic i nie trafia do pliku: ${n.pl}. Jeśli lokal jest oferowany, opublikuj go w edytorze oferty („Opublikuj”); jeśli nie, zmień jego status (np. na „unavailable”).`,
-        `${gaps.offersHiddenInDraft.length} unit(s) on sale are hidden as drafts and left out of the file: ${n.en}. Publish them in the offer editor, or change their status.`,
+        `${polishCount(gaps.offersHiddenInDraft.length, ['lokal w sprzedaży jest ukryty jako szkic i nie trafia', 'lokale w sprzedaży są ukryte jako szkice i nie trafiają', 'lokali w sprzedaży jest ukrytych jako szkice i nie trafia'])} do pliku: ${n.pl}. Jeśli lokal jest oferowany, opublikuj go w edytorze oferty („Opublikuj”); jeśli nie, zmień jego status (np. na „niedostępne”).`,
+        `${englishCount(gaps.offersHiddenInDraft.length, ['unit on sale is', 'units on sale are'])} hidden as drafts and left out of the file: ${n.en}. Publish them in the offer editor, or change their status.`,
         { count: gaps.offersHiddenInDraft.length, offers: gaps.offersHiddenInDraft },
       ),
     )
@@ -806,12 +807,12 @@ function untypedOffersWarning(offers: UntypedOffer[]): PublicationIssue {
   const sorted = [...offers].sort((a, b) => a.id - b.id)
   const shown = sorted.slice(0, NAMED_IN_MESSAGE).map((o) => o.code || `#${o.id}`)
   const more = sorted.length - shown.length
-  const listPl = `${shown.join(', ')}${more > 0 ? ` i ${more} innych` : ''}`
+  const listPl = `${shown.join(', ')}${more > 0 ? ` i ${polishCount(more, ['inna', 'inne', 'innych'])}` : ''}`
   const listEn = `${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}`
   return issue(
     'offer_type_missing',
-    `${sorted.length} ofert(y) bez rodzaju nie trafi(a) do pliku dziennego: ${listPl}. Ustaw rodzaj (mieszkanie lub dom) polem prop_type w imporcie lub webhooku albo w edytorze oferty; rodzaj nigdy nie jest zgadywany.`,
-    `${sorted.length} offer(s) without a type are left out of the daily file: ${listEn}. Set the type (mieszkanie or dom) with the prop_type field of the import or the webhook, or in the offer editor; the type is never guessed.`,
+    `${polishCount(sorted.length, ['oferta bez rodzaju nie trafi', 'oferty bez rodzaju nie trafią', 'ofert bez rodzaju nie trafi'])} do pliku dziennego: ${listPl}. Ustaw rodzaj (mieszkanie lub dom) w edytorze oferty albo w kolumnie „Rodzaj (mieszkanie albo dom)” importu lub w polu rodzaju webhooka; rodzaj nigdy nie jest zgadywany.`,
+    `${englishCount(sorted.length, ['offer without a type is', 'offers without a type are'])} left out of the daily file: ${listEn}. Set the type (mieszkanie or dom) with the prop_type field of the import or the webhook, or in the offer editor; the type is never guessed.`,
     { count: sorted.length, offers: sorted.map((o) => ({ id: o.id, code: o.code })) },
   )
 }
@@ -1065,12 +1066,4 @@ function actorName(actor: Actor): string {
 
 export function todayInWarsaw(ctx: HostContext): string {
   return warsawDate(ctx.now())
-}
-
-const POLISH_PLURAL = new Intl.PluralRules('pl-PL')
-
-/** "1 lokal ma", "2 lokale mają", "5 lokali ma": the count with its Polish form ([one, few, many]). */
-function polishCount(count: number, forms: readonly [string, string, string]): string {
-  const rule = POLISH_PLURAL.select(count)
-  return `${count} ${rule === 'one' ? forms[0] : rule === 'few' ? forms[1] : forms[2]}`
 }

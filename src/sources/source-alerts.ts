@@ -4,6 +4,7 @@
  * changed for the days the operator set. Each is raised through src/alerts, once a day per source
  * for a failure or a stale file, once per held run.
  */
+import { englishCount, polishCount } from '../host/plural.js'
 import { raiseAlert } from '../alerts/alert-service.js'
 import type { AlertInput } from '../alerts/alert-causes.js'
 import type { HostContext } from '../host/context.js'
@@ -137,8 +138,8 @@ export async function alertStaleSource(ctx: HostContext, source: SourceRow, days
       day: day(ctx),
       dataset: null,
       severity: 'warning',
-      message_pl: `Plik źródła „${source.name}” nie zmienił się od ${days} dni (próg: ${source.stale_after_days}). Jeśli ceny się zmieniały, eksport z arkusza lub CRM mógł przestać działać: sprawdź, czy plik pod adresem jest aktualny. Jeśli oferta naprawdę się nie zmienia, zwiększ próg w ustawieniach źródła.`,
-      message_en: `The file of the source "${source.name}" has not changed for ${days} days (threshold: ${source.stale_after_days}). If prices changed meanwhile, the export from the sheet or CRM may have stopped: check that the file at the address is current. If the offers really do not change, raise the threshold in the source's settings.`,
+      message_pl: `Plik źródła „${source.name}” nie zmienił się od ${polishCount(days, ['dnia', 'dni', 'dni'])} (próg: ${polishCount(source.stale_after_days, ['dzień', 'dni', 'dni'])}). Jeśli ceny się zmieniały, eksport z arkusza lub CRM mógł przestać działać: sprawdź, czy plik pod adresem jest aktualny. Jeśli oferta naprawdę się nie zmienia, zwiększ próg w ustawieniach źródła.`,
+      message_en: `The file of the source "${source.name}" has not changed for ${englishCount(days, ['day', 'days'])} (threshold: ${englishCount(source.stale_after_days, ['day', 'days'])}). If prices changed meanwhile, the export from the sheet or CRM may have stopped: check that the file at the address is current. If the offers really do not change, raise the threshold in the source's settings.`,
       details: { source_id: source.id, days, changed_at: source.changed_at },
     },
     { unique: `source:${source.id}` },

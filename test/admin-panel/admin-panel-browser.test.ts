@@ -124,7 +124,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('admin panel in Chr
     expect(await refused.textContent()).toContain('Publikacja nie została wykonana')
     // the message in the panel's language, the stable code beside it for support
     const issue = refused.locator('li[data-code=public_base_url_missing]')
-    expect(await issue.locator('.issue-text').textContent()).toContain('Ustaw publiczny adres https')
+    expect(await issue.locator('.issue-text').textContent()).toContain('Ustaw publiczny adres plików (https)')
     expect(await issue.locator('.issue-code').textContent()).toBe('public_base_url_missing')
     await shot('04-publication-refused')
 

@@ -250,7 +250,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('operator administr
     await shot('import-raportu-podglad')
     await handbookShot(page, 'admin/pl-08-import-raportu-podglad')
 
-    expect(await page.inputValue('#report-date')).toBe(day)
+    expect(await page.inputValue('#report-date')).toBe(day.split('-').reverse().join('.'))
     await page.click('#report-publish')
     await expect.poll(() => page.textContent('.alert-error')).toContain('Zaznacz potwierdzenie')
     await page.check('#report-confirm')

@@ -82,8 +82,10 @@ describeEachDatabase('offers without a type and a trial http:// address', (getEn
     })
     expect(warning.message).toBe(warning.message_pl)
     expect(warning.message).toContain(untyped.code)
-    expect(warning.message).toMatch(/prop_type/)
-    expect(warning.message_en).toMatch(/without a type are left out/)
+    // the operator's words for the field, never its code
+    expect(warning.message).toContain('„Rodzaj (mieszkanie albo dom)”')
+    expect(warning.message).not.toMatch(/prop_type/)
+    expect(warning.message_en).toMatch(/1 offer without a type is left out/)
 
     const published = await call('POST', '/publications', { date: '2026-11-20' })
     expect(published.statusCode).toBe(200)

@@ -240,10 +240,33 @@ const TRIGGERS = {
   admin: ['panel', 'panel'],
   schedule: ['harmonogram', 'schedule'],
   report_import: ['import raportu', 'report import'],
-  legacy_generate: ['stary adres generate', 'legacy generate address'],
+  legacy_generate: ['dawny adres generowania pliku', 'legacy file-generating address'],
   cli: ['polecenie dg', 'dg command'],
 }
 export const triggerLabel = (code) => pick(TRIGGERS, code)
+
+/** Who ran something when it was not a person: the service's own parts, in words. */
+const ACTORS = {
+  scheduler: ['harmonogram', 'schedule'],
+  cli: ['polecenie dg', 'dg command'],
+  system: ['usługa', 'the service'],
+  webhook: ['webhook z CRM', 'webhook from the CRM'],
+}
+/** A login as it is; the service's own parts in words. */
+export const actorLabel = (name) => (Object.hasOwn(ACTORS, name) ? pick(ACTORS, name) : name)
+
+/**
+ * "harmonogram", "polecenie dg", "jan.kowalski (panel)": who ran a publication and how, each said
+ * once (the schedule is both the actor and the way).
+ */
+export function runByLabel(actor, trigger) {
+  if (Object.hasOwn(ACTORS, actor)) {
+    const who = actorLabel(actor)
+    const how = triggerLabel(trigger)
+    return who === how ? who : `${who} (${how})`
+  }
+  return `${actor} (${triggerLabel(trigger)})`
+}
 
 const LICENSES = {
   active: ['aktywna', 'active'],

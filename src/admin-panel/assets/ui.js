@@ -36,7 +36,8 @@ export function alertBox(tone, title, ...children) {
  * Issues of the API (publication, preflight, import, settings) as the operator must correct them:
  * the message in the panel's language, the stable code beneath in small print for support.
  */
-export function issuesList(issues, className = 'issues') {
+/** `links(issue)`: an element shown after the issue's text (where it is fixed), or null. */
+export function issuesList(issues, className = 'issues', links = () => null) {
   if (!Array.isArray(issues) || issues.length === 0) return null
   return h(
     'ul',
@@ -45,7 +46,7 @@ export function issuesList(issues, className = 'issues') {
       h(
         'li',
         { dataset: { code: issue.code ?? '' } },
-        h('span', { class: 'issue-text' }, issueText(issue)),
+        h('span', { class: 'issue-text' }, issueText(issue), links(issue) ? [' ', links(issue)] : null),
         h(
           'code',
           { class: 'issue-code', title: tr('kod dla wsparcia technicznego', 'code for support') },
@@ -161,6 +162,27 @@ export function formField({ label, input, names, hint, required = false, classNa
     checkbox ? null : input,
     hint ? h('p', { class: 'hint' }, hint) : null,
     h('p', { class: 'field-error', id: `${input.id}-error`, hidden: true }),
+  )
+}
+
+/**
+ * A file input with the panel's own button and words: the browser's own button speaks the
+ * browser's language ("Choose File" in a Polish panel), so it is hidden and its label acts for it.
+ */
+export function filePicker(input) {
+  input.classList.add('visually-hidden')
+  const name = h('span', { class: 'file-picker-name muted' }, tr('nie wybrano pliku', 'no file chosen'))
+  input.addEventListener('change', () => {
+    const files = [...(input.files ?? [])]
+    name.textContent =
+      files.length > 0 ? files.map((f) => f.name).join(', ') : tr('nie wybrano pliku', 'no file chosen')
+  })
+  return h(
+    'span',
+    { class: 'file-picker' },
+    input,
+    h('label', { for: input.id, class: 'button file-picker-button' }, tr('Wybierz plik…', 'Choose a file…')),
+    name,
   )
 }
 

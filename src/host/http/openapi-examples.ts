@@ -2338,11 +2338,11 @@ export const OPERATION_DOCS: Record<string, OperationDocs> = {
       body: {
         error: 'investment_has_offers',
         message:
-          'Inwestycja ma 1 ofert(y), licząc archiwalne; ich historia cen musi zachować swoją inwestycję, więc nie można jej usunąć. Aby ją ukryć, ustaw status publikacji draft lub private.',
+          'Inwestycja ma 1 ofertę, licząc archiwalne; ich historia cen musi zachować swoją inwestycję, więc nie można jej usunąć. Aby ją ukryć, ustaw status publikacji „szkic” albo „prywatna”.',
         message_en:
-          'The investment has 1 offer(s), archived ones included; their price history must keep its investment, so it cannot be deleted. Set host_status to draft or private to hide it instead.',
+          'The investment has 1 offer, archived ones included; their price history must keep its investment, so it cannot be deleted. Set its publication status to draft or private to hide it instead.',
         message_pl:
-          'Inwestycja ma 1 ofert(y), licząc archiwalne; ich historia cen musi zachować swoją inwestycję, więc nie można jej usunąć. Aby ją ukryć, ustaw status publikacji draft lub private.',
+          'Inwestycja ma 1 ofertę, licząc archiwalne; ich historia cen musi zachować swoją inwestycję, więc nie można jej usunąć. Aby ją ukryć, ustaw status publikacji „szkic” albo „prywatna”.',
         offers: 1,
       },
     },

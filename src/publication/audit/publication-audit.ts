@@ -195,7 +195,7 @@ async function auditDataset(
     findings.add(
       issue(
         'audit_xml_missing',
-        `Brak udostępnianego pliku XML zbioru ${dataset.developer.name} (wersja ${manifest.version}); harwester nie pobierze żadnego zasobu. Opublikuj dzisiejszy plik ponownie.`,
+        `Brak udostępnianego pliku XML zbioru ${dataset.developer.name} (wersja ${manifest.version}); harvester dane.gov.pl (mechanizm pobierania danych) nie pobierze żadnego zasobu. Opublikuj dzisiejszy plik ponownie.`,
         `The served XML of the dataset of ${dataset.developer.name} (version ${manifest.version}) is missing; the harvester fetches no resource. Publish today's file again.`,
         { version: manifest.version },
       ),
@@ -271,7 +271,7 @@ async function auditDataset(
       findings.add(
         issue(
           'audit_resource_unknown',
-          `Plik XML wymienia zasób ${resource.extIdent} (${resource.url}), którego nie ma wśród opublikowanych plików; harwester nie pobierze go.`,
+          `Plik XML wymienia zasób ${resource.extIdent} (${resource.url}), którego nie ma wśród opublikowanych plików; harvester dane.gov.pl nie pobierze go.`,
           `The XML lists resource ${resource.extIdent} (${resource.url}) that is none of the published files; the harvester cannot fetch it.`,
         ),
         { day: resource.dataDate },
@@ -309,7 +309,7 @@ async function auditDataset(
       findings.add(
         issue(
           'audit_file_missing',
-          `Brak pliku ${day.file_name} z dnia ${day.date} (${day.md5}.csv w katalogu danych); harwester dostanie 404. Odtwórz katalog publikacji z kopii zapasowej.`,
+          `Brak pliku ${day.file_name} z dnia ${day.date} (${day.md5}.csv w katalogu danych); harvester dane.gov.pl dostanie błąd 404 (brak pliku). Odtwórz katalog publikacji z kopii zapasowej.`,
           `The file ${day.file_name} of ${day.date} (${day.md5}.csv in the data directory) is missing; the harvester gets 404. Restore the publication folder from the backup.`,
         ),
         where,

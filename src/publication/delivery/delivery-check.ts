@@ -34,7 +34,7 @@ function unreachable(url: string, error: HttpProbeError): PublicationIssue {
   const explained = error.reason === 'network' || error.reason === 'timeout' ? explainNetworkError(error.message) : null
   return issue(
     'delivery_unreachable',
-    `Adres ${url} nie odpowiada (${explained?.message_pl ?? REASONS_PL[error.reason] ?? error.reason}). Sprawdź, czy serwer i proxy udostępniają pliki pod publicznym adresem usługi.`,
+    `Adres ${url} nie odpowiada (${explained?.message_pl ?? REASONS_PL[error.reason] ?? error.reason}). Sprawdź, czy serwer i proxy udostępniają pliki pod publicznym adresem plików (Ustawienia, zakładka „Publikacja”).`,
     `${url} does not answer (${explained?.message_en ?? error.reason}). Check that the server and the proxy serve the files under the service’s public address.`,
     {
       url,
@@ -54,7 +54,7 @@ function checkAnswer(
     return [
       issue(
         'delivery_http_status',
-        `${url}: niewłaściwy kod odpowiedzi ${answer.status}; portal oczekuje 200. Sprawdź public_base_url i konfigurację proxy.`,
+        `${url}: niewłaściwy kod odpowiedzi ${answer.status}; portal oczekuje 200. Sprawdź publiczny adres plików (Ustawienia, zakładka „Publikacja”) i konfigurację proxy.`,
         `${url}: answered ${answer.status}; the portal expects 200. Check public_base_url and the proxy configuration.`,
         { url, status: answer.status },
       ),

@@ -51,7 +51,9 @@ export const PublicationRecordSchema = Type.Object(
         url: Type.String(),
         md5_url: Type.String(),
         md5: Type.String({ description: 'MD5 of the harvester XML as published then' }),
-        resources: Nullable(Type.Integer({ description: 'Days listed in the XML' })),
+        resources: Nullable(
+          Type.Integer({ description: 'Resources (CSV files) listed in the XML: a day published again is one more' }),
+        ),
         served_path: Type.String({ description: 'The current XML on this host' }),
       }),
     ),

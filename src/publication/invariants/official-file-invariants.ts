@@ -14,6 +14,7 @@
  * - one elementary value per cell: money as `1234.50`, dates as `YYYY-MM-DD`, no line breaks;
  * - the developer's name fits the titles of the harvester XML (300 characters each).
  */
+import { englishCount, polishCount } from '../../host/plural.js'
 import { issue, type PublicationIssue } from '../publication-issue.js'
 import { OFFICIAL_COLUMN_COUNT, OFFICIAL_COLUMN_INDEX, type OfficialColumnKey } from '../daily-file/official-columns.js'
 
@@ -230,7 +231,7 @@ export class OfficialFileInvariants {
       const shown = units.slice(0, NAMED_IN_MESSAGE).map((u) => u.code)
       const more = units.length - shown.length
       return {
-        pl: shown.join(', ') + (more > 0 ? ` i ${more} innych` : ''),
+        pl: shown.join(', ') + (more > 0 ? ` i ${polishCount(more, ['inny', 'inne', 'innych'])}` : ''),
         en: shown.join(', ') + (more > 0 ? ` and ${more} more` : ''),
       }
     }
@@ -244,8 +245,8 @@ export class OfficialFileInvariants {
       gaps.push(
         issue(
           'offer_price_missing',
-          `Plik z dnia ${day}: ${missing.offer_price_missing.length} oferowanych lokali nie ma ceny (X zamiast ceny): ${n.pl}. Ustawa wymaga ceny każdego oferowanego lokalu: uzupełnij cenę albo zmień status oferty.`,
-          `The file of ${day}: ${missing.offer_price_missing.length} offered unit(s) have no price: ${n.en}.`,
+          `Plik z dnia ${day}: ${polishCount(missing.offer_price_missing.length, ['oferowany lokal nie ma', 'oferowane lokale nie mają', 'oferowanych lokali nie ma'])} ceny (X zamiast ceny): ${n.pl}. Ustawa wymaga ceny każdego oferowanego lokalu: uzupełnij cenę albo zmień status oferty.`,
+          `The file of ${day}: ${englishCount(missing.offer_price_missing.length, ['offered unit has', 'offered units have'])} no price: ${n.en}.`,
           details(missing.offer_price_missing),
         ),
       )
@@ -255,8 +256,8 @@ export class OfficialFileInvariants {
       gaps.push(
         issue(
           'offer_price_m2_missing',
-          `Plik z dnia ${day}: ${missing.offer_price_m2_missing.length} lokali ma cenę całkowitą, ale nie ma ceny za m² (X w kolumnach 38–39): ${n.pl}. Podaj cenę za m² w edytorze oferty (pole „Cena za m²”) albo w imporcie.`,
-          `The file of ${day}: ${missing.offer_price_m2_missing.length} unit(s) have a total but no price per m² (X in columns 38–39): ${n.en}.`,
+          `Plik z dnia ${day}: ${polishCount(missing.offer_price_m2_missing.length, ['lokal ma cenę całkowitą, ale nie ma', 'lokale mają cenę całkowitą, ale nie mają', 'lokali ma cenę całkowitą, ale nie ma'])} ceny za m² (X w kolumnach 38–39): ${n.pl}. Podaj cenę za m² w edytorze oferty (pole „Cena za m²”) albo w imporcie.`,
+          `The file of ${day}: ${englishCount(missing.offer_price_m2_missing.length, ['unit has', 'units have'])} a total but no price per m² (X in columns 38–39): ${n.en}.`,
           details(missing.offer_price_m2_missing),
         ),
       )
@@ -266,8 +267,8 @@ export class OfficialFileInvariants {
       gaps.push(
         issue(
           'offer_price_total_missing',
-          `Plik z dnia ${day}: ${missing.offer_price_total_missing.length} oferowanych lokali nie ma ceny całkowitej (X w kolumnach 40–41 lub w cenie części): ${n.pl}. Podaj cenę całkowitą w edytorze oferty (pole „Cena całkowita”) albo w imporcie.`,
-          `The file of ${day}: ${missing.offer_price_total_missing.length} offered unit(s) have no total price: ${n.en}.`,
+          `Plik z dnia ${day}: ${polishCount(missing.offer_price_total_missing.length, ['oferowany lokal nie ma', 'oferowane lokale nie mają', 'oferowanych lokali nie ma'])} ceny całkowitej (X w kolumnach 40–41 lub w cenie części): ${n.pl}. Podaj cenę całkowitą w edytorze oferty (pole „Cena całkowita”) albo w imporcie.`,
+          `The file of ${day}: ${englishCount(missing.offer_price_total_missing.length, ['offered unit has', 'offered units have'])} no total price: ${n.en}.`,
           details(missing.offer_price_total_missing),
         ),
       )

@@ -481,8 +481,8 @@ async function refuseUnprovenDay(
   const dataset = await datasetOf(ctx, stored.developer_id ?? null).catch(() => undefined)
   const manifest = dataset ? await datasetStore(ctx, dataset).currentManifest() : undefined
   if (manifest?.days.some((d) => d.date === date)) {
-    const pl = `Zbiór ${dataset?.developer.name ?? ''} ma już plik z dnia ${date}, a opublikowany plik nigdy się nie zmienia. Raportem można uzupełnić tylko dzień bez pliku (zob. missed_days w /status).`
-    const en = `The dataset of ${dataset?.developer.name ?? ''} already has a file of ${date}, and a published file never changes. A report can only fill a day without a file (see missed_days in /status).`
+    const pl = `Zbiór ${dataset?.developer.name ?? ''} ma już plik z dnia ${date}, a opublikowany plik nigdy się nie zmienia. Raportem można uzupełnić tylko dzień bez pliku (dni bez pliku pokazuje Pulpit).`
+    const en = `The dataset of ${dataset?.developer.name ?? ''} already has a file of ${date}, and a published file never changes. A report can only fill a day without a file (the dashboard shows the days without one).`
     throw new PluginError('report_day_published', 422, {
       message: en,
       id: jobId,

@@ -216,10 +216,15 @@ export function customMetaEditor(stored, definitions, idPrefix) {
     rows.push({ key, changed: () => remove.checked, value: () => null })
     container.append(
       formField({
-        label: tr(
-          `Usuń pole „${key}” (${displayValue(key, stored[key])}): żadne rozszerzenie tego wdrożenia go nie rejestruje`,
-          `Remove the field "${key}" (${displayValue(key, stored[key])}): no extension of this deployment registers it`,
-        ),
+        // the field's key is its only name (no extension registers a label for it): shown as code
+        label: [
+          tr('Usuń pole ', 'Remove the field '),
+          h('code', {}, key),
+          tr(
+            ` (${displayValue(key, stored[key])}): żadne rozszerzenie tego wdrożenia go nie rejestruje`,
+            ` (${displayValue(key, stored[key])}): no extension of this deployment registers it`,
+          ),
+        ],
         input: remove,
         names: `custom_meta.${key}`,
         className: 'meta-row',

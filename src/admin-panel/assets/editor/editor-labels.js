@@ -1,7 +1,7 @@
 // What the catalog editor's views call things, in Polish and English: the operator sees "Cena za
 // m²" and "zarezerwowane", never price_m2 or reserved. The API's codes stay the values sent.
 import { badge, h } from '../dom.js'
-import { tr } from '../i18n.js'
+import { language, tr } from '../i18n.js'
 
 const pick = (table, code, fallback = code) => {
   const pair = table[code]
@@ -145,7 +145,21 @@ export const VOIVODESHIPS = [
   'zachodniopomorskie',
 ]
 
-export const offerStatusLabel = (code) => pick(OFFER_STATUSES, code)
+/** The grammatical gender of each kind of unit: "Dom … zarezerwowany", "Komórka … zarezerwowana". */
+const MASCULINE = new Set(['dom', 'garage'])
+const FEMININE = new Set(['storage_room', 'other'])
+
+/**
+ * An offer's status in words. Without a kind: the neuter (also the plural) Polish form, as for a
+ * flat or a count of offers ("wolne"); with one, agreeing with it ("Dom: wolny").
+ */
+export const offerStatusLabel = (code, propertyType) => {
+  const label = pick(OFFER_STATUSES, code)
+  if (language() === 'en' || !Object.hasOwn(OFFER_STATUSES, code) || !label.endsWith('e')) return label
+  if (MASCULINE.has(propertyType)) return `${label.slice(0, -1)}y`
+  if (FEMININE.has(propertyType)) return `${label.slice(0, -1)}a`
+  return label
+}
 export const hostStatusLabel = (code) => pick(HOST_STATUSES, code)
 export const visibilityLabel = (code) => pick(VISIBILITIES, code)
 /** `short`: without "(sold on its own)", for tables where the row is the part itself. */
@@ -162,8 +176,8 @@ export const channelLabel = (code) => (code ? pick(CHANNELS, code) : tr('dane po
 export const fieldLabel = (field) => pick(FIELD_LABELS, field)
 
 /** Badges keep their code in data-* (for support and tests). */
-export function offerStatusBadge(code) {
-  const element = badge(offerStatusLabel(code), OFFER_STATUS_TONES[code] ?? 'neutral')
+export function offerStatusBadge(code, propertyType) {
+  const element = badge(offerStatusLabel(code, propertyType), OFFER_STATUS_TONES[code] ?? 'neutral')
   element.dataset.status = code
   return element
 }

@@ -491,12 +491,15 @@ function developerSelect(developers, selected) {
   const select = h(
     'select',
     { id: 'investment-developer_id', name: 'developer_id' },
-    h('option', { value: '' }, tr('— domyślny z ustawień publikacji —', '— the default of the publication settings —')),
+    h('option', { value: '' }, tr('— domyślny z ustawień publikacji —', '— default of the settings —')),
     developers.map((developer) =>
       h(
         'option',
-        { value: String(developer.id) },
-        developer.nip ? `${developer.name} (NIP ${developer.nip})` : developer.name,
+        { value: String(developer.id), title: developer.nip ? `NIP ${developer.nip}` : null },
+        // the NIP tells apart entities of one name; otherwise it only widens the choice
+        developer.nip && developers.some((other) => other !== developer && other.name === developer.name)
+          ? `${developer.name} (NIP ${developer.nip})`
+          : developer.name,
       ),
     ),
   )

@@ -3,6 +3,7 @@
 // sent none), archive and restore, its components (POST/PATCH/DELETE …/components) and its price
 // history (GET …/price-history). Each write names the version shown (If-Match), so a change made
 // meanwhile is shown to the operator instead of being overwritten.
+import { plural } from '../operator/plural.js'
 import {
   facts,
   formatArea,
@@ -35,6 +36,7 @@ import { conflictRowsOf, customMetaEditor, readField, sendVersioned } from './ed
 import { mediaCard } from './editor-media.js'
 import { drawPriceChart } from './price-chart.js'
 import { tr } from '../i18n.js'
+import { dateInput, dayOf } from '../operator/date-input.js'
 import { alertBox, card, confirmDialog, errorBox, formField, toast } from '../ui.js'
 
 const PRICES = ['price_total', 'price_m2', 'price_combined']
@@ -305,7 +307,7 @@ export async function renderOfferEditor(page, { api, signal, id }) {
         value: moneyInputText(offer[name]),
       })
     const inputs = Object.fromEntries(PRICES.map((name) => [name, amount(name)]))
-    const from = h('input', { id: 'price-from', name: 'price_from', type: 'date', value: today, required: true })
+    const from = dateInput({ id: 'price-from', name: 'price_from', value: today, required: true })
     const reason = h('input', { id: 'price-reason', name: 'reason', maxlength: 500, autocomplete: 'off' })
     const correction = h('input', { id: 'price-correction', name: 'correction', type: 'checkbox' })
     const combinedVariant = h('input', {
@@ -421,8 +423,8 @@ export async function renderOfferEditor(page, { api, signal, id }) {
                   replaceChildren(
                     combinedHint,
                     tr(
-                      `Cena łączna = ${formatMoney((total / 100).toFixed(2))} + ${combinedParts.length} elem. (${formatMoney((parts / 100).toFixed(2))}). Sprawdź i zapisz zmianę ceny.`,
-                      `Combined price = ${formatMoney((total / 100).toFixed(2))} + ${combinedParts.length} part(s) (${formatMoney((parts / 100).toFixed(2))}). Check it and save the price change.`,
+                      `Cena łączna = ${formatMoney((total / 100).toFixed(2))} + ${plural(combinedParts.length, ['element', 'elementy', 'elementów'], 'pl')} (${formatMoney((parts / 100).toFixed(2))}). Sprawdź i zapisz zmianę ceny.`,
+                      `Combined price = ${formatMoney((total / 100).toFixed(2))} + ${plural(combinedParts.length, ['part', 'parts'], 'en')} (${formatMoney((parts / 100).toFixed(2))}). Check it and save the price change.`,
                     ),
                   )
                 },
@@ -520,7 +522,7 @@ export async function renderOfferEditor(page, { api, signal, id }) {
         if (typed !== '' && offer[name] !== null && moneyToCents(typed) === moneyToCents(offer[name])) continue
         if (typed === '' && offer[name] === null) continue
         body[name] = typed === '' ? null : typed
-        body[`${name}_from`] = from.value
+        body[`${name}_from`] = dayOf(from)
         if (typed === '') withdrawn.push(fieldLabel(name))
       }
       for (const [name, input] of [
@@ -542,8 +544,8 @@ export async function renderOfferEditor(page, { api, signal, id }) {
           title: tr('Wycofać cenę?', 'Withdraw the price?'),
           body: [
             tr(
-              `Wycofasz: ${withdrawn.join(', ')} z dniem ${formatDate(from.value)}. Historia cen zapisze wycofanie, a plik urzędowy nie pokaże już tej ceny.`,
-              `You withdraw: ${withdrawn.join(', ')} on ${formatDate(from.value)}. The price history records the withdrawal and the official file no longer shows this price.`,
+              `Wycofasz: ${withdrawn.join(', ')} z dniem ${formatDate(dayOf(from))}. Historia cen zapisze wycofanie, a plik urzędowy nie pokaże już tej ceny.`,
+              `You withdraw: ${withdrawn.join(', ')} on ${formatDate(dayOf(from))}. The price history records the withdrawal and the official file no longer shows this price.`,
             ),
           ],
           okLabel: tr('Wycofaj cenę', 'Withdraw the price'),
@@ -810,7 +812,7 @@ export async function renderOfferEditor(page, { api, signal, id }) {
       description: text('description', { maxlength: 1000 }),
     }
     // a new price holds from today unless told otherwise; the stored date is shown beside the price
-    const priceFrom = h('input', { id: 'component-price_from', name: 'price_from', type: 'date', value: today })
+    const priceFrom = dateInput({ id: 'component-price_from', name: 'price_from', value: today })
     const reason = h('input', { id: 'component-reason', name: 'reason', maxlength: 500, autocomplete: 'off' })
     const correction = h('input', { id: 'component-correction', name: 'correction', type: 'checkbox' })
     const customFields = h(
@@ -907,8 +909,8 @@ export async function renderOfferEditor(page, { api, signal, id }) {
       }
       // the date goes with a new or changed price, or alone when the operator moved it (the
       // current price's date corrected); an unchanged price keeps its own date
-      if (priceFrom.value && (!component || body.price !== undefined || priceFrom.value !== today))
-        body.price_from = priceFrom.value
+      if (priceFrom.value && (!component || body.price !== undefined || dayOf(priceFrom) !== today))
+        body.price_from = dayOf(priceFrom)
       if (component && Object.keys(body).length === 0) {
         toast(tr('Nic nie zmieniono.', 'Nothing changed.'), 'info')
         return
@@ -1136,7 +1138,7 @@ function pageHeader(offer) {
       offer.qualified
         ? h('span', { class: 'badge badge-neutral' }, propertyTypeLabel(offer.prop_type))
         : h('span', { class: 'badge badge-warn', dataset: { unqualified: '' } }, tr('bez rodzaju', 'without type')),
-      offerStatusBadge(offer.property_status),
+      offerStatusBadge(offer.property_status, offer.prop_type),
       hostStatusBadge(offer.host_status),
     ),
   ]

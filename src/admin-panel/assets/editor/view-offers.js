@@ -25,6 +25,7 @@ import {
 } from './editor-labels.js'
 import { issueLines } from './editor-forms.js'
 import { tr } from '../i18n.js'
+import { dateInput, dayOf } from '../operator/date-input.js'
 import {
   alertBox,
   card,
@@ -245,7 +246,7 @@ async function renderOfferList(page, { api, signal }) {
             ? propertyTypeLabel(offer.prop_type, { short: true })
             : h('span', { class: 'badge badge-warn', dataset: { unqualified: '' } }, tr('bez rodzaju', 'without type')),
       },
-      { label: tr('Status', 'Status'), render: (offer) => offerStatusBadge(offer.property_status) },
+      { label: tr('Status', 'Status'), render: (offer) => offerStatusBadge(offer.property_status, offer.prop_type) },
       { label: tr('Publikacja', 'Publication'), render: (offer) => hostStatusBadge(offer.host_status) },
       { label: tr('Powierzchnia', 'Area'), sort: 'area', className: 'num', render: (o) => formatArea(o.prop_area) },
       {
@@ -392,7 +393,7 @@ async function renderNewOffer(page, { api, signal }) {
     price_m2: text('price_m2', { inputmode: 'decimal', placeholder: 'np. 12 000,00' }),
     source_property_id: text('source_property_id', { maxlength: 100 }),
   }
-  const priceFrom = control('input', 'price_from', { type: 'date', value: today })
+  const priceFrom = dateInput({ id: 'new-price_from', name: 'price_from', value: today })
   const message = h('div', { class: 'form-message', 'aria-live': 'assertive' })
   const submit = h(
     'button',
@@ -505,8 +506,8 @@ async function renderNewOffer(page, { api, signal }) {
       const value = element.value.trim()
       if (value !== '') body[name] = value
     }
-    if (body.price_total !== undefined) body.price_total_from = priceFrom.value
-    if (body.price_m2 !== undefined) body.price_m2_from = priceFrom.value
+    if (body.price_total !== undefined) body.price_total_from = dayOf(priceFrom)
+    if (body.price_m2 !== undefined) body.price_m2_from = dayOf(priceFrom)
     try {
       const { body: created } = await withBusy(submit, tr('Zapisywanie…', 'Saving…'), () =>
         api.post('/offers', { json: body }),

@@ -27,8 +27,12 @@ export function parsePolishDate(text) {
   return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === iso ? iso : null
 }
 
-export function dateInput({ id, name, value = '', required = false }) {
-  return h('input', {
+/**
+ * A text field for a day in dd.mm.rrrr. A text that is not a day is refused by the browser's own
+ * form check (the form is not sent) with the format named; `min`/`max` (RRRR-MM-DD) bound it.
+ */
+export function dateInput({ id, name, value = '', required = false, min, max }) {
+  const input = h('input', {
     id,
     name,
     type: 'text',
@@ -41,9 +45,33 @@ export function dateInput({ id, name, value = '', required = false }) {
     size: 10,
     maxlength: 10,
   })
+  const check = () => {
+    const day = parsePolishDate(input.value)
+    input.setCustomValidity(
+      day === null
+        ? tr('Podaj dzień jako dd.mm.rrrr, np. 31.12.2026.', 'Give the day as dd.mm.yyyy, e.g. 31.12.2026.')
+        : day && min && day < min
+          ? tr(`Najwcześniej ${polishDate(min)}.`, `${polishDate(min)} at the earliest.`)
+          : day && max && day > max
+            ? tr(`Najpóźniej ${polishDate(max)}.`, `${polishDate(max)} at the latest.`)
+            : '',
+    )
+  }
+  input.addEventListener('input', check)
+  input.addEventListener('change', check)
+  check()
+  return input
 }
 
 /** The input's day as RRRR-MM-DD; '' when empty, null when it is not a real day. */
 export function isoDate(input) {
   return parsePolishDate(input.value)
+}
+
+/**
+ * The day to send: RRRR-MM-DD, or the text as typed when it is not a day, so the API's own field
+ * error ("invalid_date" at that field) says what is wrong.
+ */
+export function dayOf(input) {
+  return isoDate(input) ?? input.value.trim()
 }

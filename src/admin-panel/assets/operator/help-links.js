@@ -9,6 +9,8 @@ export const HELP_PAGES = {
   publikacja: 'publikacja.md',
   historia: 'publikacja.md',
   raport: 'import.md',
+  'audyt-publikacji': 'kontrola.md',
+  zrodla: 'zrodla.md',
   inwestycje: 'codzienna-praca.md',
   oferty: 'codzienna-praca.md',
   import: 'import.md',

@@ -3,7 +3,8 @@
 // anything that looks like a secret; the panel shows only what it gets.
 import { badge, formatWhen, h, mono } from '../dom.js'
 import { tr } from '../i18n.js'
-import { triggerLabel } from '../messages.js'
+import { actorLabel, triggerLabel } from '../messages.js'
+import { dateInput, isoDate } from '../operator/date-input.js'
 import { card, formField, pagedTable } from '../ui.js'
 
 /** action: [Polish, English] */
@@ -167,8 +168,8 @@ export async function renderAudit(root, { api }) {
     h('option', { value: '' }, tr('każdy', 'any')),
     Object.entries(OUTCOMES).map(([code, [pl, en]]) => h('option', { value: code }, tr(pl, en))),
   )
-  const from = h('input', { type: 'date', id: 'audit-from' })
-  const to = h('input', { type: 'date', id: 'audit-to' })
+  const from = dateInput({ id: 'audit-from' })
+  const to = dateInput({ id: 'audit-to' })
 
   const filters = h(
     'form',
@@ -198,7 +199,11 @@ export async function renderAudit(root, { api }) {
       { label: tr('Kiedy', 'When'), render: (e) => formatWhen(e.occurred_at, { seconds: true }) },
       {
         label: tr('Kto', 'Who'),
-        render: (e) => [h('strong', {}, e.actor.name), h('br'), h('span', { class: 'muted' }, channelLabel(e.channel))],
+        render: (e) => [
+          h('strong', {}, actorLabel(e.actor.name)),
+          h('br'),
+          h('span', { class: 'muted' }, channelLabel(e.channel)),
+        ],
       },
       {
         label: tr('Zdarzenie', 'Event'),
@@ -220,8 +225,8 @@ export async function renderAudit(root, { api }) {
       if (outcome.value) params.set('outcome', outcome.value)
       if (objectType.value) params.set('object_type', objectType.value)
       if (objectId.value.trim()) params.set('object_id', objectId.value.trim())
-      if (from.value) params.set('from', warsawMidnight(from.value))
-      if (to.value) params.set('until', warsawMidnight(nextDay(to.value)))
+      if (isoDate(from)) params.set('from', warsawMidnight(isoDate(from)))
+      if (isoDate(to)) params.set('until', warsawMidnight(nextDay(isoDate(to))))
       const { body } = await api.get(`/audit?${params}`)
       return { items: body.items, total: body.total, totalPages: body.total_pages }
     },

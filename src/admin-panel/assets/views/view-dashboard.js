@@ -16,8 +16,9 @@ import {
 } from '../dom.js'
 import { offerStatusLabel } from '../editor/editor-labels.js'
 import { tr } from '../i18n.js'
-import { jobStatusLabel, licenseLabel, triggerLabel } from '../messages.js'
+import { jobStatusLabel, licenseLabel, runByLabel, triggerLabel } from '../messages.js'
 import { alertBox, card, errorBox, issuesList, technicalDetails } from '../ui.js'
+import { alertFixLinks, fixLinks, issueFixLinks } from '../operator/fix-links.js'
 import { sourcesNotice } from './view-sources.js'
 
 const REFRESH_MS = 30_000
@@ -90,7 +91,14 @@ function todayCard(today, publicBaseUrl) {
       h('h2', {}, tr(`Dzisiaj, ${formatDate(today.date)}`, `Today, ${formatDate(today.date)}`)),
       dayBadge(today.status),
     ),
-    h('p', { class: 'lead' }, intro),
+    h(
+      'p',
+      { class: 'lead' },
+      intro,
+      today.status === 'not_configured'
+        ? [' ', fixLinks([{ href: '#/ustawienia/deweloper', label: tr('Dane dewelopera', 'Developer data') }])]
+        : null,
+    ),
     today.datasets.map((dataset) =>
       h(
         'div',
@@ -100,7 +108,7 @@ function todayCard(today, publicBaseUrl) {
           ? facts([
               [tr('Opublikowano', 'Published at'), formatWhen(dataset.published.finished_at)],
               [tr('Wiersze pliku', 'Rows of the file'), formatNumber(dataset.published.record_count)],
-              [tr('Uruchomił', 'Run by'), `${dataset.published.actor} (${triggerLabel(dataset.published.trigger)})`],
+              [tr('Uruchomił', 'Run by'), runByLabel(dataset.published.actor, dataset.published.trigger)],
               [
                 tr('Plik dnia', 'The day’s file'),
                 dataset.published.csv
@@ -115,10 +123,10 @@ function todayCard(today, publicBaseUrl) {
               { class: 'stack', id: 'publication-failure' },
               facts([
                 [tr('Próba', 'Attempt'), formatWhen(dataset.failure.finished_at)],
-                [tr('Uruchomił', 'Run by'), `${dataset.failure.actor} (${triggerLabel(dataset.failure.trigger)})`],
+                [tr('Uruchomił', 'Run by'), runByLabel(dataset.failure.actor, dataset.failure.trigger)],
               ]),
               h('h3', {}, tr('Co poprawić', 'What to correct')),
-              issuesList(dataset.failure.issues),
+              issuesList(dataset.failure.issues, 'issues', (issue) => fixLinks(issueFixLinks(issue))),
               h(
                 'p',
                 {},
@@ -139,7 +147,7 @@ function todayCard(today, publicBaseUrl) {
             'Nie ustawiono publicznego adresu plików: publikacja zostanie odrzucona. Ustaw go w ',
             'The public address of the files is not set: the publication will be refused. Set it in ',
           ),
-          h('a', { href: '#/ustawienia' }, tr('Ustawieniach', 'Settings')),
+          h('a', { href: '#/ustawienia/publikacja', class: 'fix-link' }, tr('Ustawieniach', 'Settings')),
           '.',
         ),
   )
@@ -193,8 +201,7 @@ function lastPublicationsCard(publications) {
           h(
             'tr',
             {},
-            h('th', {}, tr('Dzień danych', 'Data day')),
-            h('th', {}, tr('Kiedy', 'When')),
+            h('th', {}, tr('Dzień danych (kiedy)', 'Data day (when)')),
             h('th', {}, tr('Wynik', 'Outcome')),
             h('th', { class: 'number' }, tr('Wiersze', 'Rows')),
             h('th', {}, tr('Sposób', 'How')),
@@ -207,8 +214,13 @@ function lastPublicationsCard(publications) {
             h(
               'tr',
               { dataset: { status: p.status } },
-              h('td', {}, formatDate(p.date)),
-              h('td', {}, formatWhen(p.finished_at ?? p.started_at)),
+              h(
+                'td',
+                {},
+                formatDate(p.date),
+                h('br'),
+                h('small', { class: 'muted' }, formatWhen(p.finished_at ?? p.started_at)),
+              ),
               h(
                 'td',
                 {},
@@ -441,7 +453,13 @@ function alertsCard(alerts) {
         h(
           'li',
           { dataset: { code: alert.cause } },
-          h('span', { class: 'issue-text' }, `${formatDate(alert.day)} — `, tr(alert.message_pl, alert.message_en)),
+          h(
+            'span',
+            { class: 'issue-text' },
+            `${formatDate(alert.day)} — `,
+            tr(alert.message_pl, alert.message_en),
+            alertFixLinks(alert).length > 0 ? [' ', fixLinks(alertFixLinks(alert))] : null,
+          ),
           h('code', { class: 'issue-code' }, alert.cause),
         ),
       ),
@@ -479,6 +497,8 @@ export async function renderDashboard(root, { api, signal }) {
                 'Dzienna publikacja działa dalej; funkcje PRO (import ofert, webhook, publikacja przyciskiem) są niedostępne.',
                 'The daily publication goes on; PRO functions (offer import, webhook, publishing with the button) are unavailable.',
               ),
+              ' ',
+              fixLinks([{ href: '#/licencja', label: tr('Licencja', 'Licence') }]),
             ),
           )
         : null,

@@ -14,7 +14,8 @@ import {
   replaceChildren,
 } from '../dom.js'
 import { tr } from '../i18n.js'
-import { triggerLabel } from '../messages.js'
+import { actorLabel, runByLabel, triggerLabel } from '../messages.js'
+import { dateInput, isoDate } from '../operator/date-input.js'
 import { card, errorBox, formField, issuesList, pagedTable, technicalDetails, withBusy } from '../ui.js'
 import { deliveryReport } from './view-publication.js'
 
@@ -50,7 +51,7 @@ function publicationDetails(p) {
         tr('Początek — koniec', 'Start — end'),
         `${formatWhen(p.started_at, { seconds: true })} — ${formatWhen(p.finished_at, { seconds: true })}`,
       ],
-      [tr('Sposób / kto', 'How / who'), `${triggerLabel(p.trigger)}, ${p.actor}`],
+      [tr('Sposób / kto', 'How / who'), runByLabel(p.actor, p.trigger)],
       [tr('Wiersze', 'Rows'), p.record_count === null ? '—' : formatNumber(p.record_count)],
     ]),
     p.issues.length > 0 ? [h('h3', {}, tr('Co poprawić', 'What to correct')), issuesList(p.issues)] : null,
@@ -66,7 +67,12 @@ function publicationDetails(p) {
             [tr('Suma kontrolna CSV (MD5)', 'CSV checksum (MD5)'), mono(p.csv.md5)],
             [tr('Rozmiar', 'Size'), formatBytes(p.csv.bytes)],
             p.xml ? [tr('Suma kontrolna XML (MD5)', 'XML checksum (MD5)'), mono(p.xml.md5)] : null,
-            p.xml ? [tr('Dni w pliku XML', 'Days in the XML'), formatNumber(p.xml.resources)] : null,
+            p.xml
+              ? [
+                  tr('Pliki CSV w pliku XML (zasoby)', 'CSV files in the XML (resources)'),
+                  formatNumber(p.xml.resources),
+                ]
+              : null,
             p.offers_without_type
               ? [
                   tr('Pominięte oferty bez rodzaju', 'Offers left out without a type'),
@@ -121,8 +127,8 @@ export async function renderHistory(root, { api }) {
     h('option', { value: '' }, tr('każdy', 'any')),
     TRIGGER_CODES.map((code) => h('option', { value: code }, triggerLabel(code))),
   )
-  const from = h('input', { type: 'date', id: 'history-from' })
-  const to = h('input', { type: 'date', id: 'history-to' })
+  const from = dateInput({ id: 'history-from' })
+  const to = dateInput({ id: 'history-to' })
   const filters = h(
     'form',
     { class: 'filters', id: 'history-filters' },
@@ -150,7 +156,10 @@ export async function renderHistory(root, { api }) {
       },
       {
         label: tr('Sposób / kto', 'How / who'),
-        render: (p) => [triggerLabel(p.trigger), h('br'), h('span', { class: 'muted' }, p.actor)],
+        render: (p) =>
+          actorLabel(p.actor) === triggerLabel(p.trigger)
+            ? triggerLabel(p.trigger)
+            : [triggerLabel(p.trigger), h('br'), h('span', { class: 'muted' }, actorLabel(p.actor))],
       },
       { label: tr('Pliki', 'Files'), render: filesCell },
       {
@@ -173,8 +182,8 @@ export async function renderHistory(root, { api }) {
       const params = new URLSearchParams({ page: String(state.page), per_page: String(state.perPage) })
       if (status.value) params.set('status', status.value)
       if (trigger.value) params.set('trigger', trigger.value)
-      if (from.value) params.set('from', from.value)
-      if (to.value) params.set('to', to.value)
+      if (isoDate(from)) params.set('from', isoDate(from))
+      if (isoDate(to)) params.set('to', isoDate(to))
       const { body } = await api.get(`/publications?${params}`)
       return { items: body.items, total: body.total, totalPages: body.total_pages }
     },

@@ -21,10 +21,11 @@ import {
 } from '../dom.js'
 import { offerStatusLabel, propertyTypeLabel } from '../editor/editor-labels.js'
 import { enableUnlessRefused, gateAction, licensedFunctions } from '../operator/licence-gate.js'
+import { plural } from '../operator/plural.js'
 import { tr } from '../i18n.js'
 import { fileProblem } from '../operator/file-check.js'
 import { importActionLabel, jobStatusLabel } from '../messages.js'
-import { alertBox, card, errorBox, issueText, technicalDetails, toast } from '../ui.js'
+import { alertBox, card, errorBox, filePicker, issueText, technicalDetails, toast } from '../ui.js'
 
 const MAPPING_STORAGE_KEY = 'dg-admin.import-mapping'
 const POLL_MS = 400
@@ -37,7 +38,7 @@ const FIELDS = [
   ['source_property_id', 'Identyfikator lokalu', 'Unit id', true],
   ['prop_no', 'Numer lokalu', 'Unit number'],
   ['prop_type', 'Rodzaj (mieszkanie albo dom)', 'Type (flat or house)'],
-  ['property_status', 'Status (wolne, rezerwacja, sprzedane…)', 'Status (available, reserved, sold…)'],
+  ['property_status', 'Status (wolne, zarezerwowane, sprzedane…)', 'Status (available, reserved, sold…)'],
   ['prop_area', 'Powierzchnia [m²]', 'Area [m²]'],
   ['prop_rooms', 'Liczba pokoi', 'Rooms'],
   ['prop_floor', 'Piętro', 'Floor'],
@@ -231,8 +232,8 @@ function errorsTable(errors, total) {
           'p',
           { class: 'muted' },
           tr(
-            `Pokazano ${shown.length} z ${formatNumber(total)} błędów.`,
-            `Showing ${shown.length} of ${formatNumber(total)} errors.`,
+            `Pokazano ${shown.length} z ${plural(total, ['błędu', 'błędów', 'błędów'], 'pl')}.`,
+            `Showing ${shown.length} of ${plural(total, ['error', 'errors'], 'en')}.`,
           ),
         )
       : null,
@@ -310,8 +311,8 @@ function archiveScopeView(scope) {
   return alertBox(
     'warning',
     tr(
-      `Import pełnego stanu zarchiwizuje ${formatNumber(scope.total)} ofert, których nie ma w pliku.`,
-      `The full-state import archives ${formatNumber(scope.total)} offers missing from the file.`,
+      `Import pełnego stanu zarchiwizuje ${plural(scope.total, ['ofertę', 'oferty', 'ofert'], 'pl')}, których nie ma w pliku.`,
+      `The full-state import archives ${plural(scope.total, ['offer', 'offers'], 'en')} missing from the file.`,
     ),
     h(
       'ul',
@@ -323,7 +324,7 @@ function archiveScopeView(scope) {
             'li',
             {},
             mono(i.source_investment_id),
-            tr(`: ${formatNumber(i.archived)} ofert`, `: ${formatNumber(i.archived)} offers`),
+            `: ${plural(i.archived, tr(['oferta', 'oferty', 'ofert'], ['offer', 'offers']))}`,
           ),
         ),
     ),
@@ -540,7 +541,7 @@ export async function renderImports(root, { api, signal }) {
         'div',
         { class: 'field' },
         h('label', { for: 'import-file' }, tr('Plik z cennikiem (CSV lub XLSX)', 'Price list file (CSV or XLSX)')),
-        fileInput,
+        filePicker(fileInput),
         fileInfo,
       ),
       h(
@@ -733,8 +734,8 @@ export async function renderImports(root, { api, signal }) {
               { class: 'checkbox', for: 'confirm-archiving' },
               confirmBox,
               tr(
-                ` Potwierdzam archiwizację ${formatNumber(current.archive)} ofert`,
-                ` I confirm archiving ${formatNumber(current.archive)} offers`,
+                ` Potwierdzam archiwizację ${plural(current.archive, ['oferty', 'ofert', 'ofert'], 'pl')}`,
+                ` I confirm archiving ${plural(current.archive, ['offer', 'offers'], 'en')}`,
               ),
             )
           : null,

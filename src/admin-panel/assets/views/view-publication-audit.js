@@ -3,6 +3,7 @@
 // a day and a dataset narrow it. Run on demand: it reads every published file.
 import { badge, facts, formatNumber, formatWhen, h, mono, replaceChildren } from '../dom.js'
 import { tr } from '../i18n.js'
+import { dateInput, isoDate } from '../operator/date-input.js'
 import { card, errorBox, formField, withBusy } from '../ui.js'
 
 function severityBadge(severity) {
@@ -81,7 +82,7 @@ function datasetCard(dataset) {
 
 export async function renderPublicationAudit(root, { api }) {
   const { body: developers } = await api.get('/developers')
-  const day = h('input', { type: 'date', id: 'audit-day' })
+  const day = dateInput({ id: 'audit-day' })
   const developer = h(
     'select',
     { id: 'audit-developer' },
@@ -103,7 +104,7 @@ export async function renderPublicationAudit(root, { api }) {
   )
   const load = async () => {
     const params = new URLSearchParams()
-    if (day.value) params.set('date', day.value)
+    if (isoDate(day)) params.set('date', isoDate(day))
     if (developer.value) params.set('developer_id', developer.value)
     try {
       const { body } = await withBusy(run, tr('Sprawdzanie…', 'Checking…'), () =>
@@ -136,13 +137,14 @@ export async function renderPublicationAudit(root, { api }) {
     void load()
   })
   root.append(
+    h('div', { class: 'page-header' }, h('h1', {}, tr('Audyt publikacji', 'Publication audit'))),
     card(
       tr('Audyt opublikowanych plików', 'Audit of the published files'),
       h(
         'p',
         {},
         tr(
-          'Odczytuje ponownie każdy opublikowany plik każdego zbioru i sprawdza go tak jak harwester portalu i prawnik: plik XML ze schematem XSD i sumą .md5, obecność każdego zasobu z zapisaną sumą kontrolną oraz reguły pliku dnia (daty cen nie późniejsze niż dzień pliku, ceny lokali w ofercie, kolumna 42 nie mniejsza niż 40, jedna wartość w komórce). Każdy problem podaje dzień, plik i lokal.',
+          'Odczytuje ponownie każdy opublikowany plik każdego zbioru i sprawdza go tak jak harvester portalu dane.gov.pl (mechanizm pobierania danych) i prawnik: plik XML ze schematem XSD i sumą .md5, obecność każdego zasobu z zapisaną sumą kontrolną oraz reguły pliku dnia (daty cen nie późniejsze niż dzień pliku, ceny lokali w ofercie, kolumna 42 nie mniejsza niż 40, jedna wartość w komórce). Każdy problem podaje dzień, plik i lokal.',
           'Reads every published file of every dataset again and checks it as the portal’s harvester and a lawyer would: the XML against the XSD and its .md5, every resource present with its recorded checksum, and the day-file rules (price dates not after the file’s day, prices of units on offer, column 42 not below 40, one value per cell). Each problem names the day, the file and the unit.',
         ),
       ),

@@ -206,7 +206,7 @@ function publicationOutcome(outcome) {
         tr('Suma kontrolna XML (plik .md5)', 'XML checksum (.md5 file)'),
         outcome.xml ? externalLink(outcome.xml.md5_url) : '—',
       ],
-      [tr('Dni w pliku XML', 'Days in the XML'), formatNumber(outcome.xml?.resources)],
+      [tr('Pliki CSV w pliku XML (zasoby)', 'CSV files in the XML (resources)'), formatNumber(outcome.xml?.resources)],
       [tr('Opublikowano', 'Published at'), formatWhen(outcome.published_at, { seconds: true })],
       [tr('Sposób', 'How'), triggerLabel(outcome.trigger)],
     ]),

@@ -15,8 +15,10 @@ import {
   todayInWarsaw,
 } from '../dom.js'
 import { enableUnlessRefused, gateAction, licensedFunctions } from '../operator/licence-gate.js'
+import { plural } from '../operator/plural.js'
 import { tr } from '../i18n.js'
-import { alertBox, card, errorBox, formField, issueText, technicalDetails, toast, withBusy } from '../ui.js'
+import { dateInput, isoDate } from '../operator/date-input.js'
+import { alertBox, card, errorBox, filePicker, formField, issueText, technicalDetails, toast, withBusy } from '../ui.js'
 
 const ERRORS_SHOWN = 200
 
@@ -75,8 +77,8 @@ function errorsTable(errors, total) {
           'p',
           { class: 'muted' },
           tr(
-            `Pokazano ${shown.length} z ${formatNumber(total)} błędów.`,
-            `Showing ${shown.length} of ${formatNumber(total)} errors.`,
+            `Pokazano ${shown.length} z ${plural(total, ['błędu', 'błędów', 'błędów'], 'pl')}.`,
+            `Showing ${shown.length} of ${plural(total, ['error', 'errors'], 'en')}.`,
           ),
         )
       : null,
@@ -181,7 +183,7 @@ export async function renderReportImport(root, { api }) {
     )
     if (!preview.valid) return
 
-    const date = h('input', { type: 'date', id: 'report-date', value: todayInWarsaw(), max: todayInWarsaw() })
+    const date = dateInput({ id: 'report-date', value: todayInWarsaw(), max: todayInWarsaw(), required: true })
     const confirm = h('input', { type: 'checkbox', id: 'report-confirm' })
     // the rows name another developer name or KRS than the entity the NIP names: confirmed apart
     const mismatch = preview.warnings.some((w) => w.code === 'developer_mismatch')
@@ -195,6 +197,14 @@ export async function renderReportImport(root, { api }) {
     const message = h('div', { 'aria-live': 'polite' })
     publish.addEventListener('click', async () => {
       replaceChildren(message)
+      if (!isoDate(date) || !date.checkValidity()) {
+        replaceChildren(
+          message,
+          alertBox('error', date.validationMessage || tr('Podaj dzień danych.', 'Give the data day.')),
+        )
+        date.focus()
+        return
+      }
       if (!confirm.checked) {
         replaceChildren(message, alertBox('error', tr('Zaznacz potwierdzenie.', 'Tick the confirmation.')))
         confirm.focus()
@@ -215,7 +225,7 @@ export async function renderReportImport(root, { api }) {
         return
       }
       try {
-        const form = new URLSearchParams({ job_id: id, confirm: 'true', date: date.value })
+        const form = new URLSearchParams({ job_id: id, confirm: 'true', date: isoDate(date) })
         if (mismatch) form.set('confirm_developer_mismatch', 'true')
         const { body } = await withBusy(publish, tr('Publikowanie…', 'Publishing…'), () =>
           api.post('/imports/report', { form }),
@@ -267,8 +277,8 @@ export async function renderReportImport(root, { api }) {
         ),
         formField({
           label: tr(
-            ` Potwierdzam publikację ${formatNumber(preview.row_count)} wierszy tego raportu na portalu dane.gov.pl`,
-            ` I confirm publishing the ${formatNumber(preview.row_count)} rows of this report on the portal dane.gov.pl`,
+            ` Potwierdzam publikację ${plural(preview.row_count, ['wiersza', 'wierszy', 'wierszy'], 'pl')} tego raportu na portalu dane.gov.pl`,
+            ` I confirm publishing the ${plural(preview.row_count, ['row', 'rows'], 'en')} of this report on the portal dane.gov.pl`,
           ),
           input: confirm,
           names: 'confirm',
@@ -300,12 +310,14 @@ export async function renderReportImport(root, { api }) {
         'A report is a file in the official 58-column layout (as a spreadsheet or a sales system exports it). The check publishes nothing: it shows the rows, warnings and errors.',
       ),
     ),
-    formField({
-      label: tr('Plik raportu (CSV lub XLSX)', 'Report file (CSV or XLSX)'),
-      input: fileInput,
-      names: 'file',
-      hint: fileInfo,
-    }),
+    h(
+      'div',
+      { class: 'field', dataset: { field: 'file' } },
+      h('label', { for: 'report-file' }, tr('Plik raportu (CSV lub XLSX)', 'Report file (CSV or XLSX)')),
+      filePicker(fileInput),
+      fileInfo,
+      h('p', { class: 'field-error', id: 'report-file-error', hidden: true }),
+    ),
     h('div', { class: 'actions' }, previewButton, progress),
     licenceReason,
   )

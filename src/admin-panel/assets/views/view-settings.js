@@ -27,7 +27,7 @@ const TABS = [
   ['deweloper', ['Deweloper', 'Developer']],
   ['lokalizacje', ['Lokalizacje inwestycji', 'Investment locations']],
   ['opcje', ['Opcje strony', 'Site options']],
-  ['generate', ['Stary adres generate', 'Legacy generate']],
+  ['generate', ['Dawny adres generowania', 'Legacy generating address']],
 ]
 
 const LISTABLE_STATUSES = ['available', 'reserved', 'sold', 'unavailable']
@@ -231,8 +231,9 @@ async function publicationTab(root, api) {
 
 /** field: [column, Polish, English, kind] */
 const DEVELOPER_FIELDS = [
-  ['name', 1, 'Nazwa', 'Name'],
-  ['legal_form', 2, 'Forma prawna', 'Legal form'],
+  // a name or legal form is long ("spółka z ograniczoną odpowiedzialnością"): wrapped, never cut
+  ['name', 1, 'Nazwa', 'Name', 'long'],
+  ['legal_form', 2, 'Forma prawna', 'Legal form', 'long'],
   ['krs', 3, 'Numer KRS', 'KRS number'],
   ['ceidg', 4, 'Wpis do CEIDG', 'CEIDG entry'],
   ['nip', 5, 'NIP', 'NIP (tax id)'],
@@ -406,8 +407,9 @@ async function developersTab(root, api) {
     body.items.map((d) =>
       h(
         'option',
-        { value: String(d.id), selected: d.id === current?.id },
-        `${d.name}${d.nip ? ` (NIP ${d.nip})` : ''}`,
+        { value: String(d.id), selected: d.id === current?.id, title: d.nip ? `NIP ${d.nip}` : null },
+        // the NIP tells apart entities of one name; otherwise it only widens the choice
+        `${d.name}${d.nip && body.items.some((o) => o !== d && o.name === d.name) ? ` (NIP ${d.nip})` : ''}`,
       ),
     ),
     h('option', { value: 'nowy', selected: current === null }, tr('+ nowy podmiot', '+ new entity')),
@@ -795,7 +797,7 @@ async function legacyTab(root, api) {
   reset.addEventListener('click', () => void send(reset, null))
   root.append(
     card(
-      tr('Stary adres generate: parametr key', 'Legacy generate address: the key parameter'),
+      tr('Dawny adres generowania pliku: klucz w adresie', 'Legacy file-generating address: the key in the address'),
       h(
         'p',
         {},

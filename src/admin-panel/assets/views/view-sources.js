@@ -14,6 +14,7 @@ import {
   replaceChildren,
 } from '../dom.js'
 import { offerStatusLabel } from '../editor/editor-labels.js'
+import { plural } from '../operator/plural.js'
 import { tr } from '../i18n.js'
 import { alertBox, card, confirmDialog, errorBox, formField, technicalDetails, toast } from '../ui.js'
 
@@ -83,8 +84,8 @@ function guardLine(guard) {
         )
       : guard.guard === 'shrink'
         ? tr(
-            `${guard.count} wierszy zamiast ${guard.of} (−${guard.actual_pct}%, limit ${guard.limit_pct}%)`,
-            `${guard.count} rows instead of ${guard.of} (−${guard.actual_pct}%, limit ${guard.limit_pct}%)`,
+            `${plural(guard.count, ['wiersz', 'wiersze', 'wierszy'], 'pl')} zamiast ${guard.of} (−${guard.actual_pct}%, limit ${guard.limit_pct}%)`,
+            `${plural(guard.count, ['row', 'rows'], 'en')} instead of ${guard.of} (−${guard.actual_pct}%, limit ${guard.limit_pct}%)`,
           )
         : tr(
             `${guard.count} z ${guard.of} (${guard.actual_pct}%, limit ${guard.limit_pct}%)`,
@@ -118,7 +119,7 @@ function valueText(field, value) {
 export async function renderSources(page, { api, signal }) {
   const parts = location.hash.replace(/^#\/?/, '').split('/')
   if (parts[1] === 'przebieg' && /^\d+$/.test(parts[2] ?? '')) return renderRun(page, { api, signal, id: parts[2] })
-  page.append(h('h1', {}, tr('Źródła ofert', 'Offer sources')))
+  page.append(h('div', { class: 'page-header' }, h('h1', {}, tr('Źródła ofert', 'Offer sources'))))
   page.append(
     h(
       'p',
@@ -505,7 +506,11 @@ async function renderRun(page, { api, signal, id }) {
   const { run, plan } = body
   page.append(
     h('p', {}, h('a', { href: '#/zrodla' }, tr('← Źródła ofert', '← Offer sources'))),
-    h('h1', {}, tr(`Przebieg ${run.id}`, `Run ${run.id}`), ' ', outcomeBadge(run.outcome)),
+    h(
+      'div',
+      { class: 'page-header' },
+      h('h1', {}, tr(`Przebieg ${run.id}`, `Run ${run.id}`), ' ', outcomeBadge(run.outcome)),
+    ),
   )
   const summary = run.summary ?? {}
   page.append(
