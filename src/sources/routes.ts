@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 
 import { actorOf, requireCapability, requirePrincipal } from '../host/http/authenticate.js'
-import { errorResponses } from '../host/http/schemas.js'
+import { errorResponses, RowId } from '../host/http/schemas.js'
 import { PluginError } from '../host/errors.js'
 import { requireEntitlement } from '../licensing/require-entitlement.js'
 import { SOURCE_SCHEMAS, SourceCreateBody, SourceRunPlanSchema, SourceUpdateBody } from './schemas.js'
@@ -17,7 +17,7 @@ import { changeSource, createSource, getSource, listRuns, listSources, removeSou
 import type { SourceInput } from './source-settings.js'
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
-const IdParams = Type.Object({ id: Type.Integer({ minimum: 1 }) })
+const IdParams = Type.Object({ id: RowId() })
 const tags = ['sources']
 
 export async function sourceRoutes(app: FastifyInstance): Promise<void> {
@@ -165,7 +165,7 @@ export async function sourceRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Runs of every source (or of one), newest first; outcome=held lists the runs waiting for a decision',
         security,
         querystring: Type.Object({
-          source_id: Type.Optional(Type.Integer({ minimum: 1 })),
+          source_id: Type.Optional(RowId()),
           outcome: Type.Optional(Type.String({ pattern: '^[a-z_]{1,20}$' })),
           limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
         }),
