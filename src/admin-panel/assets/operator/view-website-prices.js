@@ -343,8 +343,8 @@ async function renderInvestmentPrices(page, { api, signal, id }) {
         'p',
         { class: 'hint' },
         tr(
-          'Wklej ten kod na stronie WWW w miejscu, gdzie ma się pojawić tabela cen (w WordPressie: blok „Własny HTML”).',
-          'Paste this code into the web page where the price table should appear (in WordPress: a “Custom HTML” block).',
+          'Wklej ten kod na stronie WWW w miejscu, gdzie ma się pojawić tabela cen. Strona w WordPressie nie potrzebuje kodu: wystarczy wtyczka dg-ceny (podręcznik, „Pomoc”).',
+          'Paste this code into the web page where the price table should appear A WordPress site needs no code: the dg-ceny plugin does it (see the handbook, “Help”).',
         ),
       ),
       snippetBlock,
