@@ -13,15 +13,15 @@ import { HostError } from '../host/errors.js'
 import { createUser, listUsers, setLoginPassword } from '../host/users/users.js'
 import { getLicenseState, setLicense } from '../licensing/license.js'
 import { getWebhookSecret, rotateWebhookSecret } from '../webhook/webhook-secret.js'
-import { ALERTS_COMMANDS } from './alerts-command.js'
-import { AUDIT_COMMANDS } from './audit-command.js'
-import { BACKUP_COMMANDS } from './backup-command.js'
-import { SOURCE_COMMANDS } from './source-command.js'
-import { runImportCommand } from './import-command.js'
-import { SITE_OPTION_COMMANDS } from './site-options-command.js'
-import { PUBLICATION_PUBLISH_COMMANDS } from './publication-publish-command.js'
+import { ALERTS_COMMANDS } from './commands/alerts-command.js'
+import { AUDIT_COMMANDS } from './commands/audit-command.js'
+import { BACKUP_COMMANDS } from './commands/backup-command.js'
+import { SOURCE_COMMANDS } from './commands/source-command.js'
+import { runImportCommand } from './commands/import-command.js'
+import { SITE_OPTION_COMMANDS } from './commands/site-options-command.js'
+import { PUBLICATION_PUBLISH_COMMANDS } from './commands/publication-publish-command.js'
 import { IMPORT_HELP } from './import-help.js'
-import { runWebhookSendCommand } from './webhook-send-command.js'
+import { runWebhookSendCommand } from './commands/webhook-send-command.js'
 import {
   DEVELOPER_OPTIONS,
   LOCATION_OPTIONS,
@@ -30,7 +30,7 @@ import {
   runInvestmentLocationCommand,
   runPreflightCommand,
   runPublicationSettingsCommand,
-} from './publication-settings-command.js'
+} from './commands/publication-settings-command.js'
 import { setUpDemo } from '../demo/demo-setup.js'
 import { describeDemo, startDemoServer } from '../demo/run-demo.js'
 import { databaseUnavailable, openCliDatabase, withHostContext } from './cli-context.js'

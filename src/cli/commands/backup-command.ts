@@ -2,8 +2,8 @@
  * `dg backup --to DIR` and `dg restore --from DIR [--replace]` (src/backup/backup.ts). With
  * DATABASE_URL both handle the data folder's files only and print the PostgreSQL practice.
  */
-import { backupDataDir, postgresPractice, restoreDataDir } from '../backup/backup.js'
-import type { Command } from './command.js'
+import { backupDataDir, postgresPractice, restoreDataDir } from '../../backup/backup.js'
+import type { Command } from '../command.js'
 
 export const BACKUP_COMMANDS: Command[] = [
   {

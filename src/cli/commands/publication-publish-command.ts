@@ -4,11 +4,11 @@
  * every `dg` command it is not licence-gated (the legal duty goes on in continuity mode); the
  * day rules are the pipeline's own (today, or a day whose file exists already).
  */
-import { HostError, PluginError } from '../host/errors.js'
-import { isCalendarDate } from '../licensing/license.js'
-import { type PublicationOutcome, publish, todayInWarsaw } from '../publication/publication-service.js'
-import { withHostContext } from './cli-context.js'
-import type { Command } from './command.js'
+import { HostError, PluginError } from '../../host/errors.js'
+import { isCalendarDate } from '../../licensing/license.js'
+import { type PublicationOutcome, publish, todayInWarsaw } from '../../publication/publication-service.js'
+import { withHostContext } from '../cli-context.js'
+import type { Command } from '../command.js'
 
 function describeOutcome(outcome: PublicationOutcome): string {
   return [

@@ -4,15 +4,15 @@
  * DG_EXTENSIONS modules, as the service does; the value is checked by the option's type and kept
  * as its sanitizer returns it.
  */
-import { HostError } from '../host/errors.js'
+import { HostError } from '../../host/errors.js'
 import {
   listSiteOptions,
   parseSiteOptionText,
   setSiteOption,
   type SiteOptionView,
-} from '../host/extensions/site-options.js'
-import { withHostContext } from './cli-context.js'
-import type { Command } from './command.js'
+} from '../../host/extensions/site-options.js'
+import { withHostContext } from '../cli-context.js'
+import type { Command } from '../command.js'
 
 function line(option: SiteOptionView): string {
   const value = JSON.stringify(option.value)

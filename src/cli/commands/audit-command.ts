@@ -3,11 +3,11 @@
  * GET /publication/audit show it. Exit code 1 when a published file breaks a rule, so a cron job
  * or a monitoring check can act on it; gaps are listed but do not fail it.
  */
-import { HostError, PluginError } from '../host/errors.js'
-import { isCalendarDate } from '../licensing/license.js'
-import { type AuditReport, auditPublications } from '../publication/audit/publication-audit.js'
-import { withHostContext } from './cli-context.js'
-import type { Command } from './command.js'
+import { HostError, PluginError } from '../../host/errors.js'
+import { isCalendarDate } from '../../licensing/license.js'
+import { type AuditReport, auditPublications } from '../../publication/audit/publication-audit.js'
+import { withHostContext } from '../cli-context.js'
+import type { Command } from '../command.js'
 
 function describeAudit(report: AuditReport): string {
   const lines = [

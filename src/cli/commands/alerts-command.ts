@@ -3,12 +3,12 @@
  * settings (DG_ALERT_*, or the panel's where those set no channel), so an operator can see the e-mail and the chat message arrive before a
  * real cause does. It is recorded and audited like any alert (cause `test`), never deduplicated.
  */
-import { testAlert } from '../alerts/alert-causes.js'
-import { configuredChannels, sendTestAlert } from '../alerts/alert-service.js'
-import { HostError } from '../host/errors.js'
-import { todayInWarsaw } from '../publication/publication-service.js'
-import { withHostContext } from './cli-context.js'
-import type { Command } from './command.js'
+import { testAlert } from '../../alerts/alert-causes.js'
+import { configuredChannels, sendTestAlert } from '../../alerts/alert-service.js'
+import { HostError } from '../../host/errors.js'
+import { todayInWarsaw } from '../../publication/publication-service.js'
+import { withHostContext } from '../cli-context.js'
+import type { Command } from '../command.js'
 
 export const ALERTS_COMMANDS: Command[] = [
   {

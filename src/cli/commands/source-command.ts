@@ -5,12 +5,12 @@
  */
 import { readFile } from 'node:fs/promises'
 
-import type { Command } from './command.js'
-import { withHostContext } from './cli-context.js'
-import { HostError } from '../host/errors.js'
-import { applyHeldRun, rejectHeldRun, runSource, type RunView } from '../sources/source-runs.js'
-import { createSource, listRuns, listSources, removeSource } from '../sources/source-service.js'
-import type { SourceInput } from '../sources/source-settings.js'
+import type { Command } from '../command.js'
+import { withHostContext } from '../cli-context.js'
+import { HostError } from '../../host/errors.js'
+import { applyHeldRun, rejectHeldRun, runSource, type RunView } from '../../sources/source-runs.js'
+import { createSource, listRuns, listSources, removeSource } from '../../sources/source-service.js'
+import type { SourceInput } from '../../sources/source-settings.js'
 
 function json(text: string | undefined, option: string): unknown {
   if (text === undefined) return undefined

@@ -5,9 +5,9 @@
  */
 import fs from 'node:fs/promises'
 
-import { HostError, PluginError } from '../host/errors.js'
-import { runPreflight } from '../publication/preflight.js'
-import type { PublicationSettings } from '../publication/settings/publication-settings.js'
+import { HostError, PluginError } from '../../host/errors.js'
+import { runPreflight } from '../../publication/preflight.js'
+import type { PublicationSettings } from '../../publication/settings/publication-settings.js'
 import {
   createDeveloper,
   type DeveloperInput,
@@ -24,9 +24,9 @@ import {
   type SettingsIssueView,
   updateDeveloper,
   updateInvestmentLocation,
-} from '../publication/settings/settings-service.js'
-import { type CliEnvironment, withHostContext } from './cli-context.js'
-import type { CommandResult, OptionSpec } from './command.js'
+} from '../../publication/settings/settings-service.js'
+import { type CliEnvironment, withHostContext } from '../cli-context.js'
+import type { CommandResult, OptionSpec } from '../command.js'
 
 type Values = Record<string, string | boolean | undefined>
 

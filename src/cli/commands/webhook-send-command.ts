@@ -4,10 +4,10 @@
  */
 import fs from 'node:fs/promises'
 
-import { HostError } from '../host/errors.js'
-import { sendPropertyEvent, WebhookSendError } from '../webhook/sender.js'
-import type { CliEnvironment } from './cli-context.js'
-import type { CommandResult } from './command.js'
+import { HostError } from '../../host/errors.js'
+import { sendPropertyEvent, WebhookSendError } from '../../webhook/sender.js'
+import type { CliEnvironment } from '../cli-context.js'
+import type { CommandResult } from '../command.js'
 
 async function readText(file: string, what: string): Promise<string> {
   try {

@@ -7,18 +7,18 @@ import { randomBytes } from 'node:crypto'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 
-import { HostError } from '../host/errors.js'
-import { estimateDataRows } from '../imports/reading/estimate-rows.js'
+import { HostError } from '../../host/errors.js'
+import { estimateDataRows } from '../../imports/reading/estimate-rows.js'
 import {
   executeOfferImport,
   parseMapping,
   parseMode,
   previewOfferImport,
   type PreviewBody,
-} from '../imports/offer-import-service.js'
-import { type CliEnvironment, withHostContext } from './cli-context.js'
-import type { CommandResult } from './command.js'
-import { type ProgressBar, startProgressBar } from './progress-bar.js'
+} from '../../imports/offer-import-service.js'
+import { type CliEnvironment, withHostContext } from '../cli-context.js'
+import type { CommandResult } from '../command.js'
+import { type ProgressBar, startProgressBar } from '../progress-bar.js'
 
 function describePreview(id: string, preview: PreviewBody): string {
   const lines = [
