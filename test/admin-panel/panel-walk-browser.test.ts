@@ -444,9 +444,7 @@ describe.skipIf(!chromiumPresent)('every view of the panel in both languages and
           await page.goto(`${panel.origin}/dg-admin/#/${stop.route}`)
           await page.reload()
           await page.locator('.page[data-view]').waitFor()
-          // the preview of "Ceny na stronie WWW" keeps one request of its component open in
-          // Chromium's view, so the network is not always idle: the walk goes on after 5 s
-          await page.waitForLoadState('networkidle', { timeout: 5000 }).catch(() => undefined)
+          await page.waitForLoadState('networkidle')
           await stop.prepare?.(panel)
           await page.waitForTimeout(150)
           const found = await page.evaluate<string[]>(`${CHECK}(${JSON.stringify({ english, lang })})`)

@@ -315,7 +315,11 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
           cache: revalidate ? 'no-cache' : 'default',
         })
           .then((response) => {
-            if (!response.ok) throw new Error(`HTTP ${response.status}`)
+            // a refusal's body is read too, so that the connection is free for the page again
+            if (!response.ok)
+              return response.text().then(() => {
+                throw new Error(`HTTP ${response.status}`)
+              })
             return response.text()
           })
           .then((text) => {
