@@ -76,17 +76,19 @@ export async function drawPriceChart(container, items, today) {
   if (types.length === 0) return
   const uPlot = await loadChartLibrary()
   const money = (_u, value) => (value === null || value === undefined ? '—' : formatMoney(value.toFixed(2)))
+  // uPlot asks for an axis's labels with no splits while a chart being redrawn has no size yet
+  // (a language switch): a page error otherwise
   const axes = [
     {
       space: 90,
-      values: (_u, splits) => splits.map((day) => formatDate(dateOfDay(day))),
+      values: (_u, splits) => (splits ?? []).map((day) => formatDate(dateOfDay(day))),
     },
     {
       scale: 'zl',
       label: types.includes('m2') ? 'zł/m²' : 'zł',
       labelSize: 20,
       size: 70,
-      values: (_u, splits) => splits.map(compact),
+      values: (_u, splits) => (splits ?? []).map(compact),
     },
   ]
   const options = {
