@@ -387,7 +387,9 @@ describeEachDatabase('the price in force on the day', (getEnv) => {
       expect(leftOut?.details.offers).toEqual(
         expect.arrayContaining([expect.objectContaining({ id: m2Alone.id, status: 'available' })]),
       )
-      expect(leftOut?.message).toMatch(/published_statuses/)
+      // the operator is told where to fix it, by the field's Polish label, not its code
+      expect(leftOut?.message).toMatch(/Oferty w pliku dnia/)
+      expect(leftOut?.message).not.toMatch(/published_statuses/)
     } finally {
       await updatePublicationSettings(env.ctx, { published_statuses: ['available', 'reserved'] }, { type: 'cli' })
     }
