@@ -5,6 +5,7 @@
  * answer whatever the service above does with the rows.
  */
 import type { Executor } from '../host/context.js'
+import type { DialectCaps } from '../host/db/dialect.js'
 import type { Flag } from '../host/db/schema.js'
 import { ON_SALE_STATUSES } from '../publication/daily-file/collect-daily-input.js'
 
@@ -136,6 +137,15 @@ export async function selectPartsOf(db: Executor, offerIds: readonly number[]) {
 
 export async function selectInvestmentTitle(db: Executor, investmentId: number) {
   return db.selectFrom('investments').select(['id', 'title']).where('id', '=', investmentId).executeTakeFirst()
+}
+
+/**
+ * The investment's row locked until the transaction ends on PostgreSQL, so that two changes of its
+ * settings take turns and each audits the values it replaced (SQLite's single writer already does).
+ */
+export async function lockInvestmentRow(db: Executor, caps: DialectCaps, investmentId: number): Promise<void> {
+  if (caps.concurrentWriters)
+    await db.selectFrom('investments').select('id').where('id', '=', investmentId).forUpdate().execute()
 }
 
 export async function selectPublicPricesSettings(db: Executor, investmentId: number) {

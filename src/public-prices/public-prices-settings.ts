@@ -9,6 +9,7 @@ import type { HostContext } from '../host/context.js'
 import { HostError } from '../host/errors.js'
 import { PLUGIN_VERSION } from '../version.js'
 import {
+  lockInvestmentRow,
   selectInvestmentTitle,
   selectPublicPricesSettings,
   upsertPublicPricesSettings,
@@ -123,12 +124,20 @@ export async function updatePublicPricesSettings(
 ): Promise<PublicPricesSettingsView> {
   const origins = change.allowed_origins === undefined ? undefined : normalizeOrigins(change.allowed_origins)
   await requireInvestment(ctx, investmentId)
-  const before = await getPublicPricesSettings(ctx, investmentId, serviceBase)
-  const after = {
-    enabled: change.enabled ?? before.enabled,
-    allowed_origins: origins ?? before.allowed_origins,
-  }
-  await ctx.db.transaction().execute(async (trx) => {
+  return ctx.db.transaction().execute(async (trx) => {
+    // read in the transaction, after the lock: the change builds on, and audits, what it replaces
+    await lockInvestmentRow(trx, ctx.caps, investmentId)
+    const row = await selectPublicPricesSettings(trx, investmentId)
+    const before = {
+      investment_id: investmentId,
+      enabled: row?.enabled === 1,
+      allowed_origins: row ? allowedOriginsOf(row) : [],
+      ...publicAddresses(serviceBase, investmentId),
+    }
+    const after = {
+      enabled: change.enabled ?? before.enabled,
+      allowed_origins: origins ?? before.allowed_origins,
+    }
     await upsertPublicPricesSettings(trx, {
       investment_id: investmentId,
       enabled: after.enabled ? 1 : 0,
@@ -150,6 +159,6 @@ export async function updatePublicPricesSettings(
       },
       trx,
     )
+    return { ...before, ...after }
   })
-  return { ...before, ...after }
 }

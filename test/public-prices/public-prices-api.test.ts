@@ -192,6 +192,29 @@ describeEachDatabase('public price endpoint', (getEnv) => {
         after: { enabled: true, allowed_origins: [SITE, 'http://localhost:8080'] },
       })
     })
+
+    it('keeps both of two changes sent at once, each audited with the values it replaced', async () => {
+      const other = await createInvestment()
+      const [switched, listed] = await Promise.all([
+        call('PUT', `/investments/${other}/public-prices`, { enabled: true }),
+        call('PUT', `/investments/${other}/public-prices`, { allowed_origins: [SITE] }),
+      ])
+      expect([switched.statusCode, listed.statusCode]).toEqual([200, 200])
+      const settings = await call('GET', `/investments/${other}/public-prices`)
+      expect(settings.json()).toMatchObject({ enabled: true, allowed_origins: [SITE] })
+      const audits = (
+        await state.env.ctx.db
+          .selectFrom('audit_log')
+          .select('details')
+          .where('action', '=', 'public_prices.update')
+          .where('object_id', '=', String(other))
+          .orderBy('id')
+          .execute()
+      ).map((row) => JSON.parse(row.details ?? '{}') as { before: unknown; after: unknown })
+      expect(audits).toHaveLength(2)
+      // the second change starts from what the first one left
+      expect(audits[1]?.before).toEqual(audits[0]?.after)
+    })
   })
 
   describe('answers', () => {
