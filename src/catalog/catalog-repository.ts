@@ -8,6 +8,7 @@ import type { Executor } from '../host/context.js'
 import { compiledOnce } from '../host/db/compiled-once.js'
 import { areaNumericSql, type DialectName } from '../host/db/dialect.js'
 import type { Database } from '../host/db/schema.js'
+import { totalPriceInForceSql } from '../offers/offers-repository.js'
 
 export const PUBLISHED = 'publish'
 
@@ -25,6 +26,11 @@ export interface PropertyFilters {
   search?: string | undefined
   modifiedAfter?: string | undefined
   excludeId?: number | undefined
+  /**
+   * The day whose prices in force the price filter and order read, set while some total is
+   * announced for a later day (listing-cache.ts); otherwise the stored totals are those prices.
+   */
+  pricesOn?: string | undefined
   /** Only these offers: a match set listing-cache.ts keeps (never a request's parameter). */
   among?: readonly number[] | undefined
 }
@@ -56,6 +62,13 @@ function publishedOffers(db: Executor): OfferQuery {
     .where('investments.host_status', '=', PUBLISHED)
 }
 
+/** The total price a list filters and orders by: the one in force on the list's day. */
+function listedTotal(filters: PropertyFilters) {
+  return filters.pricesOn === undefined
+    ? sql.ref<number | null>('offers.price_total_cents')
+    : totalPriceInForceSql('offers', filters.pricesOn)
+}
+
 function applyFilters(query: OfferQuery, dialect: DialectName, filters: PropertyFilters): OfferQuery {
   let q = query
   const area = sql<number>`${sql.raw(areaNumericSql(dialect).replace('area', 'offers.area'))}`
@@ -67,8 +80,8 @@ function applyFilters(query: OfferQuery, dialect: DialectName, filters: Property
   if (filters.floor !== undefined) q = q.where('offers.floor', '=', filters.floor)
   if (filters.areaMin !== undefined) q = q.where(area, '>=', Number(filters.areaMin))
   if (filters.areaMax !== undefined) q = q.where(area, '<=', Number(filters.areaMax))
-  if (filters.priceMin !== undefined) q = q.where('offers.price_total_cents', '>=', filters.priceMin)
-  if (filters.priceMax !== undefined) q = q.where('offers.price_total_cents', '<=', filters.priceMax)
+  if (filters.priceMin !== undefined) q = q.where(listedTotal(filters), '>=', filters.priceMin)
+  if (filters.priceMax !== undefined) q = q.where(listedTotal(filters), '<=', filters.priceMax)
   if (filters.modifiedAfter !== undefined) q = q.where('offers.modified_at', '>', filters.modifiedAfter)
   if (filters.excludeId !== undefined) q = q.where('offers.id', '!=', filters.excludeId)
   if (filters.among !== undefined)
@@ -149,6 +162,7 @@ export interface PageOrder {
 function orderedPage<O>(
   query: SelectQueryBuilder<Database, 'offers' | 'investments', O>,
   dialect: DialectName,
+  filters: PropertyFilters,
   order: PageOrder,
   page: Page,
 ) {
@@ -159,7 +173,7 @@ function orderedPage<O>(
       q = q.orderBy('offers.title', dir)
       break
     case 'price':
-      q = q.orderBy('offers.price_total_cents', (ob) => (dir === 'asc' ? ob.asc() : ob.desc()).nullsLast())
+      q = q.orderBy(listedTotal(filters), (ob) => (dir === 'asc' ? ob.asc() : ob.desc()).nullsLast())
       break
     case 'area':
       q = q.orderBy(sql.raw(areaNumericSql(dialect).replace('area', 'offers.area')), (ob) =>
@@ -182,6 +196,7 @@ export async function selectPropertyPage(
   return orderedPage(
     applyFilters(publishedOffers(db), dialect, filters).select(OFFER_COLUMNS),
     dialect,
+    filters,
     order,
     page,
   ).execute()
@@ -198,6 +213,7 @@ export async function selectPropertyPageIds(
   const rows = await orderedPage(
     applyFilters(publishedOffers(db), dialect, filters).select('offers.id'),
     dialect,
+    filters,
     order,
     page,
   ).execute()

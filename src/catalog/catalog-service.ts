@@ -22,7 +22,13 @@ import {
   selectPublishedInvestment,
   selectPublishedProperty,
 } from './catalog-repository.js'
-import { type CatalogRevisions, countAtRevision, narrowedFilters, pageAtRevision } from './listing-cache.js'
+import {
+  type CatalogRevisions,
+  countAtRevision,
+  narrowedFilters,
+  pageAtRevision,
+  withPricesDay,
+} from './listing-cache.js'
 import { withPricesInForce } from './current-prices.js'
 import { warsawDate } from '../licensing/license.js'
 import { exposableOffer, exposeCustomMeta, exposedExtensionOptions } from './custom-meta.js'
@@ -177,7 +183,8 @@ export async function listProperties(
 ): Promise<Collection<Record<string, unknown>>> {
   await ctx.hooks.doAction('dg_before_listing', { ...query })
   const order = { by: query.orderBy, direction: query.order }
-  const filters = await narrowedFilters(ctx, query, order, revisions)
+  const priced = await withPricesDay(ctx, query, order, catalogDay(ctx), revisions)
+  const filters = await narrowedFilters(ctx, priced, order, revisions)
   const total = await countAtRevision(ctx, filters, revisions)
   const totalPages = pageOrThrow(total, query)
   const records = await pageAtRevision(

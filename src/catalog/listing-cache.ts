@@ -21,6 +21,7 @@ import {
   selectPropertyPage,
   selectPropertyPageIds,
 } from './catalog-repository.js'
+import { anyTotalAnnouncedAfter } from '../offers/offers-repository.js'
 import { type ListingValueKind, replaceListingValues, selectListingValue } from './listing-values-repository.js'
 import { valuesPerOwner } from './values-at-revision.js'
 
@@ -38,6 +39,7 @@ const FILTER_KEYS = [
   'search',
   'modifiedAfter',
   'excludeId',
+  'pricesOn',
 ] as const satisfies ReadonlyArray<keyof PropertyFilters>
 const totalsOf = valuesPerOwner<number>()
 const listingTotalsOf = valuesPerOwner<number>()
@@ -46,6 +48,8 @@ const listingPagesOf = valuesPerOwner<number[]>()
 const MATCH_SET_MAX = 2_000
 // at most 500 sets (a million ids, some 8 MB), whatever filters readers send
 const matchSetsOf = valuesPerOwner<number[] | null>(500)
+// whether a total is announced after a day: only a write (a new revision) can announce one
+const announcementsOf = valuesPerOwner<boolean>(10)
 
 /** The catalog revisions a request read (catalog-repository.ts `CatalogState`). */
 export interface CatalogRevisions {
@@ -83,7 +87,14 @@ function pageFollowsListing(filters: PropertyFilters, order: PageOrder): boolean
 
 /** The filters the listing revision watches: all but price and modification time. */
 function listingFilters(filters: PropertyFilters): PropertyFilters {
-  const { priceMin: _min, priceMax: _max, modifiedAfter: _after, among: _among, ...watched } = filters
+  const {
+    priceMin: _min,
+    priceMax: _max,
+    modifiedAfter: _after,
+    pricesOn: _pricesOn,
+    among: _among,
+    ...watched
+  } = filters
   return watched
 }
 
@@ -106,6 +117,25 @@ async function storedOrComputed<T>(
 async function findMatchSet(db: Executor, dialect: DialectName, filters: PropertyFilters): Promise<number[] | null> {
   const ids = await selectMatchingIds(db, dialect, filters, MATCH_SET_MAX + 1)
   return ids.length > MATCH_SET_MAX ? null : ids
+}
+
+/**
+ * `filters` with the day whose prices in force a price filter or order reads (`pricesOn`), set only
+ * while some total is announced for a later day: otherwise the stored totals are those prices and
+ * the list reads their indexed column, under the same keys as before.
+ */
+export async function withPricesDay<F extends PropertyFilters>(
+  ctx: HostContext,
+  filters: F,
+  order: PageOrder,
+  day: string,
+  revisions: CatalogRevisions | undefined,
+): Promise<F> {
+  if (filters.priceMin === undefined && filters.priceMax === undefined && order.by !== 'price') return filters
+  const check = () => anyTotalAnnouncedAfter(ctx.db, day)
+  const announced =
+    revisions === undefined ? await check() : await announcementsOf(ctx).once(revisions.revision, day, check)
+  return announced ? { ...filters, pricesOn: day } : filters
 }
 
 /**

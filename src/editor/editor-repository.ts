@@ -8,6 +8,7 @@ import { type Insertable, type Selectable, type SelectQueryBuilder, sql, type Up
 import type { Executor } from '../host/context.js'
 import { areaNumericSql, type DialectName } from '../host/db/dialect.js'
 import type { AttachmentsTable, Database, InvestmentRow, InvestmentsTable, NewInvestment } from '../host/db/schema.js'
+import { anyTotalAnnouncedAfter, totalPriceInForceSql } from '../offers/offers-repository.js'
 
 export interface Page {
   limit: number
@@ -43,6 +44,29 @@ export interface OfferFilters {
   priceMax?: number | undefined
   search?: string | undefined
   modifiedAfter?: string | undefined
+  /**
+   * The day whose prices in force the price filter and order read, set while some total is
+   * announced for a later day (pricesDayOf); otherwise the stored totals are those prices.
+   */
+  pricesOn?: string | undefined
+}
+
+/** The total price a list filters and orders by: the one in force on the list's day. */
+export function listedTotal(table: string, filters: OfferFilters) {
+  return filters.pricesOn === undefined
+    ? sql.ref<number | null>(`${table}.price_total_cents`)
+    : totalPriceInForceSql(table, filters.pricesOn)
+}
+
+/** `pricesOn` for a list read on `day`: the day itself while a total is announced after it. */
+export async function pricesDayOf(
+  db: Executor,
+  filters: OfferFilters,
+  orderBy: string | undefined,
+  day: string,
+): Promise<string | undefined> {
+  if (filters.priceMin === undefined && filters.priceMax === undefined && orderBy !== 'price') return undefined
+  return (await anyTotalAnnouncedAfter(db, day)) ? day : undefined
 }
 
 export type OfferOrder = 'modified' | 'title' | 'code' | 'price' | 'area' | 'id'
@@ -63,8 +87,8 @@ function filteredOffers(db: Executor, dialect: DialectName, filters: OfferFilter
   if (filters.floor !== undefined) q = q.where('offers.floor', '=', filters.floor)
   if (filters.areaMin !== undefined) q = q.where(area, '>=', Number(filters.areaMin))
   if (filters.areaMax !== undefined) q = q.where(area, '<=', Number(filters.areaMax))
-  if (filters.priceMin !== undefined) q = q.where('offers.price_total_cents', '>=', filters.priceMin)
-  if (filters.priceMax !== undefined) q = q.where('offers.price_total_cents', '<=', filters.priceMax)
+  if (filters.priceMin !== undefined) q = q.where(listedTotal('offers', filters), '>=', filters.priceMin)
+  if (filters.priceMax !== undefined) q = q.where(listedTotal('offers', filters), '<=', filters.priceMax)
   if (filters.modifiedAfter !== undefined) q = q.where('offers.modified_at', '>', filters.modifiedAfter)
   if (filters.search) {
     const term = filters.search
@@ -102,7 +126,7 @@ export async function selectOfferPage(
 ): Promise<number[]> {
   const dir = order.direction
   if (order.by === 'price' || order.by === 'area') {
-    const key = order.by === 'price' ? sql.ref('offers.price_total_cents') : sql.raw(areaNumericSql(dialect))
+    const key = order.by === 'price' ? listedTotal('offers', filters) : sql.raw(areaNumericSql(dialect))
     const valued = await filteredOffers(db, dialect, filters)
       .select('offers.id')
       .where(key, 'is not', null)

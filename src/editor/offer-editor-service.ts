@@ -46,6 +46,7 @@ import {
   countOffers,
   type OfferFilters,
   type OfferOrder,
+  pricesDayOf,
   selectInvestment,
   selectInvestmentTitles,
   selectOfferPage,
@@ -205,7 +206,9 @@ export async function listOffers(
   ctx: HostContext,
   query: OfferListQuery,
 ): Promise<{ items: OfferView[]; total: number; totalPages: number }> {
-  const { page: _page, perPage: _perPage, orderBy: _orderBy, order: _order, ...filters } = query
+  const { page: _page, perPage: _perPage, orderBy: _orderBy, order: _order, ...asked } = query
+  const day = warsawDate(ctx.now())
+  const filters: OfferFilters = { ...asked, pricesOn: await pricesDayOf(ctx.db, asked, query.orderBy, day) }
   const totals = offerTotalsOf(ctx.db)
   const revision = Number((await selectCatalogState(ctx.db)).revision)
   const key = JSON.stringify(filters)
@@ -213,7 +216,7 @@ export async function listOffers(
     selectOfferPage(
       ctx.db,
       ctx.caps.name,
-      query,
+      filters,
       { by: query.orderBy, direction: query.order },
       { limit: query.perPage, offset: (query.page - 1) * query.perPage },
     )
@@ -243,7 +246,7 @@ export async function listOffers(
   const items = await viewsOf(
     ctx.db,
     offers.map((id) => targets.get(id)).filter((t): t is EditorTarget => t !== undefined),
-    warsawDate(ctx.now()),
+    day,
   )
   return { items, total, totalPages }
 }

@@ -12,6 +12,7 @@ import fs from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 
+import { withPricesInForce } from '../catalog/current-prices.js'
 import { recordAudit } from '../host/audit/audit.js'
 import type { Actor } from '../host/audit/audit.js'
 import type { HostContext } from '../host/context.js'
@@ -119,7 +120,9 @@ export async function planPriceChange(ctx: HostContext, input: PriceChangeInput)
       'o.status',
       'o.area',
       'o.price_total_cents',
+      'o.price_total_from',
       'o.price_m2_cents',
+      'o.price_m2_from',
       'o.source_property_id',
       'i.source_id',
       'i.title',
@@ -127,7 +130,13 @@ export async function planPriceChange(ctx: HostContext, input: PriceChangeInput)
     .where('o.status', '!=', 'archived')
   if (input.investment !== undefined) q = q.where('o.investment_id', '=', input.investment)
   if (input.offerIds?.length) q = q.where('o.id', 'in', input.offerIds)
-  const offers = await q.orderBy('i.title').orderBy('o.code').orderBy('o.id').execute()
+  // the change applies to the prices in force on its date, not to a price announced for a later day
+  const { offers } = await withPricesInForce(
+    ctx.db,
+    await q.orderBy('i.title').orderBy('o.code').orderBy('o.id').execute(),
+    [],
+    input.validFrom,
+  )
   const unit = ROUNDING_UNIT[input.rounding]
   const lines: PriceChangeLine[] = []
   const skipped: Array<{ offer_id: number; designation: string; reason: string }> = []

@@ -11,7 +11,8 @@ import ExcelJS from 'exceljs'
 import { sql } from 'kysely'
 
 import type { HostContext } from '../host/context.js'
-import type { OfferFilters } from '../editor/editor-repository.js'
+import { listedTotal, type OfferFilters, pricesDayOf } from '../editor/editor-repository.js'
+import { warsawDate } from '../licensing/license.js'
 
 /** The columns of an export and of the template, in order. `proj_local_no` is not stored, so not exported. */
 export const EXPORT_COLUMNS = [
@@ -90,7 +91,8 @@ const text = (value: string | number | null | undefined): string =>
   value === null || value === undefined ? '' : String(value)
 
 /** The offers the editor's table shows with these filters, as export rows (ordered by investment and identifier). */
-export async function exportOffers(ctx: HostContext, filters: OfferFilters, limit = 200_000): Promise<OfferExport> {
+export async function exportOffers(ctx: HostContext, asked: OfferFilters, limit = 200_000): Promise<OfferExport> {
+  const filters = { ...asked, pricesOn: await pricesDayOf(ctx.db, asked, undefined, warsawDate(ctx.now())) }
   let q = ctx.db
     .selectFrom('offers as o')
     .innerJoin('investments as i', 'i.id', 'o.investment_id')
@@ -129,8 +131,8 @@ export async function exportOffers(ctx: HostContext, filters: OfferFilters, limi
   if (filters.withoutType === true) q = q.where('o.property_type', '=', '')
   if (filters.rooms !== undefined) q = q.where('o.rooms', '=', filters.rooms)
   if (filters.floor !== undefined) q = q.where('o.floor', '=', filters.floor)
-  if (filters.priceMin !== undefined) q = q.where('o.price_total_cents', '>=', filters.priceMin)
-  if (filters.priceMax !== undefined) q = q.where('o.price_total_cents', '<=', filters.priceMax)
+  if (filters.priceMin !== undefined) q = q.where(listedTotal('o', filters), '>=', filters.priceMin)
+  if (filters.priceMax !== undefined) q = q.where(listedTotal('o', filters), '<=', filters.priceMax)
   if (filters.search) {
     const term = `%${filters.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
     q = q.where((eb) =>

@@ -607,3 +607,31 @@ export async function selectFirstPriceDates(
   }
   return out
 }
+
+/**
+ * The offer's total price in force on `day` as SQL, for a list's price filter and order: the stored
+ * total, unless it is announced for a later day (price-in-force.ts), when the latest history record
+ * of the total dated on or before `day` holds. `table` is the offers table's name or alias.
+ */
+export function totalPriceInForceSql(table: string, day: string) {
+  const column = (name: string) => sql.ref(`${table}.${name}`)
+  return sql<number | null>`CASE WHEN ${column('price_total_from')} > ${day} THEN (
+    SELECT h.after_cents FROM price_history h
+    WHERE h.offer_id = ${column('id')} AND h.price_type = 'total' AND h.component_id IS NULL AND h.valid_from <= ${day}
+    ORDER BY h.valid_from DESC, h.id DESC LIMIT 1
+  ) ELSE ${column('price_total_cents')} END`
+}
+
+/**
+ * Whether any offer's total is announced for a day after `day`. While none is, the stored totals
+ * are the prices in force and a list filters and orders by the indexed column itself.
+ */
+export async function anyTotalAnnouncedAfter(db: Executor, day: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('offers')
+    .select(sql<number>`1`.as('announced'))
+    .where('price_total_from', '>', day)
+    .limit(1)
+    .executeTakeFirst()
+  return row !== undefined
+}

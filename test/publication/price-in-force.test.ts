@@ -161,6 +161,91 @@ describeEachDatabase('the price in force on the day', (getEnv) => {
     )
   })
 
+  it('lists filter and order by the price in force, not by an announced one: catalog, editor and export', async () => {
+    at('2026-11-28')
+    const tag = `PF${Math.random().toString(36).slice(2, 7)}`
+    const cheap = await createFlat({
+      prop_no: `${tag}/A`,
+      source_property_id: `${tag}-A`,
+      price_total: '512345.67',
+      price_m2: '5123.46',
+    })
+    const dear = await createFlat({
+      prop_no: `${tag}/B`,
+      source_property_id: `${tag}-B`,
+      price_total: '712345.67',
+      price_m2: '7123.46',
+    })
+    const announced = await patch(cheap, {
+      price_total: '912345.67',
+      price_total_from: '2026-12-01',
+      price_m2: '9123.46',
+      price_m2_from: '2026-12-01',
+      reason: 'Cennik od grudnia',
+    })
+    expect(announced.statusCode, announced.body).toBe(200)
+    const ids = (items: Json[]) => items.map((o) => o.id as number)
+
+    const listed = async () => ({
+      // narrowed by a search (the match set), and over the whole catalog by a band no demo offer is in
+      aboveSearch: ids((await catalog(`/properties?search=${tag}&price_min=60000000`)).json()),
+      band: ids((await catalog(`/properties?price_min=51234567&price_max=51234567`)).json()),
+      ordered: ids((await catalog(`/properties?search=${tag}&orderby=price&order=ASC`)).json()),
+      editorAbove: ids((await call('GET', `/offers?search=${tag}&price_min=60000000`)).json()),
+      editorOrdered: ids((await call('GET', `/offers?search=${tag}&orderby=price&order=asc`)).json()),
+      exported: (await call('GET', `/offers/export?format=csv&search=${tag}&price_max=60000000`)).body,
+    })
+
+    // 28.11: the cheap flat costs 512 345,67 until 01.12 (asked twice: the second answer from the caches)
+    for (let i = 0; i < 2; i++) {
+      const now = await listed()
+      expect(now.aboveSearch).toEqual([dear.id])
+      expect(now.band).toEqual([cheap.id])
+      expect(now.ordered).toEqual([cheap.id, dear.id])
+      expect(now.editorAbove).toEqual([dear.id])
+      expect(now.editorOrdered).toEqual([cheap.id, dear.id])
+      expect(now.exported).toContain(`${tag}/A`)
+      expect(now.exported).not.toContain(`${tag}/B`)
+    }
+
+    // 01.12, without a write: the announced price is the listed one
+    at('2026-12-01')
+    const then = await listed()
+    expect(then.aboveSearch.sort()).toEqual([cheap.id, dear.id].sort())
+    expect(then.band).toEqual([])
+    expect(then.ordered).toEqual([dear.id, cheap.id])
+    expect(then.editorAbove.sort()).toEqual([cheap.id, dear.id].sort())
+    expect(then.editorOrdered).toEqual([dear.id, cheap.id])
+    expect(then.exported).not.toContain(`${tag}/A`)
+  })
+
+  it('a bulk price change starts from the price in force on its date, not from a price announced after it', async () => {
+    at('2026-11-28')
+    const tag = `BP${Math.random().toString(36).slice(2, 7)}`
+    const flat = await createFlat({ prop_no: `${tag}/A`, source_property_id: `${tag}-A` })
+    const announced = await patch(flat, {
+      price_total: '600000.00',
+      price_total_from: '2026-12-01',
+      price_m2: '6000.00',
+      price_m2_from: '2026-12-01',
+      reason: 'Cennik od grudnia',
+    })
+    expect(announced.statusCode, announced.body).toBe(200)
+    const plan = async (validFrom: string) => {
+      const planned = await call('POST', '/offers/price-change/preview', {
+        offer_ids: [flat.id],
+        percent: '10',
+        rounding: 'zloty',
+        valid_from: validFrom,
+        reason: 'Waloryzacja',
+      })
+      expect(planned.statusCode, planned.body).toBe(200)
+      return (planned.json().lines as Json[]).map((l) => [l.before_total, l.after_total])
+    }
+    expect(await plan('2026-11-29')).toEqual([['500000.00', '550000.00']])
+    expect(await plan('2026-12-01')).toEqual([['600000.00', '660000.00']])
+  })
+
   it('refuses, in the pipeline, a file with a price dated after its day or a combined price below the total, naming the day and the unit', async () => {
     at('2026-12-02')
     const row = (fields: Record<string, string>) => {
