@@ -57,8 +57,8 @@ export const PropertyListQuery = Type.Object({
   floor: Type.Optional(Type.Integer({ minimum: -20, maximum: 300, description: 'May be negative' })),
   area_min: Type.Optional(decimalString),
   area_max: Type.Optional(decimalString),
-  price_min: Type.Optional(Type.Integer({ minimum: 0, description: 'Grosze' })),
-  price_max: Type.Optional(Type.Integer({ minimum: 0, description: 'Grosze' })),
+  price_min: Type.Optional(Type.Integer({ minimum: 0, description: 'Grosze; the total price in force today' })),
+  price_max: Type.Optional(Type.Integer({ minimum: 0, description: 'Grosze; the total price in force today' })),
   search: Type.Optional(searchText('Part of the name or designation')),
   modified_after: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601 date-time' })),
   orderby: Type.Optional(

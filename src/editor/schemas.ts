@@ -217,8 +217,8 @@ export const OfferListQuery = Type.Object({
   floor: Type.Optional(Type.Integer({ minimum: -20, maximum: 300 })),
   area_min: Type.Optional(decimalString),
   area_max: Type.Optional(decimalString),
-  price_min: Type.Optional(Type.Integer({ minimum: 0, description: 'Total price from, in grosze' })),
-  price_max: Type.Optional(Type.Integer({ minimum: 0, description: 'Total price up to, in grosze' })),
+  price_min: Type.Optional(Type.Integer({ minimum: 0, description: 'Total price in force today from, in grosze' })),
+  price_max: Type.Optional(Type.Integer({ minimum: 0, description: 'Total price in force today up to, in grosze' })),
   search: Type.Optional(
     Type.String({
       maxLength: 200,
