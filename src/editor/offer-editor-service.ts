@@ -30,7 +30,7 @@ import { applyOfferPlan } from '../offers/offer-writer.js'
 import { type EditorTarget, selectEditorTargets, selectPriceRecordsUpTo } from '../offers/offers-repository.js'
 import {
   groupPriceRecords,
-  isAnnounced,
+  nextAnnounced,
   type OfferPriceRecords,
   priceInForce,
   priceKey,
@@ -99,8 +99,15 @@ export function offerVersion(target: EditorTarget): string {
 function inForceView(target: EditorTarget, records: OfferPriceRecords | undefined, day: string) {
   const o = target.offer
   const at = (type: string, cents: number | null, from: string | null) => {
-    const price = priceInForce(records?.get(type) ?? [], { cents, from }, day)
-    return { amount: amount(price.cents), from: price.from, announced: isAnnounced({ cents, from }, day) }
+    const own = records?.get(type) ?? []
+    const price = priceInForce(own, { cents, from }, day)
+    const next = nextAnnounced(own, { cents, from }, day)
+    return {
+      amount: amount(price.cents),
+      from: price.from,
+      announced: next !== null,
+      next: next === null ? null : { amount: amount(next.cents), from: next.from },
+    }
   }
   return {
     day,
@@ -166,10 +173,11 @@ async function viewsOf(db: Executor, targets: EditorTarget[], day?: string): Pro
     day === undefined
       ? undefined
       : groupPriceRecords(
+          // all of them: an announcement after the day is shown beside the price in force
           await selectPriceRecordsUpTo(
             db,
             targets.map((t) => t.offer.id),
-            day,
+            undefined,
           ),
         )
   return targets.map((target) =>

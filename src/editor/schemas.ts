@@ -332,8 +332,15 @@ const priceInForce = Type.Object({
   amount: money,
   from: nullableText,
   announced: Type.Boolean({
-    description: 'true: the stored price is dated after today, an announcement not in force yet ("zapowiedziana")',
+    description: 'true: a price is announced for a day after today, not in force yet ("zapowiedziana"): see `next`',
   }),
+  next: Type.Union(
+    [Type.Object({ amount: money, from: Type.String() }), Type.Null({ description: 'No price announced after today' })],
+    {
+      description:
+        'The next announced price: the earliest "valid from" after today, whether it is the stored price or an earlier announcement a change dated before it left in place',
+    },
+  ),
 })
 
 export const EditorOffer = Type.Object(
@@ -378,7 +385,7 @@ export const EditorOffer = Type.Object(
         },
         {
           description:
-            'The prices in force today (the latest record valid on or before today), as the official file, the catalog and the website show them; a stored price dated after today is announced',
+            'The prices in force today (the latest record valid on or before today), as the official file, the catalog and the website show them, with the next price announced after today',
         },
       ),
     ),

@@ -563,7 +563,8 @@ export async function selectLastComponentPrices(
  * The price-history records of these offers dated on or before `day` (price-in-force.ts): what
  * decides the price in force that day; records announced for later days are not read.
  */
-export async function selectPriceRecordsUpTo(db: Executor, offerIds: readonly number[], day: string) {
+/** The price records of these offers dated up to `day`, or all of them (`day` undefined). */
+export async function selectPriceRecordsUpTo(db: Executor, offerIds: readonly number[], day: string | undefined) {
   const out: Array<{
     id: number
     offer_id: number
@@ -578,7 +579,7 @@ export async function selectPriceRecordsUpTo(db: Executor, offerIds: readonly nu
         .selectFrom('price_history')
         .select(['id', 'offer_id', 'component_id', 'price_type', 'after_cents', 'valid_from'])
         .where('offer_id', 'in', part)
-        .where('valid_from', '<=', day)
+        .$if(day !== undefined, (q) => q.where('valid_from', '<=', day as string))
         .execute()),
     )
   }

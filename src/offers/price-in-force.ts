@@ -45,9 +45,24 @@ export function priceInForce(records: readonly PriceRecord[], stored: PriceState
   return best ? { cents: best.cents, from: best.cents === null ? null : best.from } : NO_PRICE
 }
 
-/** Whether the stored price is announced: dated after `day`, so not in force yet. */
-export function isAnnounced(stored: PriceState, day: string): boolean {
-  return stored.cents !== null && stored.from !== null && stored.from > day
+/**
+ * The next price announced after `day`: the record with the earliest "valid from" after it (the
+ * stored price counting as the last written). A change written with an earlier date than a pending
+ * announcement leaves that announcement to come into force on its date, so it is read from the
+ * records, not only from the stored price.
+ */
+export function nextAnnounced(records: readonly PriceRecord[], stored: PriceState, day: string): PriceState | null {
+  let next: { from: string; id: number; cents: number | null } | undefined
+  const candidates =
+    stored.from !== null && stored.from > day && stored.cents !== null
+      ? [...records, { id: Number.POSITIVE_INFINITY, afterCents: stored.cents, validFrom: stored.from }]
+      : records
+  for (const record of candidates) {
+    if (record.validFrom <= day) continue
+    if (!next || record.validFrom < next.from || (record.validFrom === next.from && record.id > next.id))
+      next = { from: record.validFrom, id: record.id, cents: record.afterCents }
+  }
+  return next ? { cents: next.cents, from: next.from } : null
 }
 
 /** The history's key of a price: `m2`, `total`, `combined` of the offer, or `component:<id>`. */

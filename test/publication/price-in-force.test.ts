@@ -13,7 +13,7 @@ import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'
 
 import { setUpDemo } from '../../src/demo/demo-setup.js'
-import { priceInForce } from '../../src/offers/price-in-force.js'
+import { nextAnnounced, priceInForce } from '../../src/offers/price-in-force.js'
 import { readDailyOffers } from '../../src/publication/daily-file/collect-daily-input.js'
 import { OFFICIAL_COLUMN_INDEX, OFFICIAL_HEADER_LINE } from '../../src/publication/daily-file/official-columns.js'
 import { runScheduledPublication } from '../../src/publication/publication-schedule.js'
@@ -107,8 +107,18 @@ describeEachDatabase('the price in force on the day', (getEnv) => {
     const view = (await call('GET', `/offers/${flat.id}`)).json()
     expect(view.in_force).toMatchObject({
       day: '2026-11-28',
-      price_total: { amount: '500000.00', from: '2026-11-01', announced: true },
-      price_m2: { amount: '5000.00', from: '2026-11-01', announced: true },
+      price_total: {
+        amount: '500000.00',
+        from: '2026-11-01',
+        announced: true,
+        next: { amount: '519000.00', from: '2026-12-01' },
+      },
+      price_m2: {
+        amount: '5000.00',
+        from: '2026-11-01',
+        announced: true,
+        next: { amount: '5190.00', from: '2026-12-01' },
+      },
     })
     const history = (await call('GET', `/offers/${flat.id}/price-history`)).json().items as Json[]
     expect(history.filter((i) => i.price_type === 'total').map((i) => [i.valid_from, i.announced])).toEqual([
@@ -148,7 +158,12 @@ describeEachDatabase('the price in force on the day', (getEnv) => {
     const list = (await catalog(`/properties?per_page=100`)).json() as Json[]
     expect(list.find((o) => o.id === flat.id)?.price_cents).toBe(51_900_000)
     const view2 = (await call('GET', `/offers/${flat.id}`)).json()
-    expect(view2.in_force.price_total).toEqual({ amount: '519000.00', from: '2026-12-01', announced: false })
+    expect(view2.in_force.price_total).toEqual({
+      amount: '519000.00',
+      from: '2026-12-01',
+      announced: false,
+      next: null,
+    })
     expect((await runScheduledPublication(env.ctx, { force: true })).toString()).toBe('published')
     expect(rowOf(await fileOf('2026-12-01'), flat.prop_no)?.slice(COL.price_m2, COL.price_total_from + 1)).toEqual([
       '5190.00',
@@ -217,6 +232,45 @@ describeEachDatabase('the price in force on the day', (getEnv) => {
     expect(then.editorAbove.sort()).toEqual([cheap.id, dear.id].sort())
     expect(then.editorOrdered).toEqual([dear.id, cheap.id])
     expect(then.exported).not.toContain(`${tag}/A`)
+  })
+
+  it('a change dated before a pending announcement leaves it announced, shown beside the new price, and in force on its date', async () => {
+    at('2026-11-28')
+    const flat = await createFlat()
+    const announced = await patch(flat, {
+      price_total: '519000.00',
+      price_m2: '5190.00',
+      price_total_from: '2026-12-01',
+      price_m2_from: '2026-12-01',
+      reason: 'Cennik od grudnia',
+    })
+    expect(announced.statusCode, announced.body).toBe(200)
+    const changed = await patch(announced.json(), {
+      price_total: '505000.00',
+      price_m2: '5050.00',
+      price_total_from: '2026-11-28',
+      price_m2_from: '2026-11-28',
+      reason: 'Promocja do końca miesiąca',
+    })
+    expect(changed.statusCode, changed.body).toBe(200)
+    const view = (await call('GET', `/offers/${flat.id}`)).json()
+    expect(view.in_force.price_total).toEqual({
+      amount: '505000.00',
+      from: '2026-11-28',
+      announced: true,
+      next: { amount: '519000.00', from: '2026-12-01' },
+    })
+    const listed = (await call('GET', `/offers?search=${encodeURIComponent(flat.prop_no as string)}`)).json() as Json[]
+    expect(listed[0]?.in_force.price_total.next).toEqual({ amount: '519000.00', from: '2026-12-01' })
+    expect((await catalog(`/properties/${flat.id}`)).json().offer.price_cents).toBe(50_500_000)
+    at('2026-12-01')
+    expect((await catalog(`/properties/${flat.id}`)).json().offer.price_cents).toBe(51_900_000)
+    expect((await call('GET', `/offers/${flat.id}`)).json().in_force.price_total).toEqual({
+      amount: '519000.00',
+      from: '2026-12-01',
+      announced: false,
+      next: null,
+    })
   })
 
   it('a bulk price change starts from the price in force on its date, not from a price announced after it', async () => {
@@ -603,6 +657,28 @@ describe('the rule itself', () => {
             ? { cents: plain.afterCents, from: plain.validFrom }
             : { cents: null, from: null }
         expect(priceInForce(records, stored, day)).toEqual(expected)
+      }),
+      { numRuns: 500 },
+    )
+  })
+
+  it('property: the next announced price is the plain reading of the earliest record after the day, and becomes the price in force on its date', () => {
+    const record = fc.record({
+      afterCents: fc.option(fc.integer({ min: 1, max: 1_000_000 }), { nil: null }),
+      validFrom: fc.integer({ min: 0, max: 40 }).map((n) => `2026-11-${String(1 + (n % 30)).padStart(2, '0')}`),
+    })
+    fc.assert(
+      fc.property(fc.array(record, { minLength: 1, maxLength: 12 }), fc.integer({ min: 1, max: 29 }), (list, d) => {
+        const records = list.map((r, id) => ({ ...r, id }))
+        const day = `2026-11-${String(d).padStart(2, '0')}`
+        const last = records.at(-1) as (typeof records)[number]
+        const stored = { cents: last.afterCents, from: last.afterCents === null ? null : last.validFrom }
+        const later = records.filter((r) => r.validFrom > day)
+        const first = later.map((r) => r.validFrom).sort()[0]
+        const plain = later.filter((r) => r.validFrom === first).at(-1)
+        const next = nextAnnounced(records, stored, day)
+        expect(next).toEqual(plain ? { cents: plain.afterCents, from: plain.validFrom } : null)
+        if (next?.cents != null) expect(priceInForce(records, stored, next.from as string)).toEqual(next)
       }),
       { numRuns: 500 },
     )

@@ -1173,7 +1173,7 @@ function detailsCard(offer) {
  * price in force until the announced one's date.
  */
 function priceHint(stored, storedFrom, inForce) {
-  if (!inForce?.announced) {
+  if (!inForce) {
     if (stored === null || stored === undefined) return tr('brak', 'none')
     return tr(
       `teraz ${formatMoney(stored)} od ${formatDate(storedFrom)}`,
@@ -1187,8 +1187,16 @@ function priceHint(stored, storedFrom, inForce) {
           `teraz ${formatMoney(inForce.amount)} od ${formatDate(inForce.from)}`,
           `now ${formatMoney(inForce.amount)} since ${formatDate(inForce.from)}`,
         )
-  return `${now}; ${tr(
-    `${formatMoney(stored)} od ${formatDate(storedFrom)} (zapowiedziana)`,
-    `${formatMoney(stored)} from ${formatDate(storedFrom)} (announced)`,
-  )}`
+  if (!inForce.next) return now
+  return `${now}; ${announcedText(inForce.next)}`
+}
+
+/** "519 000,00 zł od 01.12.2026 (zapowiedziana)": the next price announced after today. */
+export function announcedText(next) {
+  return next.amount === null
+    ? tr(`bez ceny od ${formatDate(next.from)} (zapowiedziane)`, `no price from ${formatDate(next.from)} (announced)`)
+    : tr(
+        `${formatMoney(next.amount)} od ${formatDate(next.from)} (zapowiedziana)`,
+        `${formatMoney(next.amount)} from ${formatDate(next.from)} (announced)`,
+      )
 }

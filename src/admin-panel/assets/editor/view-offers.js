@@ -4,7 +4,6 @@
 // and "back" from an offer returns to it.
 import {
   formatArea,
-  formatDate,
   formatWhen,
   formatMoney,
   h,
@@ -37,7 +36,7 @@ import {
   toast,
   withBusy,
 } from '../ui.js'
-import { renderOfferEditor } from './view-offer-edit.js'
+import { announcedText, renderOfferEditor } from './view-offer-edit.js'
 
 const SECTION = 'oferty'
 
@@ -535,16 +534,7 @@ async function renderNewOffer(page, { api, signal }) {
 /** The price in force today; an announced one is named under it ("od 01.12.2026 (zapowiedziana)"). */
 function priceInForce(offer, name) {
   const now = offer.in_force?.[name]
-  if (!now?.announced) return formatMoney(offer[name])
-  return [
-    formatMoney(now.amount),
-    h(
-      'div',
-      { class: 'hint' },
-      tr(
-        `${formatMoney(offer[name])} od ${formatDate(offer[`${name}_from`])} (zapowiedziana)`,
-        `${formatMoney(offer[name])} from ${formatDate(offer[`${name}_from`])} (announced)`,
-      ),
-    ),
-  ]
+  if (!now) return formatMoney(offer[name])
+  if (!now.next) return formatMoney(now.amount)
+  return [formatMoney(now.amount), h('div', { class: 'hint' }, announcedText(now.next))]
 }
