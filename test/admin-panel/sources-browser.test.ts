@@ -202,6 +202,68 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('offer sources in C
     await shot('lista-po-decyzjach')
   })
 
+  it('changes a source’s settings keeping its token, then removes it after a confirmation; its runs stay on record', async () => {
+    await openSources()
+    await page.click('#sources-table a[data-edit-source]')
+    await page.locator('#edit-source').waitFor()
+    expect(await page.inputValue('#edit-source [name=url]')).toBe(`${server.origin}/prices.csv`)
+    expect(await page.inputValue('#edit-source [name=headers]')).toBe('')
+    expect(await page.textContent('#edit-source')).toContain('Zapisane: Authorization')
+    expect(await page.content()).not.toContain('sekret-panelu-42')
+    await page.fill('#edit-source [name=name]', 'Cennik — eksport z CRM')
+    await page.fill('#edit-source [name=max_price_change_pct]', '15')
+    await page.fill('#edit-source [name=stale_after_days]', '5')
+    await shot('zrodlo-ustawienia')
+    await handbookShot(page, 'sources/zrodlo-ustawienia')
+    await page.click('#edit-source button[type=submit]')
+    await page.locator('#add-source').waitFor()
+    expect(await page.textContent('#sources-table')).toContain('Cennik — eksport z CRM')
+    const stored = await env.ctx.db.selectFrom('sources').selectAll().executeTakeFirstOrThrow()
+    expect(JSON.parse(String(stored.guards))).toMatchObject({ max_price_change_pct: 15 })
+    expect(Number(stored.stale_after_days)).toBe(5)
+    // the token kept: the next fetch still sends it
+    server.content = priceList((i) => base(i) + 100, 5)
+    await runNow()
+    await expect.poll(() => server.requests.at(-1)?.headers.authorization).toBe('Bearer sekret-panelu-42')
+
+    // a wrong address is refused at its field, nothing changed
+    await openSources()
+    await page.click('#sources-table a[data-edit-source]')
+    await page.locator('#edit-source').waitFor()
+    await page.fill('#edit-source [name=url]', 'ftp://example.com/ceny.csv')
+    await page.click('#edit-source button[type=submit]')
+    await expect.poll(() => page.textContent('#edit-source')).toContain('url')
+    expect((await env.ctx.db.selectFrom('sources').select('url').executeTakeFirstOrThrow()).url).toBe(
+      `${server.origin}/prices.csv`,
+    )
+
+    const runsBefore = Number(
+      (
+        await env.ctx.db
+          .selectFrom('source_runs')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    )
+    await page.click('#delete-source')
+    expect(await page.textContent('#confirm-body')).toContain('Historia przebiegów zostaje w rejestrze')
+    await shot('zrodlo-usuwanie')
+    await page.click('#confirm-ok')
+    await page.locator('#add-source').waitFor()
+    expect(await page.textContent('.page')).toContain('Nie dodano jeszcze żadnego źródła.')
+    expect(await page.textContent('#runs-table')).toContain('(usunięte źródło)')
+    expect(await env.ctx.db.selectFrom('sources').selectAll().execute()).toEqual([])
+    const runsAfter = Number(
+      (
+        await env.ctx.db
+          .selectFrom('source_runs')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    )
+    expect(runsAfter).toBe(runsBefore)
+  })
+
   it('raised no error in the page', () => {
     expect(problems).toEqual([])
   })

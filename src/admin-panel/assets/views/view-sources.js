@@ -36,6 +36,9 @@ const outcomeBadge = (outcome) => {
   return badge(tr(pl, en), tone)
 }
 
+/** A run's source by name; a removed source's runs stay on record without it. */
+const sourceNameOf = (run) => run.source_name || tr('(usunięte źródło)', '(removed source)')
+
 const GUARDS = {
   archived: ['Archiwizacja lub wycofanie ofert', 'Offers archived or withdrawn'],
   price_change: ['Zmiana ceny lokalu', 'Unit price change'],
@@ -119,6 +122,7 @@ function valueText(field, value) {
 export async function renderSources(page, { api, signal }) {
   const parts = location.hash.replace(/^#\/?/, '').split('/')
   if (parts[1] === 'przebieg' && /^\d+$/.test(parts[2] ?? '')) return renderRun(page, { api, signal, id: parts[2] })
+  if (parts[1] === 'zrodlo' && /^\d+$/.test(parts[2] ?? '')) return renderSource(page, { api, signal, id: parts[2] })
   page.append(h('div', { class: 'page-header' }, h('h1', {}, tr('Źródła ofert', 'Offer sources'))))
   page.append(
     h(
@@ -150,7 +154,7 @@ export async function renderSources(page, { api, signal }) {
               h(
                 'a',
                 { href: `#/zrodla/przebieg/${run.id}` },
-                `${run.source_name} — ${tr('przebieg', 'run')} ${run.id}`,
+                `${sourceNameOf(run)} — ${tr('przebieg', 'run')} ${run.id}`,
               ),
               ` (${formatDateTime(run.started_at)}): `,
               run.guards.map((g) => tr(...(GUARDS[g.guard] ?? [g.guard, g.guard]))).join(', '),
@@ -161,7 +165,7 @@ export async function renderSources(page, { api, signal }) {
     )
   page.append(sourcesCard(sourcesBody.sources, { api, reload: () => rerender(page, { api, signal }) }))
   page.append(runsCard(runsBody.runs))
-  page.append(addSourceCard({ api, reload: () => rerender(page, { api, signal }) }))
+  page.append(sourceFormCard({ api, reload: () => rerender(page, { api, signal }) }))
 }
 
 function rerender(page, context) {
@@ -262,7 +266,16 @@ function sourcesCard(sources, { api, reload }) {
                   : tr('jeszcze nie uruchomiono', 'not run yet'),
               ),
               h('td', {}, formatDateTime(source.changed_at)),
-              h('td', {}, runButton),
+              h(
+                'td',
+                { class: 'row-actions' },
+                runButton,
+                h(
+                  'a',
+                  { class: 'button', href: `#/zrodla/zrodlo/${source.id}`, dataset: { editSource: source.id } },
+                  tr('Zmień', 'Edit'),
+                ),
+              ),
             )
           }),
         ),
@@ -306,7 +319,7 @@ function runsCard(runs) {
                   'tr',
                   { dataset: { runId: run.id } },
                   h('td', {}, h('a', { href: `#/zrodla/przebieg/${run.id}` }, String(run.id))),
-                  h('td', {}, run.source_name),
+                  h('td', {}, sourceNameOf(run)),
                   h('td', {}, formatDateTime(run.started_at)),
                   h('td', {}, outcomeBadge(run.outcome)),
                   h('td', {}, planText(run.summary)),
@@ -328,17 +341,21 @@ function planText(summary) {
   )
 }
 
-function addSourceCard({ api, reload }) {
-  const saved = localStorage.getItem(IMPORT_MAPPING_KEY)
+/** The form adding a source, or changing `source` (its stored headers are never shown, only their names). */
+function sourceFormCard({ api, reload, source }) {
+  const saved = source ? JSON.stringify(source.mapping, null, 2) : localStorage.getItem(IMPORT_MAPPING_KEY)
   const input = (attributes) => h('input', { class: 'input', ...attributes })
-  const name = input({ name: 'name', required: true, maxlength: 120 })
+  const name = input({ name: 'name', required: true, maxlength: 120, value: source?.name ?? '' })
   const url = input({
     name: 'url',
     type: 'url',
     required: true,
     placeholder: 'https://docs.google.com/spreadsheets/d/e/…/pub?output=csv',
+    value: source?.url ?? '',
   })
   const headers = h('textarea', { class: 'input', name: 'headers', rows: 2, placeholder: 'Authorization: Bearer …' })
+  const dropHeaders = h('input', { type: 'checkbox', name: 'drop_headers' })
+  const enabled = h('input', { type: 'checkbox', name: 'enabled', checked: source?.enabled ?? true })
   const mapping = h('textarea', { class: 'input mono', name: 'mapping', rows: 6 }, saved ?? '')
   const mode = h(
     'select',
@@ -350,26 +367,52 @@ function addSourceCard({ api, reload }) {
       tr('pełny stan inwestycji (brakujące oferty są archiwizowane)', 'full state (missing offers are archived)'),
     ),
   )
+  if (source) mode.value = source.mode
   const schedule = input({
     name: 'schedule',
     placeholder: tr('puste: 30 min przed publikacją', 'empty: 30 min before the publication'),
+    value: source?.schedule ?? '',
   })
   const privateHosts = input({
     name: 'private_hosts',
     placeholder: tr('puste: tylko adresy publiczne', 'empty: public addresses only'),
+    value: source?.private_hosts.join(', ') ?? '',
   })
-  const guard = (key, value) => input({ name: key, type: 'number', min: 0, max: 100, step: 1, value })
+  const guard = (key, value) =>
+    input({ name: key, type: 'number', min: 0, max: 100, step: 1, value: source?.guards[key] ?? value })
   const guards = {
     max_archived_pct: guard('max_archived_pct', 30),
     max_price_change_pct: guard('max_price_change_pct', 20),
     max_invalid_pct: guard('max_invalid_pct', 10),
     max_shrink_pct: guard('max_shrink_pct', 30),
   }
-  const staleDays = input({ name: 'stale_after_days', type: 'number', min: 1, max: 90, value: 3 })
+  const staleDays = input({
+    name: 'stale_after_days',
+    type: 'number',
+    min: 1,
+    max: 90,
+    value: source?.stale_after_days ?? 3,
+  })
+  const storedHeaders = source?.header_names ?? []
+  const headersField = formField({
+    label: tr('Nagłówki (np. token), jeden w wierszu', 'Headers (a token, say), one a line'),
+    input: headers,
+    hint:
+      storedHeaders.length > 0
+        ? tr(
+            `Zapisane: ${storedHeaders.join(', ')} (wartości nie są pokazywane). Zostaw puste, aby je zachować; wpisane nagłówki zastąpią wszystkie zapisane.`,
+            `Stored: ${storedHeaders.join(', ')} (values are not shown). Leave empty to keep them; headers entered here replace every stored one.`,
+          )
+        : tr('Zapisywane bezpiecznie i nigdy więcej niepokazywane.', 'Stored safely and never shown again.'),
+  })
+  if (storedHeaders.length > 0)
+    headersField.append(
+      h('label', { class: 'checkbox' }, dropHeaders, tr('Usuń zapisane nagłówki', 'Remove the stored headers')),
+    )
   const problems = h('div', {})
   const form = h(
     'form',
-    { id: 'add-source', novalidate: true },
+    { id: source ? 'edit-source' : 'add-source', novalidate: true },
     h(
       'div',
       { class: 'form-grid' },
@@ -383,25 +426,26 @@ function addSourceCard({ api, reload }) {
           'Google Sheets: File → Share → Publish to the web → CSV. OneDrive: a direct download link.',
         ),
       }),
-      formField({
-        label: tr('Nagłówki (np. token), jeden w wierszu', 'Headers (a token, say), one a line'),
-        input: headers,
-        hint: tr('Zapisywane bezpiecznie i nigdy więcej niepokazywane.', 'Stored safely and never shown again.'),
-      }),
+      headersField,
       formField({ label: tr('Tryb importu', 'Import mode'), input: mode }),
       formField({
         label: tr('Przypisanie kolumn (JSON)', 'Column assignment (JSON)'),
         input: mapping,
         required: true,
-        hint: saved
+        hint: source
           ? tr(
-              'Wstawiono przypisanie zapisane przy ostatnim imporcie ofert.',
-              'The assignment saved by the last offer import was filled in.',
+              'Przypisanie kolumn tego źródła: pole importu → nagłówek kolumny w pliku.',
+              'This source’s column assignment: import field → column header in the file.',
             )
-          : tr(
-              'Najprościej: zaimportuj plik raz ręcznie (Import ofert), przypisanie zapisze się i pojawi tutaj.',
-              'Easiest: import the file once by hand (Offer import); the assignment is saved and appears here.',
-            ),
+          : saved
+            ? tr(
+                'Wstawiono przypisanie zapisane przy ostatnim imporcie ofert.',
+                'The assignment saved by the last offer import was filled in.',
+              )
+            : tr(
+                'Najprościej: zaimportuj plik raz ręcznie (Import ofert), przypisanie zapisze się i pojawi tutaj.',
+                'Easiest: import the file once by hand (Offer import); the assignment is saved and appears here.',
+              ),
       }),
       formField({ label: tr('Harmonogram (cron, czas polski)', 'Schedule (cron, Warsaw time)'), input: schedule }),
       formField({
@@ -433,11 +477,25 @@ function addSourceCard({ api, reload }) {
         input: staleDays,
       }),
     ),
+    source
+      ? h(
+          'div',
+          { class: 'form-grid' },
+          formField({
+            label: tr('Włączone: pobieraj według harmonogramu', 'Enabled: fetch on the schedule'),
+            input: enabled,
+          }),
+        )
+      : null,
     problems,
     h(
       'div',
       { class: 'actions' },
-      h('button', { class: 'button button-primary', type: 'submit' }, tr('Dodaj źródło', 'Add the source')),
+      h(
+        'button',
+        { class: 'button button-primary', type: 'submit' },
+        source ? tr('Zapisz zmiany', 'Save the changes') : tr('Dodaj źródło', 'Add the source'),
+      ),
     ),
   )
   form.addEventListener('submit', async (event) => {
@@ -464,7 +522,12 @@ function addSourceCard({ api, reload }) {
     const body = {
       name: name.value,
       url: url.value.trim(),
-      headers: headerPairs,
+      ...(source && Object.keys(headerPairs).length === 0
+        ? dropHeaders.checked
+          ? { headers: {} }
+          : {}
+        : { headers: headerPairs }),
+      ...(source ? { enabled: enabled.checked } : {}),
       mapping: mappingValue,
       mode: mode.value,
       schedule: schedule.value.trim() || null,
@@ -476,6 +539,12 @@ function addSourceCard({ api, reload }) {
       stale_after_days: Number(staleDays.value),
     }
     try {
+      if (source) {
+        await api.request('PATCH', `/sources/${source.id}`, { json: body })
+        toast(tr('Zapisano zmiany źródła.', 'The source was changed.'))
+        location.hash = '#/zrodla'
+        return
+      }
       await api.post('/sources', { json: body })
       headers.value = ''
       toast(tr('Dodano źródło.', 'The source was added.'))
@@ -498,7 +567,73 @@ function addSourceCard({ api, reload }) {
       )
     }
   })
-  return card(tr('Dodaj źródło', 'Add a source'), form)
+  return card(source ? tr('Ustawienia źródła', 'Source settings') : tr('Dodaj źródło', 'Add a source'), form)
+}
+
+/** A source's page (#/zrodla/zrodlo/ID): its settings to change, and its removal. */
+async function renderSource(page, { api, signal, id }) {
+  const [{ body: source }, { body: held }] = await Promise.all([
+    api.get(`/sources/${id}`, { signal }),
+    api.get(`/source-runs?outcome=held&source_id=${id}&limit=50`, { signal }),
+  ])
+  page.append(
+    h(
+      'div',
+      { class: 'page-header' },
+      h('h1', {}, tr(`Źródło: ${source.name}`, `Source: ${source.name}`)),
+      h('a', { href: '#/zrodla' }, tr('← Wszystkie źródła', '← All sources')),
+    ),
+  )
+  page.append(sourceFormCard({ api, reload: async () => {}, source }))
+  const remove = h(
+    'button',
+    { class: 'button button-danger', type: 'button', id: 'delete-source' },
+    tr('Usuń źródło', 'Remove the source'),
+  )
+  remove.addEventListener('click', async () => {
+    const waiting = held.runs.length
+    const confirmed = await confirmDialog({
+      title: tr(`Usunąć źródło „${source.name}”?`, `Remove the source “${source.name}”?`),
+      body: [
+        tr(
+          'Plik nie będzie już pobierany. Oferty zapisane z tego źródła zostają w katalogu bez zmian.',
+          'The file is no longer fetched. The offers written from it stay in the catalog as they are.',
+        ),
+        tr(
+          'Historia przebiegów zostaje w rejestrze.' +
+            (waiting > 0
+              ? ` ${plural(waiting, ['przebieg czeka', 'przebiegi czekają', 'przebiegów czeka'], 'pl')} na decyzję: nadal możesz je zastosować lub odrzucić.`
+              : ''),
+          'Its runs stay on record.' +
+            (waiting > 0 ? ` ${waiting} run(s) awaiting a decision can still be applied or rejected.` : ''),
+        ),
+      ],
+      okLabel: tr('Usuń źródło', 'Remove the source'),
+      danger: true,
+    })
+    if (!confirmed) return
+    try {
+      await api.request('DELETE', `/sources/${source.id}`)
+      toast(tr(`Usunięto źródło „${source.name}”.`, `The source “${source.name}” was removed.`))
+      location.hash = '#/zrodla'
+    } catch (error) {
+      toast(error.message || String(error), 'error')
+    }
+  })
+  page.append(
+    card(
+      tr('Usunięcie źródła', 'Removing the source'),
+      h(
+        'p',
+        {},
+        tr(
+          'Aby tylko wstrzymać pobieranie, odznacz „Włączone” powyżej.',
+          'To pause fetching only, untick “Enabled” above.',
+        ),
+      ),
+      h('div', { class: 'actions' }, remove),
+    ),
+  )
 }
 
 async function renderRun(page, { api, signal, id }) {
