@@ -25,7 +25,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { publish } from '../../src/publication/publication-service.js'
 import { updatePublicationSettings } from '../../src/publication/settings/publication-settings.js'
+import { createSource } from '../../src/sources/source-service.js'
+import { runSource } from '../../src/sources/source-runs.js'
 import { chromiumPresent, type PanelSession, startPanel } from '../helpers/panel-browser.js'
+import { type SourceFileServer, startSourceFileServer } from '../sources/source-file-server.js'
 
 const ASSETS = path.join(import.meta.dirname, '../../src/admin-panel/assets')
 const OUTPUT = process.env.DG_PANEL_SCREENSHOTS ?? path.join(import.meta.dirname, '../../test-output/panel-walk')
@@ -213,6 +216,48 @@ describe.skipIf(!chromiumPresent)('every view of the panel in both languages and
   const english = [...englishOnlyWords()]
   const findings = new Map<string, string[]>()
   let exportFile = ''
+  let sourceServer: SourceFileServer | undefined
+
+  /** A source with a run applied and a run held (a price ×10): its page and the run's page are walked too. */
+  async function addHeldSource(): Promise<void> {
+    const { ctx } = panel.env
+    sourceServer = await startSourceFileServer()
+    const header = 'Inwestycja;ID lokalu;Numer;Rodzaj;Status;Powierzchnia;Pokoje;Piętro;Cena;Cena od;Miasto'
+    const list = (factor: number) =>
+      `${header}\n${[1, 2, 3, 4]
+        .map(
+          (i) =>
+            `ARKUSZ;${i};S/${i};mieszkanie;wolne;50,00;2;1;${(500_000 + i * 1000) * (i === 2 ? factor : 1)};2026-05-01;Poznań`,
+        )
+        .join('\n')}\n`
+    sourceServer.content = list(1)
+    const source = await createSource(
+      ctx,
+      { type: 'cli' },
+      {
+        name: 'Cennik z arkusza',
+        url: `${sourceServer.origin}/prices.csv`,
+        mapping: {
+          source_investment_id: 'Inwestycja',
+          source_property_id: 'ID lokalu',
+          prop_no: 'Numer',
+          prop_type: 'Rodzaj',
+          property_status: 'Status',
+          prop_area: 'Powierzchnia',
+          prop_rooms: 'Pokoje',
+          prop_floor: 'Piętro',
+          price_total: 'Cena',
+          price_total_from: 'Cena od',
+          proj_city: 'Miasto',
+        },
+        private_hosts: [`127.0.0.1:${sourceServer.port}`],
+      },
+    )
+    await runSource(ctx, source.id, 'manual', { type: 'cli' })
+    sourceServer.content = list(10)
+    const held = await runSource(ctx, source.id, 'manual', { type: 'cli' })
+    expect(held.busy === false && held.run.outcome).toBe('held')
+  }
 
   beforeAll(async () => {
     panel = await startPanel({ screenshotPrefix: 'walk' })
@@ -232,6 +277,7 @@ describe.skipIf(!chromiumPresent)('every view of the panel in both languages and
       .orderBy('id', 'desc')
       .executeTakeFirstOrThrow()
     await ctx.db.updateTable('offers').set({ property_type: '' }).where('id', '=', offer.id).execute()
+    await addHeldSource()
     await panel.login()
     // the import's own columns, for the import preview
     await panel.go('zmiana-cen')
@@ -244,6 +290,7 @@ describe.skipIf(!chromiumPresent)('every view of the panel in both languages and
 
   afterAll(async () => {
     await panel?.close()
+    await sourceServer?.close()
   })
 
   /** The navigation's routes, then the details each view links to. */

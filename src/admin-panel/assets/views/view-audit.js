@@ -52,6 +52,17 @@ const ACTIONS = {
   'editor.media.update': ['Zmiana pliku multimedialnego', 'Media file changed'],
   'editor.media.delete': ['Usunięcie pliku multimedialnego', 'Media file deleted'],
   'demo.seed': ['Dane demonstracyjne', 'Demo data'],
+  'alerts.settings': ['Zmiana ustawień alertów', 'Alert settings changed'],
+  'offers.price_change': ['Zmiana cen wielu ofert', 'Bulk price change'],
+  'public_prices.update': ['Zmiana cen na stronie WWW', 'Website prices changed'],
+  'session.password_reset_request': ['Prośba o reset hasła', 'Password reset requested'],
+  'session.password_reset': ['Reset hasła', 'Password reset'],
+  'source.create': ['Dodanie źródła ofert', 'Offer source added'],
+  'source.update': ['Zmiana źródła ofert', 'Offer source changed'],
+  'source.delete': ['Usunięcie źródła ofert', 'Offer source removed'],
+  'source.run': ['Przebieg źródła ofert', 'Offer source run'],
+  'source.run.apply': ['Zastosowanie wstrzymanego przebiegu', 'Held run applied'],
+  'source.run.reject': ['Odrzucenie wstrzymanego przebiegu', 'Held run rejected'],
 }
 
 const actionLabel = (action) => (ACTIONS[action] ? tr(...ACTIONS[action]) : action)
@@ -77,9 +88,12 @@ const OBJECTS = {
   site_option: ['opcja strony', 'site option'],
   setting: ['ustawienie', 'setting'],
   alert: ['alert', 'alert'],
-  media: ['plik multimedialny', 'media file'],
   license: ['licencja', 'licence'],
   option: ['opcja usługi', 'service option'],
+  attachment: ['plik multimedialny', 'media file'],
+  alerts: ['ustawienia alertów', 'alert settings'],
+  source: ['źródło ofert', 'offer source'],
+  source_run: ['przebieg źródła', 'source run'],
 }
 const objectLabel = (code) => (OBJECTS[code] ? tr(...OBJECTS[code]) : code)
 

@@ -421,6 +421,7 @@ function sourceFormCard({ api, reload, source }) {
         label: tr('Adres pliku (https)', 'File address (https)'),
         input: url,
         required: true,
+        className: 'field-wide',
         hint: tr(
           'Arkusze Google: Plik → Udostępnij → Opublikuj w internecie → CSV. OneDrive: link bezpośredniego pobierania.',
           'Google Sheets: File → Share → Publish to the web → CSV. OneDrive: a direct download link.',
