@@ -28,7 +28,7 @@ import {
   narrowedFilters,
   pageAtRevision,
   withPricesDay,
-} from './listing-cache.js'
+} from './caching/listing-cache.js'
 import { withPricesInForce } from './current-prices.js'
 import { warsawDate } from '../licensing/license.js'
 import { exposableOffer, exposeCustomMeta, exposedExtensionOptions } from './custom-meta.js'
@@ -168,7 +168,7 @@ async function buildOffers(ctx: HostContext, stored: OfferRecord[]): Promise<Rec
   return out
 }
 
-export type { CatalogRevisions } from './listing-cache.js'
+export type { CatalogRevisions } from './caching/listing-cache.js'
 
 export interface PropertyListQuery extends PageQuery, PropertyFilters {
   orderBy: PropertyOrder

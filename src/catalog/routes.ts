@@ -25,7 +25,7 @@ import {
   listProperties,
   listRelated,
 } from './catalog-service.js'
-import { ResponseCache } from './response-cache.js'
+import { ResponseCache } from './caching/response-cache.js'
 import { FieldsQuery, IdParams, InvestmentListQuery, PropertyListQuery, RelatedQuery } from './schemas.js'
 
 const security = [{ applicationPassword: [] }]

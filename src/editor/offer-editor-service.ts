@@ -17,7 +17,7 @@ import { HostError } from '../host/errors.js'
 import { warsawDate } from '../licensing/license.js'
 import { selectCatalogState } from '../catalog/catalog-repository.js'
 import { formatPln, PRICE_TYPE_LABELS, RECORD_TYPE_LABELS } from '../catalog/presentation.js'
-import { valuesPerOwner } from '../catalog/values-at-revision.js'
+import { valuesPerOwner } from '../catalog/caching/values-at-revision.js'
 import { UNQUALIFIED_PROPERTY_TYPE } from '../offers/canonical-fields.js'
 import {
   type ComponentChange,

@@ -37,7 +37,7 @@ import {
   type ListingQueries,
   recentListingQueries,
   warmListingValues,
-} from '../catalog/listing-cache.js'
+} from '../catalog/caching/listing-cache.js'
 import { CANONICAL_FIELDS, isCanonicalField, isDwellingType } from '../offers/canonical-fields.js'
 import { META_FIELD_PREFIX, type MetaScalar } from '../offers/validation/meta-values.js'
 import {

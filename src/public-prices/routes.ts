@@ -12,7 +12,7 @@ import { Type } from 'typebox'
 
 import { baseUrl } from '../config.js'
 import { catalogDay } from '../catalog/catalog-service.js'
-import { ResponseCache } from '../catalog/response-cache.js'
+import { ResponseCache } from '../catalog/caching/response-cache.js'
 import { PluginError } from '../host/errors.js'
 import { actorOf, requireCapability, requirePrincipal } from '../host/http/authenticate.js'
 import {

@@ -5,7 +5,7 @@
  */
 import { expect, it } from 'vitest'
 
-import { replaceListingValues, selectListingValue } from '../../src/catalog/listing-values-repository.js'
+import { replaceListingValues, selectListingValue } from '../../src/catalog/caching/listing-values-repository.js'
 import { describeEachDatabase } from '../helpers/test-app.js'
 
 const STORED_AT = new Date('2026-11-20T10:00:00Z')

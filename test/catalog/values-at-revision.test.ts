@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 
-import { ValuesAtRevision } from '../../src/catalog/values-at-revision.js'
+import { ValuesAtRevision } from '../../src/catalog/caching/values-at-revision.js'
 
 function deferred<T>() {
   let resolve!: (value: T) => void

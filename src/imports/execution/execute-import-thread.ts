@@ -16,7 +16,7 @@ import type { OpenDatabaseOptions } from '../../host/db/database.js'
 import { holdWriter } from '../../host/db/sqlite-connections.js'
 import { startSiblingWorker } from '../../host/worker-thread.js'
 import { findImportJob, type ImportJobRow } from '../import-jobs-repository.js'
-import type { ListingQueries } from '../../catalog/listing-cache.js'
+import type { ListingQueries } from '../../catalog/caching/listing-cache.js'
 import type { PriceNote } from '../../offers/editor-operation.js'
 import type { WrittenJob } from './written-job.js'
 

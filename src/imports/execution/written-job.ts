@@ -1,5 +1,5 @@
 /* What an import's execution hands back, whether it ran on this thread or on a worker thread. */
-import type { ListingValues } from '../../catalog/listing-cache.js'
+import type { ListingValues } from '../../catalog/caching/listing-cache.js'
 
 export interface ImportResult {
   status: 'completed'

@@ -1,6 +1,6 @@
 /*
  * Released migration: never edit it. `listing_values` holds what a large import counted in its
- * own transaction, before it committed (catalog/listing-cache.ts): list totals, the offer ids of
+ * own transaction, before it committed (catalog/caching/listing-cache.ts): list totals, the offer ids of
  * pages and match sets, under the listing revision that import made. The instance that ran the
  * import keeps them in memory; every other instance reads them here on its first request for such
  * a list instead of counting it again (measured with two PostgreSQL instances in bench:mixed: the

@@ -7,8 +7,8 @@
  */
 import { performance } from 'node:perf_hooks'
 
-import type { Executor, HostContext } from '../host/context.js'
-import type { DialectName } from '../host/db/dialect.js'
+import type { Executor, HostContext } from '../../host/context.js'
+import type { DialectName } from '../../host/db/dialect.js'
 import {
   countProperties,
   type OfferRecord,
@@ -20,8 +20,8 @@ import {
   selectPropertiesByIds,
   selectPropertyPage,
   selectPropertyPageIds,
-} from './catalog-repository.js'
-import { anyTotalAnnouncedAfter } from '../offers/offers-repository.js'
+} from '../catalog-repository.js'
+import { anyTotalAnnouncedAfter } from '../../offers/offers-repository.js'
 import { type ListingValueKind, replaceListingValues, selectListingValue } from './listing-values-repository.js'
 import { valuesPerOwner } from './values-at-revision.js'
 

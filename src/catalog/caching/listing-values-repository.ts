@@ -2,7 +2,7 @@
  * `listing_values` (migration 0016): what a large import counted before it committed, read by the
  * other instances on their first request for such a list (listing-cache.ts).
  */
-import type { Executor } from '../host/context.js'
+import type { Executor } from '../../host/context.js'
 
 /** `t` a list's total, `p` the offer ids of a page, `m` a match set. */
 export type ListingValueKind = 't' | 'p' | 'm'
