@@ -2,7 +2,7 @@
  * Schemas of the offer import (contract 4.3, 4.5, 2.6) and of the canonical offer fields (2.7).
  * The responses are what offer-import-service.ts returns (PreviewBody, ImportResult, JobView).
  * The request bodies are multipart and form-encoded: the handler reads them itself, so they are
- * described for the OpenAPI document only (`documented`, see host/http/openapi.ts).
+ * described for the OpenAPI document only (`documented`, see host/http/openapi/openapi.ts).
  */
 import { Type } from 'typebox'
 

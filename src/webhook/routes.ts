@@ -19,7 +19,7 @@ const Scalar = Type.Unsafe<string | number | boolean | null>({ type: ['string', 
 
 /**
  * The payload, for the document only: the route keeps the raw bytes (the signature covers them)
- * and the service parses and validates them (host/http/openapi.ts, `documented`).
+ * and the service parses and validates them (host/http/openapi/openapi.ts, `documented`).
  */
 const PropertyWebhookPayload = Type.Object(
   Object.fromEntries(CANONICAL_FIELDS.map((field) => [field, Type.Optional(Scalar)])),

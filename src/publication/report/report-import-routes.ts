@@ -26,7 +26,7 @@ function parseBoolean(value: unknown): boolean {
 
 const JOB_ID = Type.String({ pattern: '^[0-9a-f]{32}$', description: 'Import job id, 32 hexadecimal characters' })
 
-/** The two request bodies, for the document only: the handler reads them (see host/http/openapi.ts). */
+/** The two request bodies, for the document only: the handler reads them (see host/http/openapi/openapi.ts). */
 const ReportImportBody = {
   content: {
     'multipart/form-data': {

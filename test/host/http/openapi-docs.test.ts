@@ -8,7 +8,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { OPERATION_DOCS } from '../../../src/host/http/openapi-examples.js'
+import { OPERATION_DOCS } from '../../../src/host/http/openapi/openapi-examples.js'
 import { startTestApp, type TestEnv } from '../../helpers/test-app.js'
 
 // ajv-formats ships CommonJS with a default export property

@@ -20,10 +20,10 @@ import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
 import type { TSchema } from 'typebox'
 
-import { API_VERSION, PLUGIN_VERSION } from '../../version.js'
+import { API_VERSION, PLUGIN_VERSION } from '../../../version.js'
 import { OPERATION_DOCS, type OperationDocs } from './openapi-examples.js'
-import { errorResponse } from './schemas.js'
-import { serviceOrigin } from './service-origin.js'
+import { errorResponse } from '../schemas.js'
+import { serviceOrigin } from '../service-origin.js'
 
 /** A request body by media type, as in an OpenAPI Request Body Object. */
 export interface DocumentedBody {
@@ -121,7 +121,7 @@ type Operation = {
 }
 
 /*
- * The descriptions and examples of src/host/http/openapi-examples.ts, on a copy of the operation
+ * The descriptions and examples of src/host/http/openapi/openapi-examples.ts, on a copy of the operation
  * (@fastify/swagger may share parts of it between methods). An entry that names a status, media
  * type or parameter the operation does not have is a mistake the document test reports.
  */

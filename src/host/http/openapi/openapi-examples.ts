@@ -1,6 +1,6 @@
 /*
  * What each operation of the OpenAPI document does and what a call of it looks like, applied to
- * the generated document by src/host/http/openapi.ts. The descriptions here are those of routes
+ * the generated document by src/host/http/openapi/openapi.ts. The descriptions here are those of routes
  * whose own schema gives none; the examples are answers (and requests) of the service itself,
  * shortened to two items per list, and the document test validates each against its schema.
  */
