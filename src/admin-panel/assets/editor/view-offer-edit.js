@@ -36,7 +36,7 @@ import { conflictRowsOf, customMetaEditor, readField, sendVersioned } from './ed
 import { mediaCard } from './editor-media.js'
 import { drawPriceChart } from './price-chart.js'
 import { tr } from '../i18n.js'
-import { dateInput, dayOf } from '../operator/date-input.js'
+import { dateInput, dayOf } from '../fields/date-input.js'
 import { alertBox, card, confirmDialog, errorBox, formField, toast } from '../ui.js'
 
 const PRICES = ['price_total', 'price_m2', 'price_combined']

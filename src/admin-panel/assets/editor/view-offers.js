@@ -24,7 +24,7 @@ import {
 } from './editor-labels.js'
 import { issueLines } from './editor-forms.js'
 import { tr } from '../i18n.js'
-import { dateInput, dayOf } from '../operator/date-input.js'
+import { dateInput, dayOf } from '../fields/date-input.js'
 import {
   alertBox,
   card,

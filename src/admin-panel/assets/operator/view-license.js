@@ -6,7 +6,7 @@ import { badge, facts, formatDate, formatWhen, h, replaceChildren } from '../dom
 import { tr } from '../i18n.js'
 import { licenseLabel } from '../messages.js'
 import { alertBox, card, errorBox, formField, toast, withBusy } from '../ui.js'
-import { dateInput, isoDate } from './date-input.js'
+import { dateInput, isoDate } from '../fields/date-input.js'
 import { helpLink } from './help-links.js'
 import { ENTITLEMENT_LABELS, FUNCTION_LABELS } from './licence-gate.js'
 

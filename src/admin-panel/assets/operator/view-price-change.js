@@ -7,7 +7,7 @@ import { formatMoney, formatNumber, h, randomHex, replaceChildren } from '../dom
 import { offerStatusLabel } from '../editor/editor-labels.js'
 import { tr } from '../i18n.js'
 import { alertBox, card, confirmDialog, errorBox, formField, showFieldErrors, toast, withBusy } from '../ui.js'
-import { dateInput, isoDate, polishDate } from './date-input.js'
+import { dateInput, isoDate, polishDate } from '../fields/date-input.js'
 import { helpLink } from './help-links.js'
 import { plural } from './plural.js'
 

@@ -4,7 +4,7 @@
 import { badge, formatWhen, h, mono } from '../dom.js'
 import { tr } from '../i18n.js'
 import { actorLabel, triggerLabel } from '../messages.js'
-import { dateInput, isoDate } from '../operator/date-input.js'
+import { dateInput, isoDate } from '../fields/date-input.js'
 import { card, formField, pagedTable } from '../ui.js'
 
 /** action: [Polish, English] */

@@ -15,7 +15,7 @@ import {
 } from '../dom.js'
 import { tr } from '../i18n.js'
 import { actorLabel, runByLabel, triggerLabel } from '../messages.js'
-import { dateInput, isoDate } from '../operator/date-input.js'
+import { dateInput, isoDate } from '../fields/date-input.js'
 import { card, errorBox, formField, issuesList, pagedTable, technicalDetails, withBusy } from '../ui.js'
 import { deliveryReport } from './view-publication.js'
 

@@ -23,7 +23,7 @@ import { offerStatusLabel, propertyTypeLabel } from '../editor/editor-labels.js'
 import { enableUnlessRefused, gateAction, licensedFunctions } from '../operator/licence-gate.js'
 import { plural } from '../operator/plural.js'
 import { tr } from '../i18n.js'
-import { fileProblem } from '../operator/file-check.js'
+import { fileProblem } from '../fields/file-check.js'
 import { importActionLabel, jobStatusLabel } from '../messages.js'
 import { alertBox, card, errorBox, filePicker, issueText, technicalDetails, toast } from '../ui.js'
 

@@ -3,7 +3,7 @@
 // a day and a dataset narrow it. Run on demand: it reads every published file.
 import { badge, facts, formatNumber, formatWhen, h, mono, replaceChildren } from '../dom.js'
 import { tr } from '../i18n.js'
-import { dateInput, isoDate } from '../operator/date-input.js'
+import { dateInput, isoDate } from '../fields/date-input.js'
 import { card, errorBox, formField, withBusy } from '../ui.js'
 
 function severityBadge(severity) {

@@ -17,7 +17,7 @@ import {
 } from '../dom.js'
 import { tr } from '../i18n.js'
 import { triggerLabel } from '../messages.js'
-import { dateInput, isoDate } from '../operator/date-input.js'
+import { dateInput, isoDate } from '../fields/date-input.js'
 import { enableUnlessRefused, gateAction, licensedFunctions } from '../operator/licence-gate.js'
 import { alertBox, card, confirmDialog, errorBox, issuesList, technicalDetails, toast } from '../ui.js'
 

@@ -17,7 +17,7 @@ import {
 import { enableUnlessRefused, gateAction, licensedFunctions } from '../operator/licence-gate.js'
 import { plural } from '../operator/plural.js'
 import { tr } from '../i18n.js'
-import { dateInput, isoDate } from '../operator/date-input.js'
+import { dateInput, isoDate } from '../fields/date-input.js'
 import { alertBox, card, errorBox, filePicker, formField, issueText, technicalDetails, toast, withBusy } from '../ui.js'
 
 const ERRORS_SHOWN = 200

@@ -6,7 +6,7 @@
 import { badge, facts, formatDate, h, mono, replaceChildren } from '../dom.js'
 import { hashRoute, offerStatusLabel, VOIVODESHIPS } from '../editor/editor-labels.js'
 import { tr } from '../i18n.js'
-import { scheduleField } from '../operator/schedule-field.js'
+import { scheduleField } from '../fields/schedule-field.js'
 import {
   alertBox,
   card,
