@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { settledPasswordResetRequests } from '../../src/password-reset/password-reset.js'
 import { chromiumPresent, type PanelSession, startPanel } from '../helpers/panel-browser.js'
-import { startSmtp } from '../helpers/smtp-server.js'
+import { startSmtp } from '../helpers/servers/smtp-server.js'
 
 describe.skipIf(!chromiumPresent)('password reset in the panel [sqlite]', () => {
   let panel: PanelSession

@@ -27,7 +27,7 @@ import { updatePublicationSettings } from '../../src/publication/settings/public
 import { TEST_DIALECTS } from '../helpers/databases.js'
 import { createTestUser, type TestUser } from '../helpers/factories.js'
 import { multipart } from '../helpers/multipart.js'
-import { type Mail, SMTP_PASSWORD, SMTP_USER, startSmtp } from '../helpers/smtp-server.js'
+import { type Mail, SMTP_PASSWORD, SMTP_USER, startSmtp } from '../helpers/servers/smtp-server.js'
 import { startTestApp, type TestEnv } from '../helpers/test-app.js'
 
 const WEBHOOK_SECRET = 'alert-webhook-secret-never-logged-0123456789abcdef'

@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { PLUGIN_VERSION } from '../../src/version.js'
 import { TEST_DIALECTS } from '../helpers/databases.js'
-import { type EmbedSite, embedPage, startEmbedSite } from '../helpers/embed-site.js'
+import { type EmbedSite, embedPage, startEmbedSite } from '../helpers/servers/embed-site.js'
 import { createTestUser, grantProLicense } from '../helpers/factories.js'
 import { CHROMIUM, chromiumPresent } from '../helpers/panel-browser.js'
 import { startTestApp, type TestEnv } from '../helpers/test-app.js'

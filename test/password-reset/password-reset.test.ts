@@ -17,7 +17,7 @@ import { getUserById } from '../../src/host/users/users.js'
 import { settledPasswordResetRequests } from '../../src/password-reset/password-reset.js'
 import { TEST_DIALECTS } from '../helpers/databases.js'
 import { createTestUser } from '../helpers/factories.js'
-import { type Mail, startSmtp } from '../helpers/smtp-server.js'
+import { type Mail, startSmtp } from '../helpers/servers/smtp-server.js'
 import { startTestApp, type TestEnv } from '../helpers/test-app.js'
 
 const API = '/wp-json/dg/v2'

@@ -23,7 +23,7 @@ import {
   type RunningWebsite,
   startDemoService,
   startExampleWebsite,
-} from '../helpers/example-website.js'
+} from '../helpers/servers/example-website.js'
 
 const CHROMIUM = '/usr/bin/chromium'
 const CHROMIUM_ARGS = [

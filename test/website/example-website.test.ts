@@ -18,7 +18,7 @@ import {
   type RunningWebsite,
   startDemoService,
   startExampleWebsite,
-} from '../helpers/example-website.js'
+} from '../helpers/servers/example-website.js'
 import { TEST_DIALECTS } from '../helpers/databases.js'
 
 /** The text of each cell of the offer table's rows (header cell first). */

@@ -13,7 +13,7 @@ import { MD5_NAME, publicationStore } from '../../../src/publication/publication
 import { updatePublicationSettings } from '../../../src/publication/settings/publication-settings.js'
 import { createTestUser, grantProLicense, type TestUser } from '../../helpers/factories.js'
 import { startFakePortal } from '../../helpers/portal/fake-portal.js'
-import { type HttpsTestServer, serveOverHttps } from '../../helpers/https-server.js'
+import { type HttpsTestServer, serveOverHttps } from '../../helpers/servers/https-server.js'
 import { describeEachDatabase, type TestEnv } from '../../helpers/test-app.js'
 
 const portal = await startFakePortal()

@@ -5,11 +5,11 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 
-import { CatalogGateway, type GatewayOptions } from '../../examples/website/src/catalog-gateway.js'
-import { createSite } from '../../examples/website/src/site.js'
-import { setUpDemo } from '../../src/demo/demo-setup.js'
-import { startTestApp, type TestAppOptions, type TestEnv } from './test-app.js'
-import type { TestDialect } from './databases.js'
+import { CatalogGateway, type GatewayOptions } from '../../../examples/website/src/catalog-gateway.js'
+import { createSite } from '../../../examples/website/src/site.js'
+import { setUpDemo } from '../../../src/demo/demo-setup.js'
+import { startTestApp, type TestAppOptions, type TestEnv } from '../test-app.js'
+import type { TestDialect } from '../databases.js'
 
 export const EXAMPLE_EXTENSION = 'examples/extensions/website-fields/index.mjs'
 

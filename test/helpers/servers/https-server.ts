@@ -11,7 +11,7 @@ import path from 'node:path'
 
 import type { FastifyInstance } from 'fastify'
 
-const TLS_DIR = path.join(import.meta.dirname, '..', 'fixtures', 'tls')
+const TLS_DIR = path.join(import.meta.dirname, '..', '..', 'fixtures', 'tls')
 
 export interface HttpsTestServer {
   /** e.g. https://127.0.0.1:43123 */
