@@ -114,7 +114,7 @@ export async function sourceRoutes(app: FastifyInstance): Promise<void> {
       schema: {
         operationId: 'deleteSource',
         tags,
-        summary: 'Remove a source; its runs stay on record',
+        summary: 'Remove a source; its runs stay on record, a held one can no longer be applied',
         security,
         params: IdParams,
         response: { 200: Type.Object({ deleted: Type.Boolean() }), ...errorResponses(400, 401, 403, 404) },

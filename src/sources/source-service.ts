@@ -15,6 +15,7 @@ import {
   selectLatestRuns,
   selectRuns,
   selectSources,
+  transitionRun,
   updateSource,
 } from './sources-repository.js'
 
@@ -120,6 +121,13 @@ export async function changeSource(
 
 export async function removeSource(ctx: HostContext, actor: Actor, id: number): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
+    // The runs stay as the record of what was fetched and decided; a held plan of a source that
+    // no longer exists must not be applied afterwards.
+    for (const held of await selectRuns(trx, { sourceId: id, outcome: 'held', limit: 1000 }))
+      await transitionRun(trx, held.id, 'held', {
+        outcome: 'superseded',
+        failure: JSON.stringify({ code: 'source_deleted', message: 'the source was deleted' }),
+      })
     if (!(await deleteSource(trx, id))) throw notFound(id)
     await recordAudit(
       ctx,

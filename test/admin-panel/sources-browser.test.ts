@@ -202,7 +202,7 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('offer sources in C
     await shot('lista-po-decyzjach')
   })
 
-  it('changes a source’s settings keeping its token, then removes it after a confirmation; its runs stay on record', async () => {
+  it('edits the source without showing its token, and keeps the token unless replaced', async () => {
     await openSources()
     await page.click('#sources-table a[data-edit-source]')
     await page.locator('#edit-source').waitFor()
@@ -210,33 +210,37 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('offer sources in C
     expect(await page.inputValue('#edit-source [name=headers]')).toBe('')
     expect(await page.textContent('#edit-source')).toContain('Zapisane: Authorization')
     expect(await page.content()).not.toContain('sekret-panelu-42')
-    await page.fill('#edit-source [name=name]', 'Cennik — eksport z CRM')
     await page.fill('#edit-source [name=max_price_change_pct]', '15')
     await page.fill('#edit-source [name=stale_after_days]', '5')
-    await shot('zrodlo-ustawienia')
-    await handbookShot(page, 'sources/zrodlo-ustawienia')
+    await page.fill('#edit-source [name=schedule]', '0 6 * * *')
+    await page.selectOption('#edit-source [name=mode]', 'patch')
+    await shot('edycja-zrodla')
+    await handbookShot(page, 'sources/edycja-zrodla')
     await page.click('#edit-source button[type=submit]')
-    await page.locator('#add-source').waitFor()
-    expect(await page.textContent('#sources-table')).toContain('Cennik — eksport z CRM')
+    await expect.poll(() => page.textContent('#edit-source')).toContain('Zapisane: Authorization')
     const stored = await env.ctx.db.selectFrom('sources').selectAll().executeTakeFirstOrThrow()
-    expect(JSON.parse(String(stored.guards))).toMatchObject({ max_price_change_pct: 15 })
-    expect(Number(stored.stale_after_days)).toBe(5)
-    // the token kept: the next fetch still sends it
-    server.content = priceList((i) => base(i) + 100, 5)
-    await runNow()
-    await expect.poll(() => server.requests.at(-1)?.headers.authorization).toBe('Bearer sekret-panelu-42')
-
-    // a wrong address is refused at its field, nothing changed
+    expect(JSON.parse(stored.guards as string)).toMatchObject({ max_price_change_pct: 15 })
+    expect(stored).toMatchObject({ stale_after_days: 5, schedule: '0 6 * * *', mode: 'patch' })
+    // the token is still sent: an empty header box kept it
+    server.content = priceList((i) => base(i) + 1000, 5)
     await openSources()
+    await runNow()
+    await expect.poll(() => page.textContent('#runs-table')).toContain('zastosowano')
+    expect(server.requests.at(-1)?.headers.authorization).toBe('Bearer sekret-panelu-42')
+    // a new token replaces the stored one, and is not shown either
     await page.click('#sources-table a[data-edit-source]')
-    await page.locator('#edit-source').waitFor()
-    await page.fill('#edit-source [name=url]', 'ftp://example.com/ceny.csv')
+    await page.fill('#edit-source [name=headers]', 'Authorization: Bearer nowy-token-7')
     await page.click('#edit-source button[type=submit]')
-    await expect.poll(() => page.textContent('#edit-source')).toContain('url')
-    expect((await env.ctx.db.selectFrom('sources').select('url').executeTakeFirstOrThrow()).url).toBe(
-      `${server.origin}/prices.csv`,
-    )
+    await expect.poll(() => page.inputValue('#edit-source [name=headers]')).toBe('')
+    expect(await page.content()).not.toContain('nowy-token-7')
+    server.content = priceList((i) => base(i) + 2000, 5)
+    await openSources()
+    await runNow()
+    await expect.poll(() => server.requests.at(-1)?.headers.authorization).toBe('Bearer nowy-token-7')
+  })
 
+  it('deletes the source after a Polish confirmation; its runs stay in the history', async () => {
+    await openSources()
     const runsBefore = Number(
       (
         await env.ctx.db
@@ -245,23 +249,18 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('offer sources in C
           .executeTakeFirstOrThrow()
       ).n,
     )
+    await page.click('#sources-table a[data-edit-source]')
     await page.click('#delete-source')
-    expect(await page.textContent('#confirm-body')).toContain('Historia przebiegów zostaje w rejestrze')
-    await shot('zrodlo-usuwanie')
+    await page.locator('#confirm-ok').waitFor()
+    const dialog = await page.textContent('#confirm-dialog')
+    expect(dialog).toContain('Usunąć źródło „Cennik — arkusz Google”?')
+    expect(dialog).toContain('przebiegi zostają w historii')
+    await shot('usuwanie-zrodla')
     await page.click('#confirm-ok')
-    await page.locator('#add-source').waitFor()
+    await page.locator('.page[data-view=zrodla] #add-source').waitFor()
     expect(await page.textContent('.page')).toContain('Nie dodano jeszcze żadnego źródła.')
-    expect(await page.textContent('#runs-table')).toContain('(usunięte źródło)')
-    expect(await env.ctx.db.selectFrom('sources').selectAll().execute()).toEqual([])
-    const runsAfter = Number(
-      (
-        await env.ctx.db
-          .selectFrom('source_runs')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    )
-    expect(runsAfter).toBe(runsBefore)
+    expect(await page.locator('#runs-table tbody tr').count()).toBe(runsBefore)
+    expect(await activeOffers()).toBe(5)
   })
 
   it('raised no error in the page', () => {

@@ -396,4 +396,29 @@ describeEachDatabase('scheduled sources', (getEnv) => {
     const outcomes = new Set(runs.map((r) => r.outcome))
     for (const outcome of ['applied', 'unchanged', 'rejected', 'failed']) expect(outcomes).toContain(outcome)
   })
+
+  it('deleting a source keeps its runs on record, and its held run can no longer be applied', async () => {
+    nextDay()
+    const created = await api('POST', '/sources', {
+      name: 'Cennik do usunięcia',
+      url: `${server.origin}/prices.csv`,
+      mapping: MAPPING,
+      private_hosts: [`127.0.0.1:${server.port}`],
+    })
+    expect(created.statusCode, created.body).toBe(201)
+    const doomed = created.json().id as number
+    const before = await priceOf('2')
+    server.content = priceList((i) => base(i) * (i === 2 ? 10 : 1), [1, 2, 3, 4, 5])
+    const held = await run(doomed)
+    expect(held.outcome).toBe('held')
+    expect((await api('DELETE', `/sources/${doomed}`)).json()).toEqual({ deleted: true })
+    const refused = await api('POST', `/source-runs/${held.id}/apply`)
+    expect(refused.statusCode).toBe(409)
+    expect(refused.json().error).toBe('source_run_not_held')
+    expect(await priceOf('2')).toBe(before)
+    const kept = await api('GET', `/source-runs/${held.id}`)
+    expect(kept.statusCode).toBe(200)
+    expect(kept.json().run).toMatchObject({ outcome: 'superseded', failure: { code: 'source_deleted' } })
+    expect((await api('GET', `/sources/${doomed}`)).statusCode).toBe(404)
+  })
 })

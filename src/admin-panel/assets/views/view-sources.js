@@ -1,7 +1,7 @@
 // Offer sources pulled on a schedule (REST /sources, /source-runs). The list of sources with their
 // latest run, the runs waiting for a decision, the form adding a source (the column assignment
-// saved by the offer import's form is offered as its mapping), and a run's page (#/zrodla/przebieg/ID):
-// what stopped it, its plan before → after per offer, and "Zastosuj" / "Odrzuć" for a held run.
+// saved by the offer import's form is offered as its mapping), a source's page to change or delete
+// it (#/zrodla/zrodlo/ID), and a run's page (#/zrodla/przebieg/ID): what stopped it, its plan before → after per offer, and "Zastosuj" / "Odrzuć" for a held run.
 import {
   badge,
   facts,
@@ -35,9 +35,6 @@ const outcomeBadge = (outcome) => {
   const [pl, en, tone] = OUTCOMES[outcome] ?? [outcome, outcome, 'neutral']
   return badge(tr(pl, en), tone)
 }
-
-/** A run's source by name; a removed source's runs stay on record without it. */
-const sourceNameOf = (run) => run.source_name || tr('(usunięte źródło)', '(removed source)')
 
 const GUARDS = {
   archived: ['Archiwizacja lub wycofanie ofert', 'Offers archived or withdrawn'],
@@ -154,7 +151,7 @@ export async function renderSources(page, { api, signal }) {
               h(
                 'a',
                 { href: `#/zrodla/przebieg/${run.id}` },
-                `${sourceNameOf(run)} — ${tr('przebieg', 'run')} ${run.id}`,
+                `${run.source_name} — ${tr('przebieg', 'run')} ${run.id}`,
               ),
               ` (${formatDateTime(run.started_at)}): `,
               run.guards.map((g) => tr(...(GUARDS[g.guard] ?? [g.guard, g.guard]))).join(', '),
@@ -165,7 +162,7 @@ export async function renderSources(page, { api, signal }) {
     )
   page.append(sourcesCard(sourcesBody.sources, { api, reload: () => rerender(page, { api, signal }) }))
   page.append(runsCard(runsBody.runs))
-  page.append(sourceFormCard({ api, reload: () => rerender(page, { api, signal }) }))
+  page.append(addSourceCard({ api, reload: () => rerender(page, { api, signal }) }))
 }
 
 function rerender(page, context) {
@@ -268,12 +265,13 @@ function sourcesCard(sources, { api, reload }) {
               h('td', {}, formatDateTime(source.changed_at)),
               h(
                 'td',
-                { class: 'row-actions' },
+                {},
                 runButton,
+                ' ',
                 h(
                   'a',
                   { class: 'button', href: `#/zrodla/zrodlo/${source.id}`, dataset: { editSource: source.id } },
-                  tr('Zmień', 'Edit'),
+                  tr('Zmień lub usuń', 'Edit or delete'),
                 ),
               ),
             )
@@ -319,7 +317,11 @@ function runsCard(runs) {
                   'tr',
                   { dataset: { runId: run.id } },
                   h('td', {}, h('a', { href: `#/zrodla/przebieg/${run.id}` }, String(run.id))),
-                  h('td', {}, sourceNameOf(run)),
+                  h(
+                    'td',
+                    {},
+                    run.source_name || h('span', { class: 'muted' }, tr('(usunięte źródło)', '(deleted source)')),
+                  ),
                   h('td', {}, formatDateTime(run.started_at)),
                   h('td', {}, outcomeBadge(run.outcome)),
                   h('td', {}, planText(run.summary)),
@@ -341,8 +343,15 @@ function planText(summary) {
   )
 }
 
-/** The form adding a source, or changing `source` (its stored headers are never shown, only their names). */
-function sourceFormCard({ api, reload, source }) {
+function addSourceCard({ api, reload }) {
+  return card(tr('Dodaj źródło', 'Add a source'), sourceForm({ api, reload }))
+}
+
+/**
+ * The add form, or the edit form of `source` (#edit-source): a saved header value is never sent to
+ * the page, so an empty header box keeps the stored ones and a filled one replaces them all.
+ */
+function sourceForm({ api, reload, source = null }) {
   const saved = source ? JSON.stringify(source.mapping, null, 2) : localStorage.getItem(IMPORT_MAPPING_KEY)
   const input = (attributes) => h('input', { class: 'input', ...attributes })
   const name = input({ name: 'name', required: true, maxlength: 120, value: source?.name ?? '' })
@@ -354,8 +363,6 @@ function sourceFormCard({ api, reload, source }) {
     value: source?.url ?? '',
   })
   const headers = h('textarea', { class: 'input', name: 'headers', rows: 2, placeholder: 'Authorization: Bearer …' })
-  const dropHeaders = h('input', { type: 'checkbox', name: 'drop_headers' })
-  const enabled = h('input', { type: 'checkbox', name: 'enabled', checked: source?.enabled ?? true })
   const mapping = h('textarea', { class: 'input mono', name: 'mapping', rows: 6 }, saved ?? '')
   const mode = h(
     'select',
@@ -368,24 +375,22 @@ function sourceFormCard({ api, reload, source }) {
     ),
   )
   if (source) mode.value = source.mode
+  const clearHeaders = h('input', { type: 'checkbox', name: 'clear_headers' })
   const schedule = input({
     name: 'schedule',
-    placeholder: tr('puste: 30 min przed publikacją', 'empty: 30 min before the publication'),
     value: source?.schedule ?? '',
+    placeholder: tr('puste: 30 min przed publikacją', 'empty: 30 min before the publication'),
   })
   const privateHosts = input({
     name: 'private_hosts',
-    placeholder: tr('puste: tylko adresy publiczne', 'empty: public addresses only'),
     value: source?.private_hosts.join(', ') ?? '',
+    placeholder: tr('puste: tylko adresy publiczne', 'empty: public addresses only'),
   })
-  const guard = (key, value) =>
-    input({ name: key, type: 'number', min: 0, max: 100, step: 1, value: source?.guards[key] ?? value })
-  const guards = {
-    max_archived_pct: guard('max_archived_pct', 30),
-    max_price_change_pct: guard('max_price_change_pct', 20),
-    max_invalid_pct: guard('max_invalid_pct', 10),
-    max_shrink_pct: guard('max_shrink_pct', 30),
-  }
+  const guard = (key, value) => input({ name: key, type: 'number', min: 0, max: 100, step: 1, value })
+  const limits = { max_archived_pct: 30, max_price_change_pct: 20, max_invalid_pct: 10, max_shrink_pct: 30 }
+  const guards = Object.fromEntries(
+    Object.entries(limits).map(([key, value]) => [key, guard(key, source?.guards[key] ?? value)]),
+  )
   const staleDays = input({
     name: 'stale_after_days',
     type: 'number',
@@ -393,22 +398,6 @@ function sourceFormCard({ api, reload, source }) {
     max: 90,
     value: source?.stale_after_days ?? 3,
   })
-  const storedHeaders = source?.header_names ?? []
-  const headersField = formField({
-    label: tr('Nagłówki (np. token), jeden w wierszu', 'Headers (a token, say), one a line'),
-    input: headers,
-    hint:
-      storedHeaders.length > 0
-        ? tr(
-            `Zapisane: ${storedHeaders.join(', ')} (wartości nie są pokazywane). Zostaw puste, aby je zachować; wpisane nagłówki zastąpią wszystkie zapisane.`,
-            `Stored: ${storedHeaders.join(', ')} (values are not shown). Leave empty to keep them; headers entered here replace every stored one.`,
-          )
-        : tr('Zapisywane bezpiecznie i nigdy więcej niepokazywane.', 'Stored safely and never shown again.'),
-  })
-  if (storedHeaders.length > 0)
-    headersField.append(
-      h('label', { class: 'checkbox' }, dropHeaders, tr('Usuń zapisane nagłówki', 'Remove the stored headers')),
-    )
   const problems = h('div', {})
   const form = h(
     'form',
@@ -427,17 +416,27 @@ function sourceFormCard({ api, reload, source }) {
           'Google Sheets: File → Share → Publish to the web → CSV. OneDrive: a direct download link.',
         ),
       }),
-      headersField,
+      formField({
+        label: tr('Nagłówki (np. token), jeden w wierszu', 'Headers (a token, say), one a line'),
+        input: headers,
+        hint:
+          source && source.header_names.length > 0
+            ? tr(
+                `Zapisane: ${source.header_names.join(', ')} (wartości nie są pokazywane). Zostaw puste, aby je zachować; wpisane zastąpią wszystkie zapisane.`,
+                `Saved: ${source.header_names.join(', ')} (values are not shown). Leave empty to keep them; what you type replaces them all.`,
+              )
+            : tr('Zapisywane bezpiecznie i nigdy więcej niepokazywane.', 'Stored safely and never shown again.'),
+      }),
+      source && source.header_names.length > 0
+        ? h('label', { class: 'checkbox' }, clearHeaders, ' ', tr('Usuń zapisane nagłówki', 'Remove the saved headers'))
+        : null,
       formField({ label: tr('Tryb importu', 'Import mode'), input: mode }),
       formField({
         label: tr('Przypisanie kolumn (JSON)', 'Column assignment (JSON)'),
         input: mapping,
         required: true,
         hint: source
-          ? tr(
-              'Przypisanie kolumn tego źródła: pole importu → nagłówek kolumny w pliku.',
-              'This source’s column assignment: import field → column header in the file.',
-            )
+          ? tr('Przypisanie zapisane w tym źródle.', 'The assignment saved in this source.')
           : saved
             ? tr(
                 'Wstawiono przypisanie zapisane przy ostatnim imporcie ofert.',
@@ -478,16 +477,6 @@ function sourceFormCard({ api, reload, source }) {
         input: staleDays,
       }),
     ),
-    source
-      ? h(
-          'div',
-          { class: 'form-grid' },
-          formField({
-            label: tr('Włączone: pobieraj według harmonogramu', 'Enabled: fetch on the schedule'),
-            input: enabled,
-          }),
-        )
-      : null,
     problems,
     h(
       'div',
@@ -523,12 +512,8 @@ function sourceFormCard({ api, reload, source }) {
     const body = {
       name: name.value,
       url: url.value.trim(),
-      ...(source && Object.keys(headerPairs).length === 0
-        ? dropHeaders.checked
-          ? { headers: {} }
-          : {}
-        : { headers: headerPairs }),
-      ...(source ? { enabled: enabled.checked } : {}),
+      ...(Object.keys(headerPairs).length > 0 || !source ? { headers: headerPairs } : {}),
+      ...(source && clearHeaders.checked && Object.keys(headerPairs).length === 0 ? { headers: {} } : {}),
       mapping: mappingValue,
       mode: mode.value,
       schedule: schedule.value.trim() || null,
@@ -540,15 +525,12 @@ function sourceFormCard({ api, reload, source }) {
       stale_after_days: Number(staleDays.value),
     }
     try {
-      if (source) {
-        await api.request('PATCH', `/sources/${source.id}`, { json: body })
-        toast(tr('Zapisano zmiany źródła.', 'The source was changed.'))
-        location.hash = '#/zrodla'
-        return
-      }
-      await api.post('/sources', { json: body })
+      if (source) await api.request('PATCH', `/sources/${source.id}`, { json: body })
+      else await api.post('/sources', { json: body })
       headers.value = ''
-      toast(tr('Dodano źródło.', 'The source was added.'))
+      toast(
+        source ? tr('Zapisano zmiany źródła.', 'The source was saved.') : tr('Dodano źródło.', 'The source was added.'),
+      )
       await reload()
     } catch (error) {
       const issues = error.body?.issues
@@ -568,54 +550,52 @@ function sourceFormCard({ api, reload, source }) {
       )
     }
   })
-  return card(source ? tr('Ustawienia źródła', 'Source settings') : tr('Dodaj źródło', 'Add a source'), form)
+  return form
 }
 
-/** A source's page (#/zrodla/zrodlo/ID): its settings to change, and its removal. */
+/** A source's own page (#/zrodla/zrodlo/ID): its settings to change, and its removal. */
 async function renderSource(page, { api, signal, id }) {
-  const [{ body: source }, { body: held }] = await Promise.all([
-    api.get(`/sources/${id}`, { signal }),
-    api.get(`/source-runs?outcome=held&source_id=${id}&limit=50`, { signal }),
-  ])
+  const { body: source } = await api.get(`/sources/${id}`, { signal })
   page.append(
-    h(
-      'div',
-      { class: 'page-header' },
-      h('h1', {}, tr(`Źródło: ${source.name}`, `Source: ${source.name}`)),
-      h('a', { href: '#/zrodla' }, tr('← Wszystkie źródła', '← All sources')),
+    h('p', {}, h('a', { href: '#/zrodla' }, tr('← Źródła ofert', '← Offer sources'))),
+    h('div', { class: 'page-header' }, h('h1', {}, tr(`Źródło: ${source.name}`, `Source: ${source.name}`))),
+    card(
+      tr('Ustawienia źródła', 'Source settings'),
+      sourceForm({
+        api,
+        source,
+        reload: async () => {
+          replaceChildren(page)
+          await renderSource(page, { api, signal, id }).catch((error) => page.append(errorBox(error)))
+        },
+      }),
     ),
   )
-  page.append(sourceFormCard({ api, reload: async () => {}, source }))
   const remove = h(
     'button',
     { class: 'button button-danger', type: 'button', id: 'delete-source' },
-    tr('Usuń źródło', 'Remove the source'),
+    tr('Usuń źródło', 'Delete the source'),
   )
   remove.addEventListener('click', async () => {
-    const waiting = held.runs.length
-    const confirmed = await confirmDialog({
-      title: tr(`Usunąć źródło „${source.name}”?`, `Remove the source “${source.name}”?`),
+    const ok = await confirmDialog({
+      title: tr(`Usunąć źródło „${source.name}”?`, `Delete the source “${source.name}”?`),
       body: [
         tr(
-          'Plik nie będzie już pobierany. Oferty zapisane z tego źródła zostają w katalogu bez zmian.',
-          'The file is no longer fetched. The offers written from it stay in the catalog as they are.',
+          'Serwis przestanie pobierać ten plik. Oferty już zapisane w katalogu zostają bez zmian.',
+          'The service stops fetching this file. The offers already in the catalog stay as they are.',
         ),
         tr(
-          'Historia przebiegów zostaje w rejestrze.' +
-            (waiting > 0
-              ? ` ${plural(waiting, ['przebieg czeka', 'przebiegi czekają', 'przebiegów czeka'], 'pl')} na decyzję: nadal możesz je zastosować lub odrzucić.`
-              : ''),
-          'Its runs stay on record.' +
-            (waiting > 0 ? ` ${waiting} run(s) awaiting a decision can still be applied or rejected.` : ''),
+          'Dotychczasowe przebiegi zostają w historii (z wynikiem i decyzjami), a przebiegi czekające na decyzję nie będą już mogły zostać zastosowane.',
+          'Its runs stay in the history (with outcomes and decisions); runs awaiting a decision can no longer be applied.',
         ),
       ],
-      okLabel: tr('Usuń źródło', 'Remove the source'),
+      okLabel: tr('Usuń źródło', 'Delete the source'),
       danger: true,
     })
-    if (!confirmed) return
+    if (!ok) return
     try {
       await api.request('DELETE', `/sources/${source.id}`)
-      toast(tr(`Usunięto źródło „${source.name}”.`, `The source “${source.name}” was removed.`))
+      toast(tr(`Usunięto źródło „${source.name}”.`, `The source “${source.name}” was deleted.`))
       location.hash = '#/zrodla'
     } catch (error) {
       toast(error.message || String(error), 'error')
@@ -623,13 +603,13 @@ async function renderSource(page, { api, signal, id }) {
   })
   page.append(
     card(
-      tr('Usunięcie źródła', 'Removing the source'),
+      tr('Usunięcie źródła', 'Deleting the source'),
       h(
         'p',
-        {},
+        { class: 'muted' },
         tr(
-          'Aby tylko wstrzymać pobieranie, odznacz „Włączone” powyżej.',
-          'To pause fetching only, untick “Enabled” above.',
+          'Oferty w katalogu zostają; przebiegi tego źródła pozostają w historii.',
+          'The offers stay in the catalog; the runs of this source stay in the history.',
         ),
       ),
       h('div', { class: 'actions' }, remove),
