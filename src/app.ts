@@ -19,7 +19,7 @@ import { migrateToLatest } from './host/db/migrate.js'
 import { loadExtensions } from './host/extensions/load-extensions.js'
 import { HookRegistry } from './host/hooks/hooks.js'
 import { MetaRegistry } from './host/meta/meta-registry.js'
-import { answerFrameworkError, registerErrorHandling } from './host/http/error-handler.js'
+import { frameworkErrorAnswer, registerErrorHandling } from './host/http/error-handler.js'
 import './host/http/fastify-augment.js'
 import { guardBeforeBody } from './host/http/authenticate.js'
 import { registerHttpsPolicy } from './host/http/https-policy.js'
@@ -127,7 +127,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     schemaController,
     // a published file's name can be longer than the router's default of 100 characters
     routerOptions: { maxParamLength: PUBLIC_NAME_MAX },
-    frameworkErrors: answerFrameworkError,
+    frameworkErrors: frameworkErrorAnswer(config.env === 'production'),
   })
   app.decorate('ctx', ctx)
   const lifecycle = new Lifecycle()

@@ -10,6 +10,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { isDatabaseUnavailable } from '../db/dialect.js'
 import { HostError, PluginError } from '../errors.js'
 import { localizeMessages, requestLanguage } from './responses/localize-messages.js'
+import { setSecurityHeaders } from './security-headers.js'
 
 interface AjvIssue {
   instancePath?: string
@@ -147,15 +148,22 @@ export function sendError(reply: FastifyReply, error: HostError | PluginError): 
  * The router's own refusals (a path with a broken percent escape, a path parameter over the
  * router's length limit) never reach the error handler: without this, Fastify answered them with
  * a body of its own (`{"error":"Bad Request","code":"FST_ERR_BAD_URL",…}`, and 414 for a long
- * parameter) instead of contract 7's shapes. Passed to Fastify as `frameworkErrors` (app.ts).
+ * parameter) instead of contract 7's shapes, and without the security headers. Passed to Fastify as
+ * `frameworkErrors` (app.ts).
  */
-export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
-  const mapped = toHttpError(error) ?? new HostError('rest_invalid_request', 'The request could not be routed.', 400)
-  request.log.info(
-    { code: mapped instanceof HostError ? mapped.code : mapped.error, status: mapped.status },
-    'request refused',
-  )
-  void sendError(reply, mapped)
+export function frameworkErrorAnswer(
+  production: boolean,
+): (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void {
+  return function answerFrameworkError(error, request, reply) {
+    const mapped = toHttpError(error) ?? new HostError('rest_invalid_request', 'The request could not be routed.', 400)
+    request.log.info(
+      { code: mapped instanceof HostError ? mapped.code : mapped.error, status: mapped.status },
+      'request refused',
+    )
+    // the onSend hooks do not run for the router's refusals: the headers every answer carries
+    setSecurityHeaders(reply, production)
+    void sendError(reply, mapped)
+  }
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {

@@ -78,25 +78,43 @@ export function isSecretParamName(raw: string): boolean {
   return SECRET_PARAM_NAMES.has(name) || SECRET_LOOKING.test(name)
 }
 
+/** The service's own secret shapes (a webhook secret), found in a piece once it is decoded. */
+const OWN_SECRET = /dgwh_[A-Za-z0-9_-]{8,}/
+
+/** One piece (`name=value` or a bare word) with its value masked when it is or holds a secret. */
+function maskPiece(piece: string): string {
+  const decoded = decodedName(piece)
+  const equals = decoded.indexOf('=')
+  if (equals !== -1) {
+    const rawEquals = piece.indexOf('=')
+    const name = rawEquals === -1 ? decoded.slice(0, equals) : piece.slice(0, rawEquals)
+    if (isSecretParamName(name)) return `${name}=***`
+  }
+  return OWN_SECRET.test(decoded) ? '***' : piece
+}
+
 /**
- * The URL with the value of every secret-looking query parameter replaced by `***`. Names are
- * compared decoded, since the service decodes them (`?%6bey=` is `key`), and every part between
- * `?`, `&` and `;` counts, so a value cannot hide behind a separator the parser does not use.
+ * The URL with the value of every secret-looking parameter replaced by `***`. Names are compared
+ * decoded, since the service decodes them (`?%6bey=` is `key`), and every part between `?`, `&`
+ * and `;` counts, so a value cannot hide behind a separator the parser does not use. Path
+ * segments are read the same way (`/generate/key=…`, `;key=…`, `key%3D…`), and a piece holding
+ * the service's own secret shape is masked whole, named or not, since a mistyped URL can carry it
+ * anywhere.
  */
 export function maskUrl(url: string): string {
   const query = url.indexOf('?')
-  if (query === -1) return url
-  const hash = url.indexOf('#', query)
+  const hash = url.indexOf('#', query === -1 ? 0 : query)
+  const pathEnd = query === -1 ? (hash === -1 ? url.length : hash) : query
+  const path = url
+    .slice(0, pathEnd)
+    .split(/([/;])/)
+    .map((part, index) => (index % 2 === 1 ? part : maskPiece(part)))
+    .join('')
+  if (query === -1) return `${path}${hash === -1 ? '' : '#***'}`
   const end = hash === -1 ? url.length : hash
   const parts = url.slice(query + 1, end).split(/([&;?])/)
-  const masked = parts.map((part, index) => {
-    if (index % 2 === 1) return part
-    const equals = part.indexOf('=')
-    const name = equals === -1 ? part : part.slice(0, equals)
-    if (!isSecretParamName(name)) return part
-    return equals === -1 ? part : `${name}=***`
-  })
-  return `${url.slice(0, query + 1)}${masked.join('')}${hash === -1 ? '' : '#***'}`
+  const masked = parts.map((part, index) => (index % 2 === 1 ? part : maskPiece(part)))
+  return `${path}?${masked.join('')}${hash === -1 ? '' : '#***'}`
 }
 
 export function loggerOptions(level: string): LoggerOptions {

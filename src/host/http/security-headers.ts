@@ -10,16 +10,20 @@
  *   `public, immutable`;
  * - in production, `Strict-Transport-Security`, also when no proxy adds it.
  */
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply } from 'fastify'
 
 // the value of the nginx example (docs/deploy/nginx.conf): subdomains are the developer's to decide
 export const HSTS = 'max-age=31536000'
 
+export function setSecurityHeaders(reply: FastifyReply, production: boolean): void {
+  reply.header('X-Content-Type-Options', 'nosniff')
+  if (!reply.hasHeader('Cache-Control')) reply.header('Cache-Control', 'no-store')
+  if (production && !reply.hasHeader('Strict-Transport-Security')) reply.header('Strict-Transport-Security', HSTS)
+}
+
 export function registerSecurityHeaders(app: FastifyInstance, production: boolean): void {
   app.addHook('onSend', async function securityHeaders(_request, reply, payload) {
-    reply.header('X-Content-Type-Options', 'nosniff')
-    if (!reply.hasHeader('Cache-Control')) reply.header('Cache-Control', 'no-store')
-    if (production && !reply.hasHeader('Strict-Transport-Security')) reply.header('Strict-Transport-Security', HSTS)
+    setSecurityHeaders(reply, production)
     return payload
   })
 }

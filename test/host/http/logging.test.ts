@@ -3,7 +3,7 @@ import { Writable } from 'node:stream'
 import { pino } from 'pino'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 
-import { loggerOptions } from '../../../src/host/http/logging.js'
+import { loggerOptions, maskUrl } from '../../../src/host/http/logging.js'
 import { rotateWebhookSecret } from '../../../src/webhook/webhook-secret.js'
 import { TEST_DIALECTS } from '../../helpers/databases.js'
 import { basicAuth, createTestUser, grantProLicense } from '../../helpers/factories.js'
@@ -140,6 +140,35 @@ for (const dialect of TEST_DIALECTS) {
     expect(log).toContain('/wp-json/dg/v1/generate?date=2026-11-20&%6bey=***')
     expect(log).toContain('date=2026-11-20;k%65y=***&page=1')
     for (const value of sent) expect(log).not.toContain(value)
+  })
+
+  it(`masks a secret in a path segment or without a name [${dialect}]`, async () => {
+    const { app, ctx } = env
+    const secret = (await rotateWebhookSecret(ctx, { type: 'cli' })).secret
+    const other = `sekret-path-${'y'.repeat(12)}`
+    lines.length = 0
+    for (const url of [
+      `/wp-json/dg/v1/generate/key=${secret}`,
+      `/wp-json/dg/v1/generate/${secret}`,
+      `/wp-json/dg/v2/catalog;key=${secret}`,
+      `/wp-json/dg/v2/catalog;api_key=${other}`,
+      `/wp-json/dg/v2/key%3D${secret}`,
+      `/wp-json/dg/v2/k%65y%3D${other}`,
+      `/dane-gov/${secret}.csv`,
+      `/dane-gov/%64gwh_${secret.slice(5)}.csv`,
+      `/wp-json/dg/v1/generate?${secret}`,
+      `/wp-json/dg/v1/generate?=${secret}`,
+      `/wp-json/dg/v1/generate?date=2026-11-20#key=${secret}`,
+    ]) {
+      const response = await app.inject({ method: 'GET', url })
+      expect(response.statusCode).toBeLessThan(500)
+    }
+    const log = lines.join('')
+    expect(log).toContain('/wp-json/dg/v2/catalog;key=***')
+    expect(log).toContain('/wp-json/dg/v1/generate?***')
+    // an ordinary path is left as it was
+    expect(maskUrl('/dane-gov/dataset.xml?x=1')).toBe('/dane-gov/dataset.xml?x=1')
+    for (const value of [secret, secret.slice(5), other]) expect(log).not.toContain(value)
   })
 }
 

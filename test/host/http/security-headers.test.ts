@@ -132,10 +132,14 @@ describeEachDatabase(
         [`${V2}/status`, viaProxy],
         ['/healthz', viaProxy],
         ['/wp-json/dg/v2/no-such-route', viaProxy],
+        // the router's own refusals (a broken escape, a segment over its length limit): no hook runs
+        ['/wp-json/dg/v2/x%z', viaProxy],
+        [`/dane-gov/${'x'.repeat(2000)}.csv`, viaProxy],
       ] as const) {
         const response = await app.inject({ method: 'GET', url, remoteAddress: '10.1.2.3', headers })
         expect(response.headers['strict-transport-security'], url).toBe('max-age=31536000')
         expect(response.headers['x-content-type-options'], url).toBe('nosniff')
+        expect(response.headers['cache-control'], url).toBeDefined()
       }
     })
   },
