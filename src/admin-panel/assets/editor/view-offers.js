@@ -2,15 +2,7 @@
 // publication status and "without type"), a new offer through POST {base}/offers, and one offer's
 // editor (view-offer-edit.js). Filters and page live in the address, so a list can be bookmarked
 // and "back" from an offer returns to it.
-import {
-  formatArea,
-  formatWhen,
-  formatMoney,
-  h,
-  moneyToCents,
-  replaceChildren,
-  todayInWarsaw,
-} from '../dom.js'
+import { formatArea, formatWhen, formatMoney, h, moneyToCents, replaceChildren, todayInWarsaw } from '../dom.js'
 import {
   HOST_STATUSES,
   hashRoute,
