@@ -28,7 +28,12 @@ import { updatePublicationSettings } from '../../src/publication/settings/public
 import { createSource } from '../../src/sources/source-service.js'
 import { runSource } from '../../src/sources/source-runs.js'
 import { chromiumPresent, type PanelSession, startPanel } from '../helpers/panel-browser.js'
-import { type SourceFileServer, startSourceFileServer } from '../sources/source-file-server.js'
+import {
+  SOURCE_HEADER,
+  SOURCE_MAPPING,
+  type SourceFileServer,
+  startSourceFileServer,
+} from '../sources/source-file-server.js'
 
 const ASSETS = path.join(import.meta.dirname, '../../src/admin-panel/assets')
 const OUTPUT = process.env.DG_PANEL_SCREENSHOTS ?? path.join(import.meta.dirname, '../../test-output/panel-walk')
@@ -222,9 +227,8 @@ describe.skipIf(!chromiumPresent)('every view of the panel in both languages and
   async function addHeldSource(): Promise<void> {
     const { ctx } = panel.env
     sourceServer = await startSourceFileServer()
-    const header = 'Inwestycja;ID lokalu;Numer;Rodzaj;Status;Powierzchnia;Pokoje;Piętro;Cena;Cena od;Miasto'
     const list = (factor: number) =>
-      `${header}\n${[1, 2, 3, 4]
+      `${SOURCE_HEADER}\n${[1, 2, 3, 4]
         .map(
           (i) =>
             `ARKUSZ;${i};S/${i};mieszkanie;wolne;50,00;2;1;${(500_000 + i * 1000) * (i === 2 ? factor : 1)};2026-05-01;Poznań`,
@@ -237,19 +241,7 @@ describe.skipIf(!chromiumPresent)('every view of the panel in both languages and
       {
         name: 'Cennik z arkusza',
         url: `${sourceServer.origin}/prices.csv`,
-        mapping: {
-          source_investment_id: 'Inwestycja',
-          source_property_id: 'ID lokalu',
-          prop_no: 'Numer',
-          prop_type: 'Rodzaj',
-          property_status: 'Status',
-          prop_area: 'Powierzchnia',
-          prop_rooms: 'Pokoje',
-          prop_floor: 'Piętro',
-          price_total: 'Cena',
-          price_total_from: 'Cena od',
-          proj_city: 'Miasto',
-        },
+        mapping: SOURCE_MAPPING,
         private_hosts: [`127.0.0.1:${sourceServer.port}`],
       },
     )

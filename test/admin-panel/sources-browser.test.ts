@@ -16,25 +16,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestUser, grantProLicense } from '../helpers/factories.js'
 import { handbookShot } from '../helpers/handbook-screenshots.js'
 import { startTestApp, type TestEnv } from '../helpers/test-app.js'
-import { type SourceFileServer, startSourceFileServer } from '../sources/source-file-server.js'
+import {
+  type SourceFileServer,
+  SOURCE_HEADER,
+  SOURCE_MAPPING,
+  startSourceFileServer,
+} from '../sources/source-file-server.js'
 
 const CHROMIUM = '/usr/bin/chromium'
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--lang=pl-PL']
 const SCREENSHOTS = process.env.DG_PANEL_SCREENSHOTS
-const MAPPING = {
-  source_investment_id: 'Inwestycja',
-  source_property_id: 'ID lokalu',
-  prop_no: 'Numer',
-  prop_type: 'Rodzaj',
-  property_status: 'Status',
-  prop_area: 'Powierzchnia',
-  prop_rooms: 'Pokoje',
-  prop_floor: 'Piętro',
-  price_total: 'Cena',
-  price_total_from: 'Cena od',
-  proj_city: 'Miasto',
-}
-const HEADER = 'Inwestycja;ID lokalu;Numer;Rodzaj;Status;Powierzchnia;Pokoje;Piętro;Cena;Cena od;Miasto'
+const MAPPING = SOURCE_MAPPING
+const HEADER = SOURCE_HEADER
 
 function priceList(price: (i: number) => number, count = 10): string {
   const rows = Array.from(

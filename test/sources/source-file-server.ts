@@ -12,6 +12,22 @@ import path from 'node:path'
 
 const TLS_DIR = path.join(import.meta.dirname, '..', 'fixtures', 'tls')
 
+/** The column assignment of the price lists these tests serve, and their header line. */
+export const SOURCE_MAPPING = {
+  source_investment_id: 'Inwestycja',
+  source_property_id: 'ID lokalu',
+  prop_no: 'Numer',
+  prop_type: 'Rodzaj',
+  property_status: 'Status',
+  prop_area: 'Powierzchnia',
+  prop_rooms: 'Pokoje',
+  prop_floor: 'Piętro',
+  price_total: 'Cena',
+  price_total_from: 'Cena od',
+  proj_city: 'Miasto',
+}
+export const SOURCE_HEADER = 'Inwestycja;ID lokalu;Numer;Rodzaj;Status;Powierzchnia;Pokoje;Piętro;Cena;Cena od;Miasto'
+
 export interface SourceFileServer {
   origin: string
   port: number

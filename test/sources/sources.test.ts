@@ -15,24 +15,12 @@ import { isDue } from '../../src/sources/source-schedule.js'
 import { findSource } from '../../src/sources/sources-repository.js'
 import { createTestUser, grantProLicense, type TestUser } from '../helpers/factories.js'
 import { describeEachDatabase, type TestEnv } from '../helpers/test-app.js'
-import { type SourceFileServer, startSourceFileServer } from './source-file-server.js'
+import { type SourceFileServer, SOURCE_HEADER, SOURCE_MAPPING, startSourceFileServer } from './source-file-server.js'
 
 const V2 = '/wp-json/dg/v2'
 const TOKEN = 'Bearer tajny-token-crm-123'
-const MAPPING = {
-  source_investment_id: 'Inwestycja',
-  source_property_id: 'ID lokalu',
-  prop_no: 'Numer',
-  prop_type: 'Rodzaj',
-  property_status: 'Status',
-  prop_area: 'Powierzchnia',
-  prop_rooms: 'Pokoje',
-  prop_floor: 'Piętro',
-  price_total: 'Cena',
-  price_total_from: 'Cena od',
-  proj_city: 'Miasto',
-}
-const HEADER = 'Inwestycja;ID lokalu;Numer;Rodzaj;Status;Powierzchnia;Pokoje;Piętro;Cena;Cena od;Miasto'
+const MAPPING = SOURCE_MAPPING
+const HEADER = SOURCE_HEADER
 
 /** Ten flats; `price(i)` their total prices in złoty. */
 function priceList(price: (i: number) => number, ids = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], broken: number[] = []): string {
