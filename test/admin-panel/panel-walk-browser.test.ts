@@ -23,6 +23,7 @@ import path from 'node:path'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { warsawDate } from '../../src/licensing/license.js'
 import { publish } from '../../src/publication/publication-service.js'
 import { updatePublicationSettings } from '../../src/publication/settings/publication-settings.js'
 import { createSource } from '../../src/sources/source-service.js'
@@ -254,7 +255,7 @@ describe.skipIf(!chromiumPresent)('every view of the panel in both languages and
   beforeAll(async () => {
     panel = await startPanel({ screenshotPrefix: 'walk' })
     const { ctx } = panel.env
-    const today = panel.env.clock.now().toISOString().slice(0, 10)
+    const today = warsawDate(panel.env.clock.now())
     // two versions of one day, then a failed attempt: the dashboard's warnings and the history
     await updatePublicationSettings(ctx, { public_base_url: `${panel.origin}/dane-gov` }, { type: 'cli' })
     await publish(ctx, { date: today, trigger: 'schedule', actor: { type: 'scheduler' } })
@@ -354,10 +355,14 @@ describe.skipIf(!chromiumPresent)('every view of the panel in both languages and
     await page.evaluate("localStorage.setItem('dg-panel-language', 'pl')")
     await panel.go('status')
     // the warnings the demo day shows: the failed attempt (public address), the offer without a type
-    const shown = await page.$$eval('#today .fix-link, .card .alert a[href^="#/"], #alerts .fix-link', (links) =>
-      links.map((a) => a.getAttribute('href')!),
-    )
-    expect(shown).toEqual(expect.arrayContaining(['#/ustawienia/publikacja', '#/oferty?without_type=true']))
+    // the dashboard draws its cards as their answers come (the sources' notice among them)
+    const shownLinks = () =>
+      page.$$eval('#today .fix-link, .card .alert a[href^="#/"], #alerts .fix-link', (links) =>
+        links.map((a) => a.getAttribute('href')!),
+      )
+    await expect
+      .poll(shownLinks, { timeout: 15_000 })
+      .toEqual(expect.arrayContaining(['#/ustawienia/publikacja', '#/oferty?without_type=true']))
     const offer = await env.ctx.db
       .selectFrom('offers')
       .select(['id', 'source_property_id'])
@@ -435,7 +440,7 @@ describe.skipIf(!chromiumPresent)('every view of the panel in both languages and
     await page.setViewportSize({ width: 1280, height: 900 })
     await page.evaluate("localStorage.setItem('dg-panel-language', 'pl')")
     await panel.go('historia')
-    const today = panel.env.clock.now().toISOString().slice(0, 10)
+    const today = warsawDate(panel.env.clock.now())
     const polish = today.split('-').reverse().join('.')
     expect(await page.getAttribute('#history-from', 'placeholder')).toBe('dd.mm.rrrr')
     await page.fill('#history-from', polish)
