@@ -390,6 +390,12 @@ describeEachDatabase('the price in force on the day', (getEnv) => {
       // the operator is told where to fix it, by the field's Polish label, not its code
       expect(leftOut?.message).toMatch(/Oferty w pliku dnia/)
       expect(leftOut?.message).not.toMatch(/published_statuses/)
+      // the available unit hidden as a draft is still named, although its status is not published
+      const drafts = (narrowed.warnings as Json[]).find((w) => w.code === 'offers_hidden_in_draft')
+      expect(drafts?.details.offers).toEqual(
+        expect.arrayContaining([expect.objectContaining({ id: draft.id, status: 'available' })]),
+      )
+      expect(drafts?.message).toMatch(/„Status publikacji” na „opublikowana”/)
     } finally {
       await updatePublicationSettings(env.ctx, { published_statuses: ['available', 'reserved'] }, { type: 'cli' })
     }
