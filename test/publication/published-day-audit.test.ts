@@ -356,6 +356,9 @@ describeEachDatabase('each entity’s dataset over several days, the report impo
     const warning = other.preview.warnings.find((w: { code: string }) => w.code === 'developer_mismatch')
     expect(warning.message_pl).toContain('Inna Spółka Sp. z o.o.')
     expect(warning.message_pl).toContain('0000111222')
+    // the operator is told which box of the panel confirms it, not the API's parameter
+    expect(warning.message_pl).toContain('zaznacz „Publikuję raport mimo różnicy nazwy lub numeru KRS')
+    expect(warning.message_pl).not.toContain('confirm_developer_mismatch')
     const unconfirmed = await confirmReport({ job_id: other.id, confirm: 'true', date: '2026-11-23' })
     expect(unconfirmed.statusCode).toBe(422)
     expect(unconfirmed.json().error).toBe('developer_mismatch_unconfirmed')
