@@ -30,7 +30,7 @@ import {
   withPricesDay,
 } from './caching/listing-cache.js'
 import { withPricesInForce } from './current-prices.js'
-import { warsawDate } from '../licensing/license.js'
+import { warsawDate, warsawDayOf } from '../licensing/license.js'
 import { exposableOffer, exposeCustomMeta, exposedExtensionOptions } from './custom-meta.js'
 import {
   formatArea,
@@ -307,7 +307,7 @@ export async function getPriceHistory(
       record_type: row.record_type,
       price_type: row.price_type,
       valid_from: row.valid_from,
-      recorded_at: row.recorded_at.slice(0, 10),
+      recorded_at: warsawDayOf(row.recorded_at),
       before: amount(row.before_cents),
       after: amount(row.after_cents),
       label: `${subject}: ${RECORD_TYPE_LABELS[row.record_type] ?? row.record_type}`,

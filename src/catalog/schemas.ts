@@ -166,7 +166,7 @@ export const PriceHistorySchema = Type.Partial(
         record_type: Type.String(),
         price_type: Type.String(),
         valid_from: Type.String(),
-        recorded_at: Type.String(),
+        recorded_at: Type.String({ description: 'The day the record was written (YYYY-MM-DD, Europe/Warsaw)' }),
         before: money,
         after: money,
         label: Type.String(),

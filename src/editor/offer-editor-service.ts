@@ -14,7 +14,7 @@ import type { Executor, HostContext } from '../host/context.js'
 import { lockOffersForWrite } from '../host/db/dialect.js'
 import type { OfferRow } from '../host/db/schema.js'
 import { HostError } from '../host/errors.js'
-import { warsawDate } from '../licensing/license.js'
+import { warsawDate, warsawDayOf } from '../licensing/license.js'
 import { selectCatalogState } from '../catalog/catalog-repository.js'
 import { formatPln, PRICE_TYPE_LABELS, RECORD_TYPE_LABELS } from '../catalog/presentation.js'
 import { valuesPerOwner } from '../catalog/caching/values-at-revision.js'
@@ -526,7 +526,7 @@ export async function getOfferPriceHistory(ctx: HostContext, id: number) {
       record_type: row.record_type,
       price_type: row.price_type,
       valid_from: row.valid_from,
-      recorded_at: row.recorded_at.slice(0, 10),
+      recorded_at: warsawDayOf(row.recorded_at),
       before: { cents: row.before_cents, formatted: formatPln(row.before_cents) },
       after: { cents: row.after_cents, formatted: formatPln(row.after_cents) },
       label: `${subject}: ${RECORD_TYPE_LABELS[row.record_type] ?? row.record_type}`,

@@ -439,7 +439,7 @@ export const EditorPriceHistory = Type.Object(
         record_type: Type.String({ description: 'first, change, correction, withdrawal' }),
         price_type: Type.String({ description: 'total, m2, combined, component' }),
         valid_from: Type.String(),
-        recorded_at: Type.String(),
+        recorded_at: Type.String({ description: 'The day the record was written (YYYY-MM-DD, Europe/Warsaw)' }),
         before: amount,
         after: amount,
         label: Type.String(),

@@ -64,6 +64,17 @@ export function warsawDate(at: Date): string {
   return lastDate
 }
 
+/**
+ * The Warsaw calendar day of a stored instant (an ISO timestamp in UTC): a price recorded at 00:17
+ * on 29.11 in Warsaw was recorded on the 29th, the day its default "valid from" takes, not on the
+ * 28th its UTC text starts with. A value without a time is already a day.
+ */
+export function warsawDayOf(stored: string): string {
+  if (stored.length <= 10) return stored
+  const at = new Date(stored)
+  return Number.isNaN(at.getTime()) ? stored.slice(0, 10) : WARSAW_DATE.format(at)
+}
+
 export function isCalendarDate(value: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false
   const parsed = new Date(`${value}T00:00:00Z`)

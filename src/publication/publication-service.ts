@@ -743,7 +743,7 @@ function gapWarnings(gaps: DailyFileGaps): PublicationIssue[] {
     out.push(
       issue(
         'offers_hidden_in_draft',
-        `${polishCount(gaps.offersHiddenInDraft.length, ['lokal w sprzedaży jest ukryty jako szkic i nie trafia', 'lokale w sprzedaży są ukryte jako szkice i nie trafiają', 'lokali w sprzedaży jest ukrytych jako szkice i nie trafia'])} do pliku: ${n.pl}. Jeśli lokal jest oferowany, opublikuj go w edytorze oferty („Opublikuj”); jeśli nie, zmień jego status (np. na „niedostępne”).`,
+        `${polishCount(gaps.offersHiddenInDraft.length, ['lokal w sprzedaży jest ukryty jako szkic i nie trafia', 'lokale w sprzedaży są ukryte jako szkice i nie trafiają', 'lokali w sprzedaży jest ukrytych jako szkice i nie trafia'])} do pliku: ${n.pl}. Jeśli lokal jest oferowany, w edytorze oferty ustaw „Status publikacji” na „opublikowana” i kliknij „Zapisz dane oferty”; jeśli nie, zmień jego status (np. na „niedostępne”).`,
         `${englishCount(gaps.offersHiddenInDraft.length, ['unit on sale is', 'units on sale are'])} hidden as drafts and left out of the file: ${n.en}. Publish them in the offer editor, or change their status.`,
         { count: gaps.offersHiddenInDraft.length, offers: gaps.offersHiddenInDraft },
       ),

@@ -419,6 +419,18 @@ describeEachDatabase('the price in force on the day', (getEnv) => {
     expect(Number(main?.[COL.price_combined])).toBeGreaterThanOrEqual(Number(main?.[COL.price_total]))
   })
 
+  it('dates a record by the Warsaw day it was written: a price entered at 00:17 on 08.12 is recorded on 08.12, in both histories', async () => {
+    env.clock.set('2026-12-07T23:17:00Z')
+    const flat = await createFlat()
+    const changed = await patch(flat, { price_total: '510000.00', price_m2: '5100.00' })
+    expect(changed.statusCode, changed.body).toBe(200)
+    const latest = (items: Json[]) => items.filter((i) => i.price_type === 'total').at(-1)
+    const editorItems = (await call('GET', `/offers/${flat.id as number}/price-history`)).json().items as Json[]
+    expect(latest(editorItems)).toMatchObject({ valid_from: '2026-12-08', recorded_at: '2026-12-08' })
+    const catalogItems = (await catalog(`/properties/${flat.id as number}/price-history`)).json().items as Json[]
+    expect(latest(catalogItems)).toMatchObject({ valid_from: '2026-12-08', recorded_at: '2026-12-08' })
+  })
+
   it('refuses a plain price change dated before the first price record, in the editor and in an import plan; a correction may', async () => {
     at('2026-12-04')
     const flat = await createFlat({ price_total_from: '2026-11-10', price_m2_from: '2026-11-10' })
@@ -529,6 +541,12 @@ describeEachDatabase('the price in force on the day', (getEnv) => {
       // the operator is told where to fix it, by the field's Polish label, not its code
       expect(leftOut?.message).toMatch(/Oferty w pliku dnia/)
       expect(leftOut?.message).not.toMatch(/published_statuses/)
+      // the available unit hidden as a draft is still named, although its status is not published
+      const drafts = (narrowed.warnings as Json[]).find((w) => w.code === 'offers_hidden_in_draft')
+      expect(drafts?.details.offers).toEqual(
+        expect.arrayContaining([expect.objectContaining({ id: draft.id, status: 'available' })]),
+      )
+      expect(drafts?.message).toMatch(/„Status publikacji” na „opublikowana”/)
     } finally {
       await updatePublicationSettings(env.ctx, { published_statuses: ['available', 'reserved'] }, { type: 'cli' })
     }

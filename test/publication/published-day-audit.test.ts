@@ -321,6 +321,14 @@ describeEachDatabase('each entity’s dataset over several days, the report impo
     expect(early.json().error).toBe('report_dates_after_day')
     expect(early.json().issues[0].details.rows).toContain(2)
     expect(early.json().issues[0].message_pl).toMatch(/wiersze 2/)
+    // each date with every row carrying it, counted once although a row holds it in several columns,
+    // and no "…" after a list that is complete
+    const carrying = (value: string) =>
+      rows.slice(1).flatMap((line, i) => (line.split(';').includes(value) ? [i + 2] : []))
+    for (const later of early.json().issues[0].details.dates as { value: string }[]) {
+      expect(later).toEqual({ value: later.value, count: carrying(later.value).length, rows: carrying(later.value) })
+    }
+    expect(early.json().issues[0].message_pl).not.toContain('…')
     // a day the dataset already has: refused
     const published = await confirmReport({ job_id: previewed.id, confirm: 'true', date: '2026-11-21' })
     expect(published.statusCode).toBe(422)
@@ -348,6 +356,9 @@ describeEachDatabase('each entity’s dataset over several days, the report impo
     const warning = other.preview.warnings.find((w: { code: string }) => w.code === 'developer_mismatch')
     expect(warning.message_pl).toContain('Inna Spółka Sp. z o.o.')
     expect(warning.message_pl).toContain('0000111222')
+    // the operator is told which box of the panel confirms it, not the API's parameter
+    expect(warning.message_pl).toContain('zaznacz „Publikuję raport mimo różnicy nazwy lub numeru KRS')
+    expect(warning.message_pl).not.toContain('confirm_developer_mismatch')
     const unconfirmed = await confirmReport({ job_id: other.id, confirm: 'true', date: '2026-11-23' })
     expect(unconfirmed.statusCode).toBe(422)
     expect(unconfirmed.json().error).toBe('developer_mismatch_unconfirmed')

@@ -386,7 +386,9 @@ async function findLeftOutOffers(
   for (const row of rows) {
     if (row.host_status === 'publish')
       gaps.offersLeftOutByStatus.push({ id: row.id, code: row.code, status: row.status })
-    else if (row.host_status === 'draft' && statuses.includes(row.status))
+    // a draft on sale is named whatever the published statuses: with a status the settings leave
+    // out it was named nowhere, and once published the status warning takes over
+    else if (row.host_status === 'draft')
       gaps.offersHiddenInDraft.push({ id: row.id, code: row.code, status: row.status })
   }
 }

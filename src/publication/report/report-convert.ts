@@ -554,9 +554,14 @@ class ConsistencyCheck {
   }
 }
 
-/** Distinct values with their rows (at most 200 values, 20 rows each: enough to name them). */
+/**
+ * Distinct values with their rows (at most 200 values, 20 rows each: enough to name them). `count`
+ * is the number of rows, not of cells: a row carries a price date in several columns, and a count
+ * of cells above the rows kept made a refusal end its complete list of rows with "…".
+ */
 class ValueTally {
   private readonly values = new Map<string, ValueRows>()
+  private readonly lastRow = new Map<string, number>()
 
   add(value: string, row: number): void {
     let entry = this.values.get(value)
@@ -565,8 +570,10 @@ class ValueTally {
       entry = { value, count: 0, rows: [] }
       this.values.set(value, entry)
     }
+    if (this.lastRow.get(value) === row) return
+    this.lastRow.set(value, row)
     entry.count += 1
-    if (entry.rows.length < WARNING_ROWS_KEPT && entry.rows.at(-1) !== row) entry.rows.push(row)
+    if (entry.rows.length < WARNING_ROWS_KEPT) entry.rows.push(row)
   }
 
   list(): ValueRows[] {

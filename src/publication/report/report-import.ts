@@ -302,7 +302,7 @@ function identityMismatchWarning(mismatch: IdentityMismatch): ReportWarning {
     partsPl.push(`KRS ${describeValues(mismatch.krs, 'wiersze')} zamiast ${mismatch.entity.krs ?? 'braku KRS'}`)
     partsEn.push(`KRS ${describeValues(mismatch.krs, 'rows')} instead of ${mismatch.entity.krs ?? 'none'}`)
   }
-  const pl = `Dane dewelopera w raporcie różnią się od podmiotu o tym NIP w ustawieniach: ${partsPl.join('; ')}. Plik zostałby opublikowany z danymi z raportu. Popraw raport albo dane dewelopera; jeśli raport jest poprawny, potwierdź publikację mimo różnicy (confirm_developer_mismatch=true).`
+  const pl = `Dane dewelopera w raporcie różnią się od podmiotu o tym NIP w ustawieniach: ${partsPl.join('; ')}. Plik zostałby opublikowany z danymi z raportu. Popraw raport albo dane dewelopera; jeśli raport jest poprawny, przy publikacji zaznacz „Publikuję raport mimo różnicy nazwy lub numeru KRS dewelopera względem ustawień”.`
   const en = `The report's developer data differ from the entity with this NIP in the settings: ${partsEn.join('; ')}. The file would be published with the report's data. Correct the report or the developer data; if the report is right, confirm publishing despite the difference (confirm_developer_mismatch=true).`
   const rows = [...new Set([...mismatch.names, ...mismatch.krs].flatMap((v) => v.rows))].sort((a, b) => a - b)
   return {
