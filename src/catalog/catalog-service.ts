@@ -298,6 +298,8 @@ export async function getPriceHistory(
   await requirePublishedProperty(ctx, id)
   await ctx.hooks.doAction('dg_before_price_history', id)
   const rows = await selectPriceHistory(ctx.db, id)
+  // a record dated after today is an announcement, not yet the price (price-in-force.ts)
+  const today = catalogDay(ctx)
   const items = rows.map((row) => {
     const subject =
       row.price_type === 'component' && (row.component_label || row.component_designation)
@@ -313,6 +315,7 @@ export async function getPriceHistory(
       label: `${subject}: ${RECORD_TYPE_LABELS[row.record_type] ?? row.record_type}`,
       reason: row.reason,
       correction: row.correction === 1,
+      announced: row.valid_from > today,
     }
   })
   await ctx.hooks.doAction('dg_after_price_history', id)

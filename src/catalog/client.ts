@@ -96,6 +96,8 @@ export interface PriceHistoryItem {
   label: string
   reason: string
   correction: boolean
+  /** Valid from a day after today (Europe/Warsaw): announced, not in force yet. */
+  announced: boolean
 }
 
 export interface CatalogDiscovery {

@@ -172,6 +172,10 @@ export const PriceHistorySchema = Type.Partial(
         label: Type.String(),
         reason: Type.String(),
         correction: Type.Boolean(),
+        announced: Type.Boolean({
+          description:
+            'true: valid from a day after today (Europe/Warsaw), an announced price ("zapowiedziana"), not in force yet: show it as announced, never as the current price',
+        }),
       }),
     ),
   }),

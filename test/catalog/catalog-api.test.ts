@@ -500,6 +500,44 @@ describeEachDatabase(
       expect(response.body).not.toMatch(/"X"/)
     })
 
+    it('flags a price announced for a later day in the history as announced until its day, while the offer shows the price in force', async () => {
+      const part = await env.ctx.db
+        .selectFrom('offers')
+        .select(['id', 'price_total_cents', 'price_total_from'])
+        .where('offer_kind', '=', 'standalone_part')
+        .where('host_status', '=', 'publish')
+        .orderBy('id')
+        .executeTakeFirstOrThrow()
+      const admin = await createTestUser(env.ctx, 'administrator')
+      const announced = await env.app.inject({
+        method: 'PATCH',
+        url: `${BASE}/offers/${part.id}`,
+        headers: { authorization: admin.authorization, 'if-match': '*' },
+        payload: { price_total: '91000.00', price_total_from: '2026-12-06', reason: 'Cennik od grudnia' },
+      })
+      expect(announced.statusCode, announced.body).toBe(200)
+      const items = async () =>
+        ((await get(`/catalog/properties/${part.id}/price-history`)).json().items as Array<Record<string, unknown>>)
+          .filter((item) => item.price_type === 'total')
+          .map((item) => [item.valid_from, item.after, item.announced])
+      const before = [part.price_total_from, { cents: part.price_total_cents, formatted: expect.any(String) }, false]
+      const coming = ['2026-12-06', { cents: 9_100_000, formatted: '91 000,00 zł' }]
+      expect(await items()).toEqual([before, [...coming, true]])
+      const detail = (await get(`/catalog/properties/${part.id}`)).json()
+      expect(detail.price).toMatchObject({ cents: part.price_total_cents, valid_from: part.price_total_from })
+
+      // the day before it is still announced; on its day the same record is a plain one, without a write
+      env.clock.set('2026-12-05T22:59:00Z')
+      expect(await items()).toEqual([before, [...coming, true]])
+      env.clock.set('2026-12-05T23:00:00Z')
+      expect(await items()).toEqual([before, [...coming, false]])
+      expect((await get(`/catalog/properties/${part.id}`)).json().price).toMatchObject({
+        cents: 9_100_000,
+        valid_from: '2026-12-06',
+      })
+      env.clock.set('2026-11-20T10:00:00Z')
+    })
+
     it('filters and orders offers by every parameter', async () => {
       const all = (await get('/catalog/properties?per_page=100')).json()
       const check = async (query: string, predicate: (o: Record<string, any>) => boolean) => {

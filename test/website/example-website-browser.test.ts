@@ -154,14 +154,14 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('example website in
       history.map((item) => [
         item.valid_from,
         item.recorded_at,
-        `${item.label}${item.correction ? ' (korekta)' : ''}`,
+        `${item.label}${item.correction ? ' (korekta)' : ''}${item.announced ? ' (zapowiedziana)' : ''}`,
         item.before.formatted || '—',
         item.after.formatted || '—',
         item.reason || '—',
       ]),
     )
     // the chart: one point per total-price record, each titled with the catalog's amount
-    const totals = history.filter((item) => item.price_type === 'total')
+    const totals = history.filter((item) => item.price_type === 'total' && !item.announced)
     const points = await page.locator('.price-chart circle.dot title').allTextContents()
     expect(points).toEqual(totals.map((item) => `${item.valid_from}: ${item.after.formatted}`))
     const detail = await api.property(offer.id)

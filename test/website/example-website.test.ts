@@ -10,6 +10,7 @@ import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { CatalogClient } from '../../src/catalog/client.js'
+import { updateOffer } from '../../src/editor/offer-editor-service.js'
 import { hideServiceAddress } from '../../examples/website/src/catalog-gateway.js'
 import { readOfferFilters, zlotyToGrosze } from '../../examples/website/src/offer-filters.js'
 import { setOption } from '../../src/host/options/options.js'
@@ -212,13 +213,13 @@ for (const dialect of TEST_DIALECTS) {
         history.items.map((item) => [
           item.valid_from,
           item.recorded_at,
-          `${item.label}${item.correction ? ' (korekta)' : ''}`,
+          `${item.label}${item.correction ? ' (korekta)' : ''}${item.announced ? ' (zapowiedziana)' : ''}`,
           item.before.formatted || '—',
           item.after.formatted || '—',
           item.reason || '—',
         ]),
       )
-      const totals = history.items.filter((i) => i.price_type === 'total')
+      const totals = history.items.filter((i) => i.price_type === 'total' && !i.announced)
       expect(totals.length).toBeGreaterThan(1)
       expect([...card.text.matchAll(/<circle class="dot"/g)]).toHaveLength(totals.length)
       expect(card.text).toContain('<svg')
@@ -228,6 +229,49 @@ for (const dialect of TEST_DIALECTS) {
       const permalink = new URL(detail.offer.url).pathname
       expect((await view(permalink)).status).toBe(200)
       expect((await view('/oferty/999999')).status).toBe(404)
+    })
+
+    it('lists a price announced for a later day as announced, out of the chart, while the card shows the price in force', async () => {
+      const offer = (await api.properties({ search: 'A/1.02', per_page: 20 })).items.find(
+        (o) => o.investment_title === 'Zielone Tarasy',
+      )!
+      const today = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Warsaw' }).format(service.env.clock.now())
+      const later = new Date(Date.parse(`${today}T12:00:00Z`) + 8 * 86_400_000).toISOString().slice(0, 10)
+      const before = await api.property(offer.id)
+      const price = (cents: number) => (cents / 100).toFixed(2)
+      const m2 = (before.offer.price_m2_cents as number) + 10_000
+      await updateOffer(
+        service.env.ctx,
+        { type: 'system' },
+        offer.id,
+        {
+          price_m2: price(m2),
+          price_m2_from: later,
+          price_total: price(Math.round(m2 * Number(before.offer.area))),
+          price_total_from: later,
+          reason: 'Nowy cennik',
+        },
+        '*',
+      )
+      const history = (await api.priceHistory(offer.id)).items
+      const announced = history.filter((item) => item.announced)
+      expect(announced.map((item) => [item.price_type, item.valid_from]).sort()).toEqual([
+        ['m2', later],
+        ['total', later],
+      ])
+      expect(history.filter((item) => !item.announced).every((item) => item.valid_from <= today)).toBe(true)
+      const card = await view(`/oferty/${offer.id}`)
+      expect(card.text).toContain(`<p class="price-main" id="offer-price">${before.offer.price}</p>`)
+      const rows = /<table class="price-history">[\s\S]*?<tbody>([\s\S]*?)<\/tbody>/.exec(card.text)?.[1] ?? ''
+      const marked = [...rows.matchAll(/<tr>([\s\S]*?)<\/tr>/g)]
+        .map((row) => row[1] ?? '')
+        .filter((row) => row.includes('(zapowiedziana)'))
+      expect(marked).toHaveLength(2)
+      for (const row of marked) expect(row).toContain(`<td>${later}</td>`)
+      // the chart ends at today's price: no point, no label for the announced day
+      const chart = /<figure class="price-chart">[\s\S]*?<\/figure>/.exec(card.text)?.[0] ?? ''
+      expect(chart).toContain('<svg')
+      expect(chart).not.toContain(later)
     })
 
     it('shows custom fields and site options the extension registered', async () => {

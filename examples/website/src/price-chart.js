@@ -24,12 +24,14 @@ function dayOf(date) {
 
 /**
  * The records of the price shown, in date order: each is a step that lasts until the next one.
+ * An announced record (valid from a day after today) is not a price the offer had: the chart
+ * ends at today's price, and the table below lists the announcement as such.
  * @param {PriceHistoryItem[]} items
  */
 export function chartPoints(items) {
   const ofType = (/** @type {string} */ type) =>
     items
-      .filter((item) => item.price_type === type && /^\d{4}-\d{2}-\d{2}$/.test(item.valid_from))
+      .filter((item) => item.price_type === type && !item.announced && /^\d{4}-\d{2}-\d{2}$/.test(item.valid_from))
       .sort((a, b) => a.valid_from.localeCompare(b.valid_from) || a.recorded_at.localeCompare(b.recorded_at))
   const total = ofType('total')
   const records = total.length > 0 ? total : ofType('m2')

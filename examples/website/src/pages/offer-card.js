@@ -63,6 +63,7 @@ function amount(formatted) {
  */
 export function priceHistoryTable(items) {
   if (items.length === 0) return html`<p>Brak zapisanych zmian ceny.</p>`
+  // an announced record (valid from a later day) is listed, marked, but is not the price yet
   return html`<table class="price-history">
     <thead>
       <tr>
@@ -80,7 +81,11 @@ export function priceHistoryTable(items) {
           html`<tr>
             <td>${item.valid_from}</td>
             <td>${item.recorded_at}</td>
-            <td>${item.label}${item.correction ? html` <span class="correction">(korekta)</span>` : ''}</td>
+            <td>
+              ${item.label}${item.correction ? html` <span class="correction">(korekta)</span>` : ''}${item.announced
+                ? html` <span class="announced">(zapowiedziana)</span>`
+                : ''}
+            </td>
             <td class="num">${amount(item.before.formatted)}</td>
             <td class="num">${amount(item.after.formatted)}</td>
             <td>${item.reason || '—'}</td>

@@ -68,7 +68,7 @@ export const OPERATION_DOCS: Record<string, OperationDocs> = {
   },
   'GET /dane-gov/{file}': {
     description:
-      'The files the dane.gov.pl harvester reads for the default developer entity: dataset.xml (the harvester XML, schema 1.13), dataset.md5 (its checksum) and every published daily CSV. Public, no credentials; a published file never changes, so answers carry ETag and Last-Modified and a conditional request gets 304. 400 for a name that cannot be a published file, 404 dg_file_not_found for one never published.',
+      'The files the dane.gov.pl harvester reads for the default developer entity: dataset.xml (the harvester XML, schema 1.13), dataset.md5 (its checksum) and every published daily CSV. Public, no credentials; a published file never changes, so answers carry ETag and Last-Modified and a conditional request gets 304. 400 for a name that cannot be a published file, 404 dg_file_not_found for one never published, 404 dg_published_file_missing for a published file missing from the data directory (the audit names it).',
     parameters: {
       file: 'dataset.md5',
     },
@@ -80,7 +80,7 @@ export const OPERATION_DOCS: Record<string, OperationDocs> = {
   },
   'GET /dane-gov/{dataset}/{file}': {
     description:
-      'The same files as /dane-gov/{file} for another developer entity, whose dataset is named d{developer id}: its dataset.xml, dataset.md5 and daily CSVs. Public, no credentials; ETag, Last-Modified and 304 as for the default dataset. 404 dg_file_not_found for an unknown dataset or a file never published.',
+      'The same files as /dane-gov/{file} for another developer entity, whose dataset is named d{developer id}: its dataset.xml, dataset.md5 and daily CSVs. Public, no credentials; ETag, Last-Modified and 304 as for the default dataset. 404 dg_file_not_found for an unknown dataset or a file never published, 404 dg_published_file_missing for a published file missing from the data directory.',
     response: {
       status: 404,
       body: {
@@ -924,7 +924,7 @@ export const OPERATION_DOCS: Record<string, OperationDocs> = {
   },
   'GET /wp-json/dg/v2/catalog/properties/{id}/price-history': {
     description:
-      'The price history of a published offer (contract 2.4): every price and price per m² it had, from which day, including withdrawals, oldest first. For any user with dg_read_catalog (the API read-only role or an administrator) by application password; 401 without credentials, 403 for a user without the capability. Answers carry ETag and honour If-None-Match (304). 404 for an unknown or unpublished offer.',
+      'The price history of a published offer (contract 2.4): every price and price per m² it had, from which day, including withdrawals, oldest first. A record valid from a day after today (Europe/Warsaw) is an announced price, listed with announced: true: show it as announced, never as the current price (the offer’s own price fields hold the price in force). For any user with dg_read_catalog (the API read-only role or an administrator) by application password; 401 without credentials, 403 for a user without the capability. Answers carry ETag and honour If-None-Match (304). 404 for an unknown or unpublished offer.',
     response: {
       status: 200,
       body: {
@@ -946,6 +946,25 @@ export const OPERATION_DOCS: Record<string, OperationDocs> = {
             label: 'Cena całkowita: pierwsza cena',
             reason: '',
             correction: false,
+            announced: false,
+          },
+          {
+            record_type: 'change',
+            price_type: 'total',
+            valid_from: '2026-12-06',
+            recorded_at: '2026-11-20',
+            before: {
+              cents: 2400000,
+              formatted: '24 000,00 zł',
+            },
+            after: {
+              cents: 2500000,
+              formatted: '25 000,00 zł',
+            },
+            label: 'Cena całkowita: zmiana ceny',
+            reason: 'Cennik od grudnia',
+            correction: false,
+            announced: true,
           },
         ],
       },
