@@ -71,22 +71,36 @@ function listed(values: readonly string[], max = 10): string {
   return values.length > max ? `${values.slice(0, max).join(', ')} …` : values.join(', ')
 }
 
+/**
+ * `earlierFileServed`: the dataset already serves a file, which the portal keeps fetching; when it
+ * serves none yet (a first publication failed) the text must not promise a previous version.
+ */
 export function publicationFailedAlert(
   day: string,
   dataset: AlertDataset | null,
   issues: readonly { code: string; message_pl?: string; message_en?: string }[],
+  earlierFileServed: boolean,
 ): AlertInput {
   const where = inDataset(dataset)
   const codes = issues.map((i) => i.code)
   const first = issues[0]
+  const served = earlierFileServed
+    ? {
+        pl: 'Poprzednia wersja jest nadal udostępniana, ale pliku za dziś nie ma',
+        en: 'The previous version is still served, but today has no file',
+      }
+    : {
+        pl: 'Nie opublikowano jeszcze żadnego pliku, więc portal nie ma na razie żadnych danych',
+        en: 'No file has been published yet, so the portal has no data so far',
+      }
   return {
     cause: 'publication_failed',
     day,
     dataset,
     severity: 'critical',
-    message_pl: `Codzienna publikacja z dnia ${day}${where.pl} nie powiodła się: ${first?.message_pl || 'nieznana przyczyna.'}${codes.length > 1 ? ` Pozostałe przyczyny (${polishCount(codes.length - 1, ['kolejna', 'kolejne', 'kolejnych'])}) w panelu „Historia publikacji”.` : ''} Poprzednia wersja jest nadal udostępniana, ale pliku za dziś nie ma: usuń przyczynę i opublikuj dzień ponownie (panel „Publikacja” lub POST /publications).`,
-    message_en: `The daily publication of ${day}${where.en} failed: ${first?.message_en || 'unknown cause.'}${codes.length > 1 ? ` The other causes (${codes.length - 1}) in the admin panel's publication history.` : ''} The previous version is still served, but today has no file: remove the cause and publish the day again (admin panel "Publikacja" or POST /publications).`,
-    details: { issues: codes },
+    message_pl: `Codzienna publikacja z dnia ${day}${where.pl} nie powiodła się: ${first?.message_pl || 'nieznana przyczyna.'}${codes.length > 1 ? ` Pozostałe przyczyny (${polishCount(codes.length - 1, ['kolejna', 'kolejne', 'kolejnych'])}) w panelu „Historia publikacji”.` : ''} ${served.pl}: usuń przyczynę i opublikuj dzień ponownie (panel „Publikacja” lub POST /publications).`,
+    message_en: `The daily publication of ${day}${where.en} failed: ${first?.message_en || 'unknown cause.'}${codes.length > 1 ? ` The other causes (${codes.length - 1}) in the admin panel's publication history.` : ''} ${served.en}: remove the cause and publish the day again (admin panel "Publikacja" or POST /publications).`,
+    details: { issues: codes, earlier_file_served: earlierFileServed },
   }
 }
 

@@ -13,11 +13,14 @@
  * - publication_gaps: a scheduled publication succeeded, but its file shows the offer incompletely
  *   (the preflight's gap warnings: offers without price or type, column 42, location, prospectus);
  * - publication_audit: the audit of the day a scheduled run published found a file breaking a rule.
+ *
+ * No rule runs before the installation has an active administrator and a developer entity.
  */
 import type { HostContext } from '../host/context.js'
 import { getLicenseState } from '../licensing/license.js'
 import { type Dataset, datasetBase, datasetStore, listDatasets } from '../publication/daily-file/datasets.js'
 import { checkDelivery } from '../publication/delivery/delivery-check.js'
+import { missingSetUp } from '../publication/installation-readiness.js'
 import { getPublicationSettings } from '../publication/settings/publication-settings.js'
 import { daysMissedSinceLastFile, isTrialAddress, todayInWarsaw } from '../publication/publication-service.js'
 import type { Manifest } from '../publication/publication-store.js'
@@ -38,6 +41,8 @@ export interface FailedPublication {
   date: string
   dataset: AlertDataset | null
   issues: { code: string; message_pl?: string; message_en?: string }[]
+  /** Whether the dataset already serves a file (an earlier day's or today's earlier one) despite the failure. */
+  earlierFileServed: boolean
 }
 
 export interface GappedPublication {
@@ -145,6 +150,15 @@ async function datasetFindings(ctx: HostContext, dataset: Dataset, options: Aler
  * alert raised has been delivered or given up, with the alerts raised now.
  */
 export async function checkAlertConditions(ctx: HostContext, options: AlertCheckOptions = {}): Promise<AlertView[]> {
+  const missing = await missingSetUp(ctx).catch((error: unknown) => {
+    ctx.log.error({ err: error }, 'alert rules: the installation could not be checked')
+    return ['unknown']
+  })
+  // nobody to tell and nothing of theirs to tell about: an alert would only be noise, and untrue
+  if (missing.length > 0) {
+    ctx.log.debug({ missing }, 'alert rules wait until the installation is set up')
+    return []
+  }
   const found: AlertInput[] = []
   const attempt = async (rule: string, run: () => Promise<AlertInput[]>) => {
     try {
@@ -154,7 +168,7 @@ export async function checkAlertConditions(ctx: HostContext, options: AlertCheck
     }
   }
   for (const failure of options.failedPublications ?? [])
-    found.push(publicationFailedAlert(failure.date, failure.dataset, failure.issues))
+    found.push(publicationFailedAlert(failure.date, failure.dataset, failure.issues, failure.earlierFileServed))
   for (const gapped of options.gappedPublications ?? [])
     found.push(publicationGapsAlert(gapped.date, gapped.dataset, gapped.warnings))
   for (const audited of options.auditedPublications ?? [])

@@ -4,7 +4,9 @@
  * pipeline's lock; an instance that finds today already published by the schedule skips), and at
  * start it catches up today's run when the service was down at the scheduled time. A failure is
  * recorded (publications row, audit), shown in /status and alerted; after the run the alert rules
- * look at what was published (src/alerts).
+ * look at what was published (src/alerts). Until the installation has an active administrator and
+ * a developer entity no run publishes or alerts (installation-readiness.ts): a fresh install has
+ * nothing to publish and nobody to tell.
  */
 import { Cron } from 'croner'
 
@@ -20,11 +22,13 @@ import type { HostContext } from '../host/context.js'
 import { PluginError } from '../host/errors.js'
 import type { TrackJob } from '../host/scheduler.js'
 import { auditPublications } from './audit/publication-audit.js'
-import { listDatasets } from './daily-file/datasets.js'
+import { type Dataset, datasetStore, listDatasets } from './daily-file/datasets.js'
+import { missingSetUp } from './installation-readiness.js'
 import { getPublicationSettings } from './settings/publication-settings.js'
 import { publish, todayInWarsaw } from './publication-service.js'
 
-export type ScheduledPublicationOutcome = 'published' | 'skipped' | 'failed' | 'busy'
+/** `not_set_up`: nothing ran, the installation has no active administrator or no developer entity yet. */
+export type ScheduledPublicationOutcome = 'published' | 'skipped' | 'failed' | 'busy' | 'not_set_up'
 
 /**
  * Publishes today's file of every developer entity's dataset (one after another under the
@@ -35,9 +39,14 @@ export async function runScheduledPublication(
   ctx: HostContext,
   options: { force?: boolean } = {},
 ): Promise<ScheduledPublicationOutcome> {
+  const missing = await missingSetUp(ctx)
+  if (missing.length > 0) {
+    ctx.log.info({ missing }, 'scheduled publication waits until the installation is set up')
+    return 'not_set_up'
+  }
   const date = todayInWarsaw(ctx)
   const datasets = await listDatasets(ctx)
-  // without any developer entity the publication fails and says so (developer_missing)
+  // no dataset although an entity exists: the publication fails and says why
   const targets = datasets.length > 0 ? datasets : [undefined]
   const outcomes: ScheduledPublicationOutcome[] = []
   const failures: FailedPublication[] = []
@@ -82,6 +91,7 @@ export async function runScheduledPublication(
           date,
           dataset: dataset ? { id: dataset.developer.id, name: dataset.developer.name } : null,
           issues: failureIssues(error),
+          earlierFileServed: dataset ? await servesAFile(ctx, dataset) : false,
         })
       }
     }
@@ -95,6 +105,16 @@ export async function runScheduledPublication(
   })
   for (const worst of ['failed', 'busy', 'published'] as const) if (outcomes.includes(worst)) return worst
   return 'skipped'
+}
+
+/** Whether the dataset's XML lists a file the portal can still fetch after today's run failed. */
+async function servesAFile(ctx: HostContext, dataset: Dataset): Promise<boolean> {
+  try {
+    return ((await datasetStore(ctx, dataset).currentManifest())?.days.length ?? 0) > 0
+  } catch (error) {
+    ctx.log.warn({ err: error, developer_id: dataset.developer.id }, 'the served files could not be read')
+    return false
+  }
 }
 
 /** The errors the audit of one dataset's day finds; an audit that cannot run is logged, never fatal. */

@@ -89,6 +89,7 @@ describe.skipIf(!chromiumPresent)('operator settings in the panel, at once [sqli
     await page.locator('#publication-settings-form').waitFor()
     expect(await page.inputValue('#set-schedule-time')).toBe('00:30')
     expect(await page.textContent('#schedule-effect')).toContain('Codziennie o 00:30 czasu polskiego')
+    expect(await page.textContent('#schedule-daily-duty')).toBe('')
     await page.fill('#set-schedule-time', '02:00')
     expect(await page.textContent('#schedule-effect')).toContain('Codziennie o 02:00')
     expect(await page.inputValue('#set-schedule')).toBe('0 2 * * *')
@@ -107,6 +108,11 @@ describe.skipIf(!chromiumPresent)('operator settings in the panel, at once [sqli
     await page.uncheck('#set-schedule-day-6')
     await page.uncheck('#set-schedule-day-0')
     expect(await page.inputValue('#set-schedule')).toBe('0 2 * * 1,2,3,4,5')
+    // the law asks for a file every day: said at once, before saving, and saving stays possible
+    expect(await page.textContent('#schedule-daily-duty')).toContain(
+      'Harmonogram pomija dni tygodnia: sobota, niedziela',
+    )
+    expect(await page.textContent('#schedule-daily-duty')).toContain('art. 19b ust. 1')
     await page.fill('#set-schedule-time', '25:00')
     await page.click('#save-publication-settings')
     await expect

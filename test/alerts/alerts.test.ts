@@ -202,6 +202,9 @@ for (const dialect of TEST_DIALECTS) {
       expect(mail.text).toContain('The daily publication of 2026-11-20')
       expect(mail.text).toContain('cause: publication_failed')
       expect(mail.text).toContain('public_base_url_missing')
+      // the first publication failed: there is no previous version to speak of
+      expect(mail.text).toContain('Nie opublikowano jeszcze żadnego pliku')
+      expect(mail.text).not.toContain('Poprzednia wersja')
 
       expect(receiver.received).toHaveLength(1)
       const body = expectSigned(receiver.received[0] as Received)

@@ -89,7 +89,44 @@ describeEachDatabase('publication settings, developers and investment locations'
       // the test clock stands at 2026-11-20 11:00 in Warsaw: the next 00:30 runs are the nights after
       next_runs: ['2026-11-20T23:30:00.000Z', '2026-11-21T23:30:00.000Z', '2026-11-22T23:30:00.000Z'],
       schedule_time: { time: '00:30', days: [0, 1, 2, 3, 4, 5, 6] },
+      warnings: [],
     })
+  })
+
+  it('saves a schedule that skips days, saying in Polish that the law asks for a file every day', async () => {
+    const weekdays = await api('PUT', '/publication/settings', { schedule: '0 2 * * 1,2,3,4,5' })
+    expect(weekdays.statusCode, weekdays.body).toBe(200)
+    expect(weekdays.json()).toMatchObject({ schedule: '0 2 * * 1,2,3,4,5', schedule_time: { days: [1, 2, 3, 4, 5] } })
+    const [warning] = weekdays.json().warnings
+    expect(weekdays.json().warnings).toHaveLength(1)
+    expect(warning).toMatchObject({
+      field: 'schedule',
+      code: 'schedule_skips_days',
+      // 21 and 22 November 2026 are the first Saturday and Sunday after the test clock's day
+      details: { weekdays: [6, 0], dates: expect.arrayContaining(['2026-11-21', '2026-11-22']) },
+    })
+    expect(warning.message).toBe(warning.message_pl)
+    expect(warning.message_pl).toContain('Harmonogram pomija dni tygodnia: sobota, niedziela.')
+    expect(warning.message_pl).toContain('art. 19b ust. 1')
+    expect(warning.message_pl).toContain('codziennie')
+    expect(warning.message_en).toContain('every day')
+    // every answer of the settings says it while the schedule skips days, however the days are written
+    expect((await api('GET', '/publication/settings')).json().warnings).toEqual([warning])
+    const range = await api('PUT', '/publication/settings', { schedule: '0 2 * * 1-5' })
+    expect(range.json().warnings.map((w: { code: string }) => w.code)).toEqual(['schedule_skips_days'])
+    const monthly = await api('PUT', '/publication/settings', { schedule: '30 0 1-28 * *' })
+    expect(monthly.json().warnings[0].message_pl).toContain('Harmonogram pomija niektóre dni miesiąca, np. 2026-11-29')
+    // back to every day: nothing to say
+    const daily = await api('PUT', '/publication/settings', { schedule: '30 0 * * *' })
+    expect(daily.json()).toMatchObject({ schedule: '30 0 * * *', warnings: [] })
+
+    const cli = await dg('publication', 'settings', 'set', '--schedule', '0 2 * * 1-5')
+    expect(cli.code).toBe(0)
+    expect(cli.stdout).toContain(
+      'Warning (schedule_skips_days): The schedule skips the days of the week Saturday, Sunday.',
+    )
+    expect(cli.stdout).toContain('Ustawa (art. 19b ust. 1) wymaga publikacji danych w serwisie dane.gov.pl codziennie')
+    expect((await dg('publication', 'settings', 'set', '--schedule', '30 0 * * *')).stdout).not.toContain('Warning')
   })
 
   it('PUT /publication/settings saves valid fields, audits, and refuses invalid ones with issues, writing nothing', async () => {

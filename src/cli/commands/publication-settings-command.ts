@@ -80,6 +80,7 @@ function describeSettings(view: PublicationSettingsView): string {
     `schedule:           ${view.schedule} (Europe/Warsaw; next run ${view.next_runs[0] ?? '-'}; running instances follow a change within seconds)`,
     `public_dataset_id:  ${view.public_dataset_id}`,
     `XML / MD5 URLs:     ${view.xml_url ?? '-'}  ${view.md5_url ?? '-'}`,
+    ...view.warnings.map((w) => `Warning (${w.code}): ${w.message_en}\n  ${w.message_pl}`),
   ].join('\n')
 }
 

@@ -58,6 +58,20 @@ const PublicationSettingsSchema = Type.Object({
       { description: 'The schedule as a time of day and days; null for a pattern only cron can say' },
     ),
   ),
+  warnings: Type.Array(
+    Type.Object({
+      field: Type.String(),
+      code: Type.String({
+        description:
+          'Stable code; schedule_skips_days: the schedule has days without a run, while art. 19b(1) asks for a publication every day (saved all the same)',
+      }),
+      message: Type.String({ description: 'Polish, or English with Accept-Language: en' }),
+      message_pl: Type.String(),
+      message_en: Type.String(),
+      details: Type.Optional(Type.Object({}, { additionalProperties: true })),
+    }),
+    { description: 'What the settings allow but the law may not; nothing is refused for it' },
+  ),
 })
 
 const PublicationSettingsBody = Type.Object(

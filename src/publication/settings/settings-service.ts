@@ -16,7 +16,13 @@ import { datasetKey, datasetStore, primaryDataset } from '../daily-file/datasets
 import { MD5_NAME, publicationStore } from '../publication-service.js'
 import { XML_NAME } from '../publication-store.js'
 import { normalizeTyped } from './typed-identifiers.js'
-import { nextScheduledRuns, type TimeOfDaySchedule, timeOfDayOf } from '../schedule-pattern.js'
+import {
+  daysWithoutRun,
+  nextScheduledRuns,
+  type SkippedDays,
+  type TimeOfDaySchedule,
+  timeOfDayOf,
+} from '../schedule-pattern.js'
 import {
   getPublicationSettings,
   type PublicationSettings,
@@ -211,11 +217,57 @@ export interface PublicationSettingsView extends PublicationSettings {
   next_runs: string[]
   /** The schedule as a time of day and days of the week, or null for a pattern only cron can say. */
   schedule_time: TimeOfDaySchedule | null
+  /** What the settings allow but the law or the portal may not: saved all the same. */
+  warnings: SettingsWarningView[]
+}
+
+/** A setting kept as given, with a word on it (`schedule_skips_days`: a schedule with days off). */
+export interface SettingsWarningView extends SettingsIssueView {
+  details?: Record<string, unknown>
+}
+
+const WEEKDAYS_PL = ['niedziela', 'poniedziałek', 'wtorek', 'środa', 'czwartek', 'piątek', 'sobota']
+const WEEKDAYS_EN = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday']
+/** Monday first, as a Polish calendar. */
+const WEEK_ORDER = [1, 2, 3, 4, 5, 6, 0]
+
+/**
+ * Art. 19b(1) has the data updated on dane.gov.pl every day; a schedule may still skip days (a
+ * lawyer's call, or a day the operator publishes by hand), so it is said, not refused.
+ */
+export function scheduleSkipsDaysWarning(skipped: SkippedDays): SettingsWarningView {
+  const weekdays = WEEK_ORDER.filter((d) => skipped.weekdays.includes(d))
+  const others = skipped.dates.filter((date) => !skipped.weekdays.includes(new Date(`${date}T12:00:00Z`).getUTCDay()))
+  const examples = others.slice(0, 3)
+  const pl = [
+    weekdays.length > 0 ? `dni tygodnia: ${weekdays.map((d) => WEEKDAYS_PL[d]).join(', ')}` : '',
+    examples.length > 0 ? `${weekdays.length > 0 ? 'oraz ' : ''}niektóre dni miesiąca, np. ${examples.join(', ')}` : '',
+  ]
+    .filter(Boolean)
+    .join(' ')
+  const en = [
+    weekdays.length > 0 ? `the days of the week ${weekdays.map((d) => WEEKDAYS_EN[d]).join(', ')}` : '',
+    examples.length > 0
+      ? `${weekdays.length > 0 ? 'and ' : ''}some days of the month, e.g. ${examples.join(', ')}`
+      : '',
+  ]
+    .filter(Boolean)
+    .join(' ')
+  const messagePl = `Harmonogram pomija ${pl}. Ustawa (art. 19b ust. 1) wymaga publikacji danych w serwisie dane.gov.pl codziennie: w pominięty dzień plik nie powstanie, a pulpit i alert zgłoszą brakujący dzień. Zaznacz wszystkie dni tygodnia, chyba że prawnik zdecydował inaczej.`
+  return {
+    field: 'schedule',
+    code: 'schedule_skips_days',
+    message: messagePl,
+    message_pl: messagePl,
+    message_en: `The schedule skips ${en}. The act (art. 19b(1)) asks for the data to be published on dane.gov.pl every day: no file is made on a skipped day, and the dashboard and an alert report the missed day. Tick every day of the week unless a lawyer decided otherwise.`,
+    details: { weekdays, dates: skipped.dates.slice(0, 10) },
+  }
 }
 
 export async function publicationSettingsView(ctx: HostContext): Promise<PublicationSettingsView> {
   const settings = await getPublicationSettings(ctx)
   const base = settings.public_base_url?.replace(/\/+$/, '') ?? null
+  const skipped = daysWithoutRun(settings.schedule, ctx.now())
   return {
     ...settings,
     public_dataset_id: await getPublicDatasetId(ctx),
@@ -223,6 +275,7 @@ export async function publicationSettingsView(ctx: HostContext): Promise<Publica
     md5_url: base === null ? null : `${base}/${MD5_NAME}`,
     next_runs: nextScheduledRuns(settings.schedule, ctx.now(), 3),
     schedule_time: timeOfDayOf(settings.schedule),
+    warnings: skipped ? [scheduleSkipsDaysWarning(skipped)] : [],
   }
 }
 

@@ -1,8 +1,10 @@
 // The publication schedule as an operator sets it: a time of day (Polish time) and, if ever
 // needed, the days of the week; the cron pattern the service stores is only an advanced field.
 // After a save the server's next runs are shown at once (every instance follows within seconds).
+// A schedule that skips a day is saved, but the law's word on it is said beside the days.
 import { formatWhen, h, replaceChildren } from '../dom.js'
 import { tr } from '../i18n.js'
+import { alertBox } from '../ui.js'
 
 /** Monday first, as a Polish calendar; the values are cron's (0 = Sunday). */
 const DAYS = [
@@ -26,6 +28,20 @@ export function timeOfDay(pattern) {
   else if (/^[0-7](,[0-7])*$/.test(days)) list = [...new Set(days.split(',').map((d) => Number(d) % 7))]
   else return null
   return { time: `${hour.padStart(2, '0')}:${minute.padStart(2, '0')}`, days: list }
+}
+
+/**
+ * The warning of a schedule ticked on some days only (cron's numbers, 0 = Sunday), in the panel's
+ * language; null when every day is ticked. The same words as the settings API's schedule_skips_days.
+ */
+export function skippedDaysWarning(days) {
+  const skipped = DAYS.filter(([value]) => !days.includes(value))
+  if (skipped.length === 0 || skipped.length === 7) return null
+  const names = skipped.map(([, , long]) => tr(...long))
+  return tr(
+    `Harmonogram pomija dni tygodnia: ${names.join(', ')}. Ustawa (art. 19b ust. 1) wymaga publikacji danych w serwisie dane.gov.pl codziennie: w pominięty dzień plik nie powstanie, a pulpit i alert zgłoszą brakujący dzień. Zaznacz wszystkie dni tygodnia, chyba że prawnik zdecydował inaczej.`,
+    `The schedule skips the days of the week ${names.join(', ')}. The act (art. 19b(1)) asks for the data to be published on dane.gov.pl every day: no file is made on a skipped day, and the dashboard and an alert report the missed day. Tick every day of the week unless a lawyer decided otherwise.`,
+  )
 }
 
 /** "02:00" (or "2:00", "2.00") → [2, 0]; null when not a time of day. */
@@ -58,6 +74,9 @@ export function scheduleField(settings) {
   )
   const cron = h('input', { id: 'set-schedule', name: 'schedule', value: settings.schedule, class: 'mono', size: 16 })
   const effect = h('p', { class: 'hint', id: 'schedule-effect' })
+  const duty = h('div', { id: 'schedule-daily-duty', 'aria-live': 'polite' })
+  // a pattern only cron can say is judged by the server, for the pattern it saved
+  let saved = { pattern: settings.schedule, warnings: settings.warnings ?? [] }
   const next = h('p', { class: 'hint', id: 'schedule-next' })
   const advanced = h(
     'details',
@@ -82,6 +101,11 @@ export function scheduleField(settings) {
     const list = chosen.length === 7 ? '*' : chosen.sort((a, b) => a - b).join(',')
     return `${parsed[1]} ${parsed[0]} * * ${list}`
   }
+  const showDuty = (text) =>
+    replaceChildren(
+      duty,
+      text ? alertBox('warning', tr('Publikacja nie codziennie', 'Not published every day'), h('p', {}, text)) : null,
+    )
   const describe = () => {
     const simpleNow = timeOfDay(cron.value)
     if (!simpleNow) {
@@ -89,8 +113,11 @@ export function scheduleField(settings) {
         effect,
         tr('Harmonogram ustawiony wzorcem cron (czas polski).', 'The schedule is set by a cron pattern (Polish time).'),
       )
+      const skips = cron.value.trim() === saved.pattern && saved.warnings.find((w) => w.code === 'schedule_skips_days')
+      showDuty(skips ? tr(skips.message_pl, skips.message_en) : null)
       return
     }
+    showDuty(skippedDaysWarning(simpleNow.days))
     const all = simpleNow.days.length === 7
     const names = DAYS.filter(([value]) => simpleNow.days.includes(value)).map(([, , long]) => tr(...long))
     replaceChildren(
@@ -175,6 +202,7 @@ export function scheduleField(settings) {
       ),
     ),
     effect,
+    duty,
     next,
     advanced,
     h('p', { class: 'field-error', id: 'set-schedule-error', hidden: true }),
@@ -191,5 +219,12 @@ export function scheduleField(settings) {
           ? tr('Podaj godzinę jako gg:mm, np. 02:00.', 'Give the time as hh:mm, e.g. 02:00.')
           : tr('Zaznacz co najmniej jeden dzień.', 'Tick at least one day.'),
     showNextRuns,
+    /** The saved settings' answer: its warnings on the schedule, for a pattern only cron can say. */
+    showSaved: (body) => {
+      if (!body) return
+      saved = { pattern: body.schedule, warnings: body.warnings ?? [] }
+      showNextRuns(body.next_runs)
+      describe()
+    },
   }
 }

@@ -219,7 +219,7 @@ async function publicationTab(root, api) {
         return showRefusal(form, message, again)
       }
     }
-    schedule.showNextRuns(saved?.body?.next_runs)
+    schedule.showSaved(saved?.body)
     toast(tr('Zapisano ustawienia publikacji.', 'The publication settings are saved.'))
     replaceChildren(message, alertBox('success', tr('Zapisano.', 'Saved.')))
   })

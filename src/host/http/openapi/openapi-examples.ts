@@ -1753,12 +1753,13 @@ export const OPERATION_DOCS: Record<string, OperationDocs> = {
           time: '00:30',
           days: [0, 1],
         },
+        warnings: [],
       },
     },
   },
   'PUT /wp-json/dg/v2/publication/settings': {
     description:
-      'Changes the publication settings; only the fields sent change. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 422 invalid_settings with the issue of each field; 409 when a change of the public address needs its confirmation. Audited.',
+      'Changes the publication settings; only the fields sent change. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 422 invalid_settings with the issue of each field; 409 when a change of the public address needs its confirmation. A schedule that skips a day is saved, and the answer carries the warning schedule_skips_days: art. 19b(1) asks for a publication every day. Audited.',
     response: {
       status: 200,
       body: {
@@ -1776,6 +1777,7 @@ export const OPERATION_DOCS: Record<string, OperationDocs> = {
           time: '00:30',
           days: [0, 1],
         },
+        warnings: [],
       },
     },
     request: {
