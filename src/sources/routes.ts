@@ -135,7 +135,10 @@ export async function sourceRoutes(app: FastifyInstance): Promise<void> {
         operationId: 'runSource',
         tags,
         summary: 'Run the source now: fetch, preview, guards, then apply or hold',
-        description: '409 source_busy when another request or instance is running it.',
+        description:
+          'The same path and guards as a scheduled run: a plan that breaks a limit, or would undo an operator’s decision ' +
+          '(a sold or reserved unit back on sale, an announced price replaced, a value changed in the panel since the ' +
+          'previous applied run), is held with nothing written. 409 source_busy when another request or instance is running it.',
         security,
         params: IdParams,
         response: { 200: Type.Ref('SourceRun'), ...errorResponses(400, 401, 403, 404, 409) },

@@ -105,11 +105,22 @@ export const SourceSchema = Type.Object(
 
 const FlaggedOffer = Type.Object(
   {
-    key: Type.String(),
+    key: Type.String({ description: 'source_investment_id/source_property_id' }),
+    offer_id: Type.Optional(Type.Integer()),
+    unit: Type.Optional(Type.String({ description: 'The unit’s designation (prop_no)' })),
     field: Type.String(),
     before: Type.Union([Type.String(), Type.Number(), Type.Null()]),
     after: Type.Union([Type.String(), Type.Number(), Type.Null()]),
     change_pct: Type.Optional(Type.Number()),
+    before_from: Type.Optional(Type.String({ description: 'announced_price: the stored price’s valid-from date' })),
+    after_from: Type.Optional(Type.String({ description: 'announced_price: the valid-from date the file gives' })),
+    changed_in: Type.Optional(
+      Type.Union([Type.Literal('editor'), Type.Literal('bulk_price_change')], {
+        description: 'panel_change: where the value was changed',
+      }),
+    ),
+    changed_at: Type.Optional(Type.String({ description: 'panel_change: when (ISO)' })),
+    changed_by: Type.Optional(Type.String({ description: 'panel_change: by whom' })),
   },
   { additionalProperties: false },
 )
@@ -133,7 +144,12 @@ export const SourceRunSchema = Type.Object(
     guards: Type.Array(
       Type.Object(
         {
-          guard: Type.String(),
+          guard: Type.String({
+            description:
+              'Limits: archived, price_change, invalid_rows, shrink. Decisions the file would undo (limit 0: one unit holds the run): ' +
+              'back_on_sale (a sold or reserved unit to available), announced_price (a price valid from a day after the run’s day changed), ' +
+              'panel_change (a value changed in the editor or by a bulk price change since the source’s previous applied run).',
+          }),
           limit_pct: Type.Number(),
           actual_pct: Type.Number(),
           count: Type.Integer(),

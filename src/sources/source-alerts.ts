@@ -1,16 +1,89 @@
 /*
- * What the operator is told about a source: a held run (what changed, which guard stopped it,
- * where to decide), a source that could not be read (why, what to do) and a file that has not
- * changed for the days the operator set. Each is raised through src/alerts, once a day per source
+ * What the operator is told about a source: a held run (what changed, which guard stopped it and,
+ * for a decision it would undo, the units with their values before → after; where to decide), a
+ * source that could not be read (why, what to do) and a file that has not changed for the days
+ * the operator set. Each is raised through src/alerts, once a day per source
  * for a failure or a stale file, once per held run.
  */
 import { englishCount, polishCount } from '../host/plural.js'
 import { raiseAlert } from '../alerts/alert-service.js'
 import type { AlertInput } from '../alerts/alert-causes.js'
 import type { HostContext } from '../host/context.js'
-import { warsawDate } from '../licensing/license.js'
-import type { GuardBreach } from './source-guards.js'
+import { warsawDate, warsawDayOf } from '../licensing/license.js'
+import type { FlaggedOffer, GuardBreach } from './source-guards.js'
 import type { SourceRow } from './sources-repository.js'
+
+/** The units' fields as the operator reads them in the alert. */
+const FIELD_NAMES: Readonly<Record<string, { pl: string; en: string }>> = {
+  property_status: { pl: 'status', en: 'status' },
+  price_total: { pl: 'cena całkowita', en: 'total price' },
+  price_total_from: { pl: 'data ceny całkowitej', en: 'total price date' },
+  price_m2: { pl: 'cena za m²', en: 'price per m²' },
+  price_m2_from: { pl: 'data ceny za m²', en: 'price per m² date' },
+  price_combined: { pl: 'cena z elementami', en: 'price with parts' },
+  price_combined_from: { pl: 'data ceny z elementami', en: 'price with parts date' },
+  price_combined_variant: { pl: 'wariant ceny z elementami', en: 'price with parts variant' },
+  price_combined_status: { pl: 'status ceny z elementami', en: 'price with parts status' },
+  prop_no: { pl: 'numer lokalu', en: 'unit number' },
+  prop_type: { pl: 'rodzaj', en: 'type' },
+  prop_area: { pl: 'powierzchnia', en: 'area' },
+  prop_rooms: { pl: 'pokoje', en: 'rooms' },
+  prop_floor: { pl: 'piętro', en: 'floor' },
+}
+const STATUS_NAMES: Readonly<Record<string, { pl: string; en: string }>> = {
+  available: { pl: 'wolne', en: 'available' },
+  reserved: { pl: 'zarezerwowane', en: 'reserved' },
+  sold: { pl: 'sprzedane', en: 'sold' },
+  unavailable: { pl: 'niedostępne', en: 'unavailable' },
+  archived: { pl: 'zarchiwizowane', en: 'archived' },
+}
+const PANEL_CHANNELS: Readonly<Record<string, { pl: string; en: string }>> = {
+  editor: { pl: 'w edytorze', en: 'in the editor' },
+  bulk_price_change: { pl: 'zmianą cen wielu ofert', en: 'by a bulk price change' },
+}
+/** How many units an alert names before "and N more". */
+const UNITS_NAMED = 5
+
+type Lang = 'pl' | 'en'
+
+function dayText(iso: string, lang: Lang): string {
+  const [year, month, date] = warsawDayOf(iso).split('-')
+  return lang === 'pl' ? `${date}.${month}.${year}` : `${year}-${month}-${date}`
+}
+
+function valueText(field: string, value: FlaggedOffer['before'], lang: Lang): string {
+  if (value === null || value === '') return lang === 'pl' ? '(brak)' : '(none)'
+  if (field === 'property_status') return STATUS_NAMES[String(value)]?.[lang] ?? String(value)
+  if (field.endsWith('_from')) return dayText(String(value), lang)
+  if (field.startsWith('price_') && /^-?\d+(\.\d+)?$/.test(String(value))) {
+    const [whole = '0', fraction = ''] = String(value).split('.')
+    const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, lang === 'pl' ? ' ' : ',')
+    return lang === 'pl' ? `${grouped},${fraction.padEnd(2, '0')} zł` : `PLN ${grouped}.${fraction.padEnd(2, '0')}`
+  }
+  return String(value)
+}
+
+/** One flagged value: "A/2.01: status sprzedane → wolne", with the dates or the panel change it concerns. */
+function flaggedText(offer: FlaggedOffer, lang: Lang): string {
+  const field = FIELD_NAMES[offer.field]?.[lang] ?? offer.field
+  const from = (date: string | undefined) =>
+    date === undefined ? '' : lang === 'pl' ? ` od ${dayText(date, lang)}` : ` from ${dayText(date, lang)}`
+  let text = `${offer.unit ?? offer.key}: ${field} ${valueText(offer.field, offer.before, lang)}${from(offer.before_from)} → ${valueText(offer.field, offer.after, lang)}${from(offer.after_from)}`
+  if (offer.changed_in && offer.changed_at) {
+    const channel = PANEL_CHANNELS[offer.changed_in]?.[lang] ?? offer.changed_in
+    text +=
+      lang === 'pl'
+        ? ` (zmienione ${channel} ${dayText(offer.changed_at, lang)}${offer.changed_by ? `, ${offer.changed_by}` : ''})`
+        : ` (changed ${channel} on ${dayText(offer.changed_at, lang)}${offer.changed_by ? ` by ${offer.changed_by}` : ''})`
+  }
+  return text
+}
+
+function flaggedList(b: GuardBreach, lang: Lang): string {
+  const named = b.offers.slice(0, UNITS_NAMED).map((o) => flaggedText(o, lang))
+  const more = b.offers.length > UNITS_NAMED || b.count > UNITS_NAMED
+  return `${named.join(', ')}${more ? (lang === 'pl' ? ' i kolejne (lista w panelu)' : ' and more (listed in the panel)') : ''}`
+}
 
 const GUARD_TEXT: Record<GuardBreach['guard'], { pl: (b: GuardBreach) => string; en: (b: GuardBreach) => string }> = {
   archived: {
@@ -28,6 +101,24 @@ const GUARD_TEXT: Record<GuardBreach['guard'], { pl: (b: GuardBreach) => string;
   shrink: {
     pl: (b) => `liczba wierszy pliku spadła z ${b.of} do ${b.count} (o ${b.actual_pct}%, limit ${b.limit_pct}%)`,
     en: (b) => `the file has ${b.count} rows, ${b.of} before (${b.actual_pct}% fewer, limit ${b.limit_pct}%)`,
+  },
+  back_on_sale: {
+    pl: (b) =>
+      `sprzedane lub zarezerwowane lokale wróciłyby do sprzedaży (${polishCount(b.count, ['lokal', 'lokale', 'lokali'])}): ${flaggedList(b, 'pl')}`,
+    en: (b) =>
+      `sold or reserved units would be back on sale (${englishCount(b.count, ['unit', 'units'])}): ${flaggedList(b, 'en')}`,
+  },
+  announced_price: {
+    pl: (b) =>
+      `zapowiedziane ceny (obowiązujące dopiero od późniejszego dnia) zostałyby zastąpione (${polishCount(b.count, ['lokal', 'lokale', 'lokali'])}): ${flaggedList(b, 'pl')}`,
+    en: (b) =>
+      `announced prices (valid from a later day) would be replaced (${englishCount(b.count, ['unit', 'units'])}): ${flaggedList(b, 'en')}`,
+  },
+  panel_change: {
+    pl: (b) =>
+      `wartości zmienione w panelu od poprzedniego przebiegu źródła zostałyby nadpisane (${polishCount(b.count, ['lokal', 'lokale', 'lokali'])}): ${flaggedList(b, 'pl')}`,
+    en: (b) =>
+      `values changed in the panel since the source's previous run would be overwritten (${englishCount(b.count, ['unit', 'units'])}): ${flaggedList(b, 'en')}`,
   },
 }
 

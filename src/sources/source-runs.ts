@@ -1,7 +1,7 @@
 /*
  * One run of a source: fetch (with limits and the address guard), skip when the bytes did not
  * change, preview through the offer import (the same validator and planner as an upload), check
- * the guards, then either execute the import (the same writer, under the import's idempotency
+ * the guards (limits, and the operator's decisions the file would undo: source-guards.ts), then either execute the import (the same writer, under the import's idempotency
  * key `source-run-<run id>`) or hold the run for a person. One instance runs a source at a time
  * (a database lock per source, as the publication's); a run found busy is not a run and leaves no
  * row. Every run is a row of source_runs and an audit entry; a failure raises an alert.
@@ -22,12 +22,14 @@ import {
 } from '../imports/offer-import-service.js'
 import type { NetworkErrorExplanation } from '../host/http/network-errors.js'
 import { readOfferFile } from '../imports/reading/read-offer-file.js'
+import { warsawDate } from '../licensing/license.js'
 import type { ImportMode } from '../offers/validation/validate-offer-row.js'
 import { DEFAULT_FETCH_LIMITS, fetchSourceFile, SourceFetchError } from './fetch-source.js'
 import { alertFailedRun, alertHeldRun, alertStaleSource } from './source-alerts.js'
 import { checkGuards, type GuardBreach } from './source-guards.js'
 import { DEFAULT_GUARDS, type GuardLimits } from './source-settings.js'
 import {
+  findExecutionAuditId,
   findRun,
   findSource,
   insertRun,
@@ -308,7 +310,11 @@ async function runSteps(
     ctx.db,
     limits,
     { jobId, rows: preview.rows, errorsTotal: preview.errors_total, archive: preview.counts.archive },
-    source.applied_rows,
+    {
+      previousRows: source.applied_rows,
+      appliedAfter: await lastAppliedExecution(ctx, source.id),
+      today: warsawDate(ctx.now()),
+    },
   )
   // a snapshot of part of the file would archive the offers of the refused rows: a person decides
   if (skipped > 0 && source.mode === 'snapshot' && !breaches.some((b) => b.guard === 'invalid_rows'))
@@ -362,6 +368,18 @@ async function runSteps(
       { ...fetchedColumns, job_id: jobId, summary: JSON.stringify(summary) },
     )
   }
+}
+
+/**
+ * The audit entry of the execution of the source's latest applied run (the run id its price
+ * records carry): what the panel changed after it, the source has never seen. 0 before the first.
+ */
+async function lastAppliedExecution(ctx: HostContext, sourceId: number): Promise<number> {
+  const [last] = await selectRuns(ctx.db, { sourceId, outcome: 'applied', limit: 1 })
+  if (!last) return 0
+  const runId = (JSON.parse(last.summary) as RunSummary).result?.run_id
+  if (typeof runId === 'number') return runId
+  return last.job_id === null ? 0 : ((await findExecutionAuditId(ctx.db, last.job_id)) ?? 0)
 }
 
 /** The next run plans the file again even when its bytes are the same (this one's plan was never written). */

@@ -114,3 +114,90 @@ export async function countHeldRuns(db: Executor): Promise<number> {
     .executeTakeFirstOrThrow()
   return Number(row.n)
 }
+
+// ---------------------------------------------------------------------------------------------
+// what the panel changed since a source's previous run (source-guards.ts)
+
+/** The `import.execute` audit entry of an import job's execution (the run id its price records carry). */
+export async function findExecutionAuditId(db: Executor, jobId: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('audit_log')
+    .select('id')
+    .where('action', '=', 'import.execute')
+    .where('object_type', '=', 'import_job')
+    .where('object_id', '=', jobId)
+    .where('outcome', '=', 'success')
+    .orderBy('id', 'desc')
+    .executeTakeFirst()
+  return row ? Number(row.id) : undefined
+}
+
+export interface AuditFact {
+  id: number
+  action: string
+  object_id: string | null
+  occurred_at: string
+  actor_name: string
+  details: string | null
+}
+
+function auditFact(row: AuditFact): AuditFact {
+  return { ...row, id: Number(row.id) }
+}
+
+/** The editor's successful writes of these offers recorded after the audit entry `afterId`. */
+export async function selectEditorWritesAfter(
+  db: Executor,
+  offerIds: readonly number[],
+  afterId: number,
+): Promise<AuditFact[]> {
+  if (offerIds.length === 0) return []
+  const rows = await db
+    .selectFrom('audit_log')
+    .select(['id', 'action', 'object_id', 'occurred_at', 'actor_name', 'details'])
+    .where('object_type', '=', 'offer')
+    .where(
+      'object_id',
+      'in',
+      offerIds.map((id) => String(id)),
+    )
+    .where('action', 'like', 'editor.offer.%')
+    .where('outcome', '=', 'success')
+    .where('id', '>', afterId)
+    .execute()
+  return rows.map(auditFact)
+}
+
+/** Offer-level price records of these offers written by a run after the audit entry `afterId`. */
+export async function selectPriceRecordsAfter(
+  db: Executor,
+  offerIds: readonly number[],
+  afterId: number,
+): Promise<Array<{ offer_id: number; price_type: string; run_id: number }>> {
+  if (offerIds.length === 0) return []
+  const rows = await db
+    .selectFrom('price_history')
+    .select(['offer_id', 'price_type', 'run_id'])
+    .where('offer_id', 'in', offerIds)
+    .where('component_id', 'is', null)
+    .where('run_id', '>', afterId)
+    .execute()
+  return rows.map((row) => ({ offer_id: Number(row.offer_id), price_type: row.price_type, run_id: Number(row.run_id) }))
+}
+
+export async function selectAuditFacts(db: Executor, ids: readonly number[]): Promise<AuditFact[]> {
+  if (ids.length === 0) return []
+  const rows = await db
+    .selectFrom('audit_log')
+    .select(['id', 'action', 'object_id', 'occurred_at', 'actor_name', 'details'])
+    .where('id', 'in', ids)
+    .execute()
+  return rows.map(auditFact)
+}
+
+/** The designations (prop_no) of these offers, as the operator knows the units. */
+export async function selectOfferCodes(db: Executor, offerIds: readonly number[]): Promise<Map<number, string>> {
+  if (offerIds.length === 0) return new Map()
+  const rows = await db.selectFrom('offers').select(['id', 'code']).where('id', 'in', offerIds).execute()
+  return new Map(rows.map((row) => [Number(row.id), row.code]))
+}

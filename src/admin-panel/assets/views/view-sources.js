@@ -1,14 +1,18 @@
 // Offer sources pulled on a schedule (REST /sources, /source-runs). The list of sources with their
 // latest run, the runs waiting for a decision, the form adding a source (the column assignment
 // saved by the offer import's form is offered as its mapping), a source's page to change or delete
-// it (#/zrodla/zrodlo/ID), and a run's page (#/zrodla/przebieg/ID): what stopped it, its plan before → after per offer, and "Zastosuj" / "Odrzuć" for a held run.
+// it (#/zrodla/zrodlo/ID), and a run's page (#/zrodla/przebieg/ID): what stopped it (a limit, or an
+// operator's decision the file would undo, with the units and their values before → after), its
+// plan before → after per offer, and "Zastosuj" / "Odrzuć" for a held run.
 import {
   badge,
   facts,
   formatBytes,
+  formatDate,
   formatDateTime,
   formatMoney,
   formatNumber,
+  formatWhen,
   h,
   mono,
   replaceChildren,
@@ -41,6 +45,32 @@ const GUARDS = {
   price_change: ['Zmiana ceny lokalu', 'Unit price change'],
   invalid_rows: ['Błędne wiersze pliku', 'Invalid rows of the file'],
   shrink: ['Plik się skurczył', 'The file shrank'],
+  back_on_sale: [
+    'Sprzedany lub zarezerwowany lokal wróciłby do sprzedaży',
+    'A sold or reserved unit would be back on sale',
+  ],
+  announced_price: ['Zapowiedziana cena zostałaby zastąpiona', 'An announced price would be replaced'],
+  panel_change: ['Zmiana z panelu zostałaby nadpisana', 'A change made in the panel would be overwritten'],
+}
+/** Guards that protect an operator's decision: one unit is enough to hold the run. */
+const DECISION_GUARDS = new Set(['back_on_sale', 'announced_price', 'panel_change'])
+const DECISION_TEXT = {
+  back_on_sale: [
+    'plik podaje status „wolne” lokalu, który w katalogu jest sprzedany lub zarezerwowany',
+    'the file gives “available” for a unit the catalog has as sold or reserved',
+  ],
+  announced_price: [
+    'plik zmienia cenę, która w katalogu obowiązuje dopiero od późniejszego dnia',
+    'the file changes a price the catalog has valid only from a later day',
+  ],
+  panel_change: [
+    'plik zmienia wartość poprawioną w panelu (w edytorze lub zmianą cen wielu ofert) po poprzednim przebiegu źródła',
+    "the file changes a value corrected in the panel (in the editor or by a bulk price change) after the source's previous run",
+  ],
+}
+const PANEL_CHANNELS = {
+  editor: ['w edytorze', 'in the editor'],
+  bulk_price_change: ['zmianą cen wielu ofert', 'by a bulk price change'],
 }
 
 const ACTIONS = {
@@ -76,8 +106,12 @@ function scheduleText(schedule) {
 
 function guardLine(guard) {
   const [pl, en] = GUARDS[guard.guard] ?? [guard.guard, guard.guard]
-  const what =
-    guard.guard === 'price_change'
+  const what = DECISION_GUARDS.has(guard.guard)
+    ? `${tr(...DECISION_TEXT[guard.guard])} (${tr(
+        plural(guard.count, ['lokal', 'lokale', 'lokali'], 'pl'),
+        plural(guard.count, ['unit', 'units'], 'en'),
+      )})`
+    : guard.guard === 'price_change'
       ? tr(
           `cen zmienionych o więcej niż ${guard.limit_pct}%: ${guard.count} (najwięcej o ${guard.actual_pct}%)`,
           `${guard.count} prices change by more than ${guard.limit_pct}% (at most ${guard.actual_pct}%)`,
@@ -106,14 +140,30 @@ const FIELD_LABELS = {
   prop_type: ['Rodzaj', 'Type'],
   price_total_from: ['Cena całkowita od', 'Total price from'],
   price_m2_from: ['Cena za m² od', 'Price per m² from'],
+  price_combined_from: ['Cena z elementami od', 'Price with parts from'],
 }
 const fieldLabel = (field) => (FIELD_LABELS[field] ? tr(...FIELD_LABELS[field]) : field)
 
 function valueText(field, value) {
   if (value === undefined || value === null || value === '') return tr('(puste)', '(empty)')
   if (field === 'property_status') return offerStatusLabel(value)
-  if (String(field).startsWith('price_') && !String(field).endsWith('_from')) return formatMoney(value)
+  if (String(field).endsWith('_from')) return formatDate(value)
+  if (String(field).startsWith('price_')) return formatMoney(value)
   return String(value)
+}
+
+/** A flagged value with the date it is valid from (an announced price), when the guard gave one. */
+function flaggedValue(field, value, from) {
+  const text = valueText(field, value)
+  return from ? `${text} ${tr('od', 'from')} ${formatDate(from)}` : text
+}
+
+/** What a guard says of one flagged offer: its name, and where and when the panel changed the value. */
+function flaggedAction(offer) {
+  const name = tr(...(GUARDS[offer.guard] ?? [offer.guard, offer.guard]))
+  if (!offer.changed_in) return name
+  const where = tr(...(PANEL_CHANNELS[offer.changed_in] ?? [offer.changed_in, offer.changed_in]))
+  return `${name} (${tr('zmienione', 'changed')} ${where}, ${formatWhen(offer.changed_at)}${offer.changed_by ? `, ${offer.changed_by}` : ''})`
 }
 
 export async function renderSources(page, { api, signal }) {
@@ -126,8 +176,8 @@ export async function renderSources(page, { api, signal }) {
       'p',
       { class: 'lead' },
       tr(
-        'Plik CSV lub XLSX pobierany z adresu (arkusz Google, OneDrive, eksport z CRM) i wczytywany jak import ofert. Zmiany w granicach limitów są zapisywane same; większe czekają tu na Twoją decyzję, a publikacja odbywa się z katalogiem w obecnym stanie.',
-        'A CSV or XLSX file fetched from an address (Google Sheets, OneDrive, a CRM export) and read like an offer import. Changes within the limits are written by themselves; larger ones wait here for your decision, and the publication goes ahead with the catalog as it stands.',
+        'Plik CSV lub XLSX pobierany z adresu (arkusz Google, OneDrive, eksport z CRM) i wczytywany jak import ofert. Zmiany w granicach limitów są zapisywane same; większe, a także te, które cofnęłyby Twoje decyzje z panelu, czekają tu na Twoją decyzję, a publikacja odbywa się z katalogiem w obecnym stanie.',
+        'A CSV or XLSX file fetched from an address (Google Sheets, OneDrive, a CRM export) and read like an offer import. Changes within the limits are written by themselves; larger ones, and those that would undo your decisions made in the panel, wait here for your decision, and the publication goes ahead with the catalog as it stands.',
       ),
     ),
   )
@@ -477,6 +527,14 @@ function sourceForm({ api, reload, source = null }) {
         input: staleDays,
       }),
     ),
+    h(
+      'p',
+      { class: 'muted' },
+      tr(
+        'Bez względu na limity przebieg czeka na decyzję, gdy plik cofnąłby decyzję podjętą w panelu: przywróciłby do sprzedaży lokal sprzedany lub zarezerwowany, zastąpiłby cenę zapowiedzianą od późniejszego dnia albo nadpisałby wartość zmienioną w edytorze lub zmianą cen wielu ofert po poprzednim przebiegu źródła.',
+        "Whatever the limits, a run waits for a decision when the file would undo a decision made in the panel: put a sold or reserved unit back on sale, replace a price announced for a later day, or overwrite a value changed in the editor or by a bulk price change after the source's previous run.",
+      ),
+    ),
     problems,
     h(
       'div',
@@ -675,11 +733,8 @@ async function renderRun(page, { api, signal, id }) {
       alertBox(
         run.outcome === 'held' ? 'warning' : 'info',
         run.outcome === 'held'
-          ? tr(
-              'Przebieg wstrzymano: nic nie zapisano. Limity przekroczone:',
-              'The run was held: nothing was written. Limits exceeded:',
-            )
-          : tr('Limity przekroczone przez ten przebieg:', 'Limits this run exceeded:'),
+          ? tr('Przebieg wstrzymano: nic nie zapisano. Powody:', 'The run was held: nothing was written. Why:')
+          : tr('Powody, dla których przebieg czekał na decyzję:', 'Why this run waited for a decision:'),
         h('ul', { id: 'run-guards' }, run.guards.map(guardLine)),
       ),
     )
@@ -687,16 +742,20 @@ async function renderRun(page, { api, signal, id }) {
     if (flagged.length > 0)
       page.append(
         card(
-          tr('Oferty, przy których zadziałały limity', 'Offers the limits stopped at'),
+          run.guards.some((g) => DECISION_GUARDS.has(g.guard))
+            ? tr('Lokale, przy których przebieg wstrzymano', 'Units the run was held at')
+            : tr('Oferty, przy których zadziałały limity', 'Offers the limits stopped at'),
           changesTable(
             'flagged-offers',
             flagged.map((o) => ({
               key: o.key,
-              action: tr(...(GUARDS[o.guard] ?? [o.guard, o.guard])),
+              unit: o.unit,
+              offerId: o.offer_id,
+              action: flaggedAction(o),
               field: fieldLabel(o.field),
-              before: valueText(o.field, o.before),
+              before: flaggedValue(o.field, o.before, o.before_from),
               after:
-                valueText(o.field, o.after) +
+                flaggedValue(o.field, o.after, o.after_from) +
                 (o.change_pct === undefined
                   ? ''
                   : tr(` (zmiana o ${o.change_pct}%)`, ` (a change of ${o.change_pct}%)`)),
@@ -803,7 +862,7 @@ function changesTable(id, rows) {
           h(
             'tr',
             {},
-            h('td', {}, mono(row.key.replaceAll('/', ' / '))),
+            h('td', {}, row.unit ? unitCell(row) : mono(row.key.replaceAll('/', ' / '))),
             h('td', {}, row.action),
             h('td', {}, row.field),
             h('td', {}, row.before),
@@ -813,6 +872,12 @@ function changesTable(id, rows) {
       ),
     ),
   )
+}
+
+/** A unit by its designation, linked to its page in the editor, with the source's key beneath. */
+function unitCell(row) {
+  const name = row.offerId ? h('a', { href: `#/oferty/${row.offerId}` }, row.unit) : row.unit
+  return [h('strong', {}, name), h('br'), mono(row.key.replaceAll('/', ' / '))]
 }
 
 function decisionCard(api, run, reload) {
