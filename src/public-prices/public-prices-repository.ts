@@ -1,30 +1,32 @@
 /*
  * The public price endpoint's SQL: its settings per investment (migration 0020), and the rows it
- * answers. Every offer read keeps host status `publish` on the offer and on its investment, the
- * investment public, and the unit on offer (available or reserved): nothing else can reach an
- * answer whatever the service above does with the rows.
+ * answers. Every offer read keeps host status `publish` on the offer and on its investment, a
+ * flat, house or standalone part, and a status of the ones the service passes (those on sale that
+ * the official file lists): nothing else can reach an answer whatever the service above does with
+ * the rows.
  */
 import type { Executor } from '../host/context.js'
 import type { DialectCaps } from '../host/db/dialect.js'
 import type { Flag } from '../host/db/schema.js'
-import { ON_SALE_STATUSES } from '../publication/daily-file/collect-daily-input.js'
+import { PROPERTY_TYPES, STANDALONE_PART_TYPES } from '../offers/canonical-fields.js'
+import { PUBLICATION_SETTINGS_OPTION } from '../publication/settings/publication-settings.js'
 
 const PUBLISHED = 'publish'
-/** The stored types of a flat and a house (the only units the endpoint lists). */
-export const DWELLING_TYPES: readonly string[] = ['mieszkanie', 'dom']
 
 /**
  * What one public request needs before any offer is read, in one statement: the catalog's
- * revision and time, the investment's publication and visibility, and its public-price settings.
- * Investment columns are null when it does not exist, settings columns when it has none (off).
+ * revision and time, the investment's publication, its public-price settings and the official
+ * publication's settings (which statuses the file lists). Investment columns are null when
+ * it does not exist, settings columns when it has none (off), `publication_settings` when the
+ * publication was never set up (its defaults hold).
  */
 export interface PublicRequestState {
   revision: number
   modified_at: string
   host_status: string | null
-  visibility: string | null
   enabled: Flag | null
   allowed_origins: string | null
+  publication_settings: string | null
 }
 
 export async function selectPublicRequestState(db: Executor, investmentId: number): Promise<PublicRequestState> {
@@ -32,13 +34,14 @@ export async function selectPublicRequestState(db: Executor, investmentId: numbe
     .selectFrom('catalog_state')
     .leftJoin('investments', (join) => join.on('investments.id', '=', investmentId))
     .leftJoin('public_prices_settings', (join) => join.on('public_prices_settings.investment_id', '=', investmentId))
+    .leftJoin('options', (join) => join.on('options.name', '=', PUBLICATION_SETTINGS_OPTION))
     .select([
       'catalog_state.revision',
       'catalog_state.modified_at',
       'investments.host_status',
-      'investments.visibility',
       'public_prices_settings.enabled',
       'public_prices_settings.allowed_origins',
+      'options.value as publication_settings',
     ])
     .where('catalog_state.id', '=', 1)
     .executeTakeFirst()
@@ -46,7 +49,10 @@ export async function selectPublicRequestState(db: Executor, investmentId: numbe
   return { ...row, revision: Number(row.revision) }
 }
 
-/** The investment's public facts (those of the official file's columns 29–35 and 1), if it may be answered. */
+/**
+ * The investment's public facts (those of the official file's columns 29–35 and 1), if it may be
+ * answered: published, whatever its visibility, as the official file lists it.
+ */
 export async function selectPublicInvestment(db: Executor, investmentId: number) {
   return db
     .selectFrom('investments')
@@ -61,18 +67,24 @@ export async function selectPublicInvestment(db: Executor, investmentId: number)
     ])
     .where('investments.id', '=', investmentId)
     .where('investments.host_status', '=', PUBLISHED)
-    .where('investments.visibility', '=', 'public')
     .executeTakeFirst()
 }
 
-/** Flats and houses on offer of the investment, published, with their stored prices. */
-export async function selectUnitsOnOffer(db: Executor, investmentId: number) {
+/**
+ * The investment's published flats, houses and standalone parts (parking spaces, garages, storage
+ * rooms sold on their own) whose status is one of `statuses`, with their stored prices: the offers
+ * of the investment that the official file lists, less those not on sale. An offer without a type
+ * (not qualified yet) is in neither.
+ */
+export async function selectUnitsOnOffer(db: Executor, investmentId: number, statuses: readonly string[]) {
+  if (statuses.length === 0) return []
   return db
     .selectFrom('offers')
     .innerJoin('investments', 'investments.id', 'offers.investment_id')
     .select([
       'offers.id',
       'offers.code',
+      'offers.offer_kind',
       'offers.property_type',
       'offers.area',
       'offers.rooms',
@@ -87,11 +99,17 @@ export async function selectUnitsOnOffer(db: Executor, investmentId: number) {
     ])
     .where('offers.investment_id', '=', investmentId)
     .where('investments.host_status', '=', PUBLISHED)
-    .where('investments.visibility', '=', 'public')
     .where('offers.host_status', '=', PUBLISHED)
-    .where('offers.offer_kind', '=', 'property')
-    .where('offers.property_type', 'in', [...DWELLING_TYPES])
-    .where('offers.status', 'in', [...ON_SALE_STATUSES])
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('offers.offer_kind', '=', 'property'), eb('offers.property_type', 'in', [...PROPERTY_TYPES])]),
+        eb.and([
+          eb('offers.offer_kind', '=', 'standalone_part'),
+          eb('offers.property_type', 'in', [...STANDALONE_PART_TYPES]),
+        ]),
+      ]),
+    )
+    .where('offers.status', 'in', [...statuses])
     .orderBy('offers.code')
     .orderBy('offers.id')
     .execute()

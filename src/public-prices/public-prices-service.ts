@@ -1,18 +1,23 @@
 /*
  * The public price endpoint: what art. 19a of the developer act already makes public about the
  * units on offer of one investment, answered without credentials to any website the developer
- * allows. Only a published, public investment whose public prices an administrator enabled is
- * answered; only its published flats and houses on offer (available, reserved: the statuses of
- * units on sale in the official file), each price as in force today in Europe/Warsaw by the one
- * rule (price-in-force.ts), so a price announced for a later day never shows before its day.
- * Nothing personal is held in these rows; only the listed fields are copied into the answer.
+ * allows. Only a published investment whose public prices an administrator enabled is answered,
+ * whatever its visibility (docs/decisions/public-prices.md: the official file lists its units, and
+ * the law asks the same units of the website); only the units the official file lists and that
+ * are on sale: published flats, houses and standalone parts whose status is one of the
+ * publication's statuses and is available or reserved. Each price is the one in force today in
+ * Europe/Warsaw by the one rule (price-in-force.ts), so a price announced for a later day never
+ * shows before its day. Nothing personal is held in these rows; only the listed fields are copied
+ * into the answer.
  */
 import { catalogDay } from '../catalog/catalog-service.js'
 import { combinedPrice, COMBINED_GROUPS } from '../offers/combined-price.js'
 import { componentKindOf } from '../offers/editor-operation.js'
 import { selectPriceRecordsUpTo } from '../offers/offers-repository.js'
+import { STANDALONE_PART_TYPES, type StandalonePartType } from '../offers/canonical-fields.js'
 import {
   groupPriceRecords,
+  NO_PRICE,
   type PriceRecord,
   type PriceState,
   priceInForce,
@@ -20,6 +25,8 @@ import {
 } from '../offers/price-in-force.js'
 import type { HostContext } from '../host/context.js'
 import { PluginError } from '../host/errors.js'
+import { ON_SALE_STATUSES } from '../publication/daily-file/collect-daily-input.js'
+import { DEFAULT_PUBLICATION_SETTINGS } from '../publication/settings/publication-settings.js'
 import {
   type PublicRequestState,
   selectPartsOf,
@@ -33,11 +40,17 @@ export interface PublicPrice {
   valid_from: string | null
 }
 
+export interface PublicPartHistoryEntry {
+  valid_from: string
+  amount: string | null
+}
+
 export interface PublicPart {
   kind: string
   label: string
   designation: string | null
   price: PublicPrice | null
+  history: PublicPartHistoryEntry[]
 }
 
 export interface PublicOtherPayment {
@@ -52,10 +65,13 @@ export interface PublicHistoryEntry {
   price_total: string | null
 }
 
+/** The unit kinds: a flat or a house, or a part sold on its own (STANDALONE_PART_TYPES). */
+export type PublicUnitKind = 'flat' | 'house' | StandalonePartType
+
 export interface PublicUnit {
   id: number
   designation: string
-  kind: 'flat' | 'house'
+  kind: PublicUnitKind
   area_m2: string | null
   rooms: number | null
   floor: number | null
@@ -82,9 +98,33 @@ export function publicPricesUnavailable(): PluginError {
   return new PluginError('public_prices_unavailable', 404, {}, { 'Access-Control-Allow-Origin': '*' })
 }
 
-/** Whether the state lets the investment's prices be answered. */
+/**
+ * Whether the state lets the investment's prices be answered: enabled and published. Visibility
+ * does not hide it: the official file lists a private investment's units as on offer, and art. 19a
+ * asks the developer's website for every unit on offer.
+ */
 export function isAnswerable(state: PublicRequestState): boolean {
-  return state.enabled === 1 && state.host_status === 'publish' && state.visibility === 'public'
+  return state.enabled === 1 && state.host_status === 'publish'
+}
+
+/**
+ * The statuses the website lists: those of the publication's settings (the statuses the official
+ * file lists) that are on sale. A sold or unavailable unit is no longer on offer, so it is not on
+ * the website even when the file lists it; a reserved one is not when the file leaves it out.
+ */
+export function listedStatusesOf(state: Pick<PublicRequestState, 'publication_settings'>): string[] {
+  let published: unknown
+  try {
+    published = state.publication_settings === null ? undefined : (JSON.parse(state.publication_settings) as unknown)
+  } catch {
+    published = undefined
+  }
+  const stored =
+    published !== null && typeof published === 'object'
+      ? (published as { published_statuses?: unknown }).published_statuses
+      : undefined
+  const statuses = Array.isArray(stored) ? stored : DEFAULT_PUBLICATION_SETTINGS.published_statuses
+  return ON_SALE_STATUSES.filter((status) => statuses.includes(status))
 }
 
 export function allowedOriginsOf(state: Pick<PublicRequestState, 'allowed_origins'>): string[] {
@@ -154,6 +194,28 @@ function historyOf(
   return entries
 }
 
+/**
+ * A part's price history up to `day`, newest first: each date on which its price took effect, with
+ * the price in force from that date (null: withdrawn), as the official files of those days carry
+ * it in columns 44–54.
+ */
+function partHistoryOf(records: readonly PriceRecord[], stored: PriceState, day: string): PublicPartHistoryEntry[] {
+  const dates = new Set<string>()
+  for (const record of records) if (record.validFrom <= day) dates.add(record.validFrom)
+  if (stored.cents !== null && stored.from !== null && stored.from <= day) dates.add(stored.from)
+  return [...dates]
+    .sort()
+    .reverse()
+    .map((date) => {
+      const price = priceInForce(records, stored, date)
+      return { valid_from: date, amount: price.cents === null ? null : formatAmount(price.cents) }
+    })
+}
+
+function isStandaloneType(type: string): type is StandalonePartType {
+  return (STANDALONE_PART_TYPES as readonly string[]).includes(type)
+}
+
 /** The answer's body for an investment whose state was found answerable; undefined if it no longer is. */
 export async function buildPublicPrices(
   ctx: HostContext,
@@ -163,7 +225,7 @@ export async function buildPublicPrices(
   const day = catalogDay(ctx)
   const investment = await selectPublicInvestment(ctx.db, investmentId)
   if (!investment) return undefined
-  const units = await selectUnitsOnOffer(ctx.db, investmentId)
+  const units = await selectUnitsOnOffer(ctx.db, investmentId, listedStatusesOf(state))
   const ids = units.map((unit) => unit.id)
   const [parts, records] = await Promise.all([
     selectPartsOf(ctx.db, ids),
@@ -190,25 +252,31 @@ export async function buildPublicPrices(
     currency: 'PLN',
     units: units.map((unit): PublicUnit => {
       const own = recordsByOffer.get(unit.id)
-      const m2Stored = { cents: unit.price_m2_cents, from: unit.price_m2_from }
+      // a part sold on its own has only its total in the official file (46 or 50): no m², no column 42
+      const standalone = unit.offer_kind === 'standalone_part' && isStandaloneType(unit.property_type)
+      const m2Records = standalone ? [] : (own?.get('m2') ?? [])
+      const m2Stored = standalone ? NO_PRICE : { cents: unit.price_m2_cents, from: unit.price_m2_from }
       const totalStored = { cents: unit.price_total_cents, from: unit.price_total_from }
-      const m2 = priceInForce(own?.get('m2') ?? [], m2Stored, day)
+      const m2 = priceInForce(m2Records, m2Stored, day)
       const total = priceInForce(own?.get('total') ?? [], totalStored, day)
-      const inForceParts = (partsByOffer.get(unit.id) ?? []).map((part) => ({
-        ...part,
-        price: priceInForce(
-          own?.get(priceKey('component', part.id)) ?? [],
-          { cents: part.price_cents, from: part.price_from },
-          day,
-        ),
-      }))
+      const inForceParts = (partsByOffer.get(unit.id) ?? []).map((part) => {
+        const records = own?.get(priceKey('component', part.id)) ?? []
+        const stored = { cents: part.price_cents, from: part.price_from }
+        return {
+          ...part,
+          price: priceInForce(records, stored, day),
+          history: partHistoryOf(records, stored, day),
+        }
+      })
       // column 42 of the official file: the stored combined price in force, else computed as the file computes it
-      let combined = priceInForce(
-        own?.get('combined') ?? [],
-        { cents: unit.price_combined_cents, from: unit.price_combined_from },
-        day,
-      )
-      if (combined.cents === null) {
+      let combined = standalone
+        ? NO_PRICE
+        : priceInForce(
+            own?.get('combined') ?? [],
+            { cents: unit.price_combined_cents, from: unit.price_combined_from },
+            day,
+          )
+      if (!standalone && combined.cents === null) {
         const computed = combinedPrice(
           total.cents,
           total.from,
@@ -223,7 +291,7 @@ export async function buildPublicPrices(
       return {
         id: unit.id,
         designation: unit.code,
-        kind: unit.property_type === 'dom' ? 'house' : 'flat',
+        kind: standalone ? (unit.property_type as StandalonePartType) : unit.property_type === 'dom' ? 'house' : 'flat',
         area_m2: formatArea(unit.area),
         rooms: unit.rooms,
         floor: unit.floor,
@@ -238,6 +306,7 @@ export async function buildPublicPrices(
             label: part.kind_label,
             designation: part.designation,
             price: priceOf(part.price),
+            history: part.history,
           })),
         other_payments: inForceParts
           .filter((part) => part.group_kind === 'other_payment')
@@ -246,7 +315,7 @@ export async function buildPublicPrices(
             amount: part.price.cents === null ? null : formatAmount(part.price.cents),
             valid_from: part.price.cents === null ? null : part.price.from,
           })),
-        history: historyOf(own?.get('m2') ?? [], m2Stored, own?.get('total') ?? [], totalStored, day),
+        history: historyOf(m2Records, m2Stored, own?.get('total') ?? [], totalStored, day),
       }
     }),
   }

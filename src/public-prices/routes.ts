@@ -3,9 +3,10 @@
  *   GET, HEAD, OPTIONS {base_url}/public/investments/{id}/prices   no credentials, no cookies
  *   GET, PUT           {base_url}/investments/{id}/public-prices  manage_options, audited
  * The public answer is serialized once per catalog revision and Warsaw day (the catalog's
- * ResponseCache: a write on any instance bumps the revision in its own transaction, and a price
- * announced for a later day takes effect with the day's change) and revalidated with its ETag;
- * the settings are read on every request, so turning the endpoint off holds at once everywhere.
+ * ResponseCache: a write on any instance bumps the revision in its own transaction, the
+ * publication's statuses included, and a price announced for a later day takes effect with the
+ * day's change) and revalidated with its ETag; the settings are read on every request, so turning
+ * the endpoint off holds at once everywhere.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
@@ -115,6 +116,7 @@ export async function publicPricesRoutes(app: FastifyInstance): Promise<void> {
       if (!isAnswerable(state)) throw publicPricesUnavailable()
       const cors = corsHeaders(reply, allowedOriginsOf(state), requestOrigin(request))
       if (cors) reply.header('Access-Control-Expose-Headers', 'ETag, RateLimit, RateLimit-Policy, Retry-After')
+      // a change of the publication's statuses is an option write, which bumps the revision too
       const key = `${state.revision}|${catalogDay(ctx)}|${id}`
       let entry = ctx.config.catalogResponseCache ? cache.get(key) : undefined
       if (!entry) {
@@ -140,7 +142,7 @@ export async function publicPricesRoutes(app: FastifyInstance): Promise<void> {
         tags: ['public'],
         summary: 'CORS preflight of the public prices',
         description:
-          'Answers 204. For an Origin among the investment’s allowed origins (the endpoint on, the investment published and public) it allows GET and HEAD with If-None-Match, for 10 minutes; for any other Origin it allows nothing.',
+          'Answers 204. For an Origin among the investment’s allowed origins (the endpoint on, the investment published) it allows GET and HEAD with If-None-Match, for 10 minutes; for any other Origin it allows nothing.',
         security: [],
         params: InvestmentIdParams,
         response: { 204: Type.Null({ description: 'Preflight answered' }), ...errorResponses(400, 413, 415, 503) },

@@ -40,12 +40,18 @@ export const PublicPricesSchema = Type.Object(
         {
           id: Type.Integer(),
           designation: Type.String(),
-          kind: stringEnum(['flat', 'house'] as const),
+          kind: stringEnum(['flat', 'house', 'parking_space', 'garage', 'storage_room', 'other'] as const, {
+            description:
+              'flat, house, or a part sold on its own as the official file lists it (columns 44–51): parking_space, garage, storage_room, other',
+          }),
           area_m2: Nullable(Type.String({ pattern: '^\\d+\\.\\d{2,}$' })),
           rooms: Nullable(Type.Integer()),
           floor: Nullable(Type.Integer()),
           status: stringEnum(['available', 'reserved'] as const),
-          price_m2: Nullable(price),
+          price_m2: Nullable({
+            ...price,
+            description: 'null for a part sold on its own (the file has its total only)',
+          }),
           price_total: Nullable(price),
           price_combined: Nullable({
             ...price,
@@ -61,6 +67,19 @@ export const PublicPricesSchema = Type.Object(
                 label: Type.String({ description: 'The kind’s name as the official file writes it' }),
                 designation: Nullable(Type.String()),
                 price: Nullable(price),
+                history: Type.Array(
+                  Type.Object(
+                    {
+                      valid_from: DateString,
+                      amount: Nullable({ ...amount, description: 'null: the price was withdrawn from that date' }),
+                    },
+                    { ...closed, description: 'The part’s price as in force from that date' },
+                  ),
+                  {
+                    description:
+                      'Every date on or before `day` the part’s price took effect, newest first (the official file’s columns 44–54 over the days)',
+                  },
+                ),
               },
               closed,
             ),
@@ -81,7 +100,10 @@ export const PublicPricesSchema = Type.Object(
         },
         closed,
       ),
-      { description: 'Published flats and houses on offer (available or reserved), by designation' },
+      {
+        description:
+          'The units the official file lists and that are on sale, by designation: published flats, houses and parts sold on their own, whose status is one of the publication’s statuses (published_statuses) and is available or reserved',
+      },
     ),
   },
   {

@@ -4,10 +4,12 @@
  * and requests to the service only, no inline style, Trusted Types required), against the real
  * service: an investment made through the editor's REST write path, its public prices enabled for
  * the page's origin. Checked as a visitor would: the table lists exactly the units on offer with
- * their prices, filters narrow it and the live region says how many, sorting by price (aria-sort),
- * the history dialog by keyboard (table, chart, Escape, focus back), a price change in the editor
- * visible after revalidation, the endpoint switched off → "Ceny nie są teraz dostępne", English,
- * and axe-core finds no serious or critical violation. On SQLite and PostgreSQL.
+ * their prices, parking spaces and storage rooms sold on their own among them as in the official
+ * file, each unit once, filters narrow it and the live region says how many, sorting by price
+ * (aria-sort), the history dialog by keyboard (table, the parts' price changes, chart, Escape, focus
+ * back), a price change in the editor visible after revalidation, the publication's statuses
+ * followed, the endpoint switched off → "Ceny nie są teraz dostępne", English, and axe-core finds
+ * no serious or critical violation. On SQLite and PostgreSQL.
  * Set DG_EMBED_SCREENSHOTS=<folder> to keep screenshots (docs/screenshots/embed/ holds a set).
  */
 import fs from 'node:fs'
@@ -19,6 +21,7 @@ import type { FastifyInstance } from 'fastify'
 import { type Browser, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { updatePublicationSettings } from '../../src/publication/settings/publication-settings.js'
 import { PLUGIN_VERSION } from '../../src/version.js'
 import { TEST_DIALECTS } from '../helpers/databases.js'
 import { type EmbedSite, embedPage, startEmbedSite } from '../helpers/servers/embed-site.js'
@@ -49,11 +52,12 @@ const plain = (text: string | null) =>
 
 interface Unit {
   prop_no: string
-  prop_area: string
-  prop_rooms: number
+  prop_type?: string
+  prop_area?: string
+  prop_rooms?: number
   prop_floor: number
   property_status: string
-  price_m2: string
+  price_m2?: string
   price_total: string
   from: string
   components?: unknown[]
@@ -131,8 +135,26 @@ const UNITS: Unit[] = [
     price_total: '800000.00',
     from: '2026-10-01',
   },
+  // parts sold on their own: rows of their own in the official file, so units of the table
+  {
+    prop_no: 'MP 5',
+    prop_type: 'parking_space',
+    prop_floor: -1,
+    property_status: 'available',
+    price_total: '45000.00',
+    from: '2026-10-01',
+  },
+  {
+    prop_no: 'KL 7',
+    prop_type: 'storage_room',
+    prop_floor: -1,
+    property_status: 'reserved',
+    price_total: '24000.00',
+    from: '2026-10-01',
+  },
 ]
 const ON_OFFER = UNITS.filter((u) => u.property_status !== 'sold').length
+const ALL_ON_OFFER = ['A/0.01', 'A/1.01', 'A/1.02', 'A/2.01', 'A/2.02', 'KL 7', 'MP 5']
 
 for (const dialect of TEST_DIALECTS)
   describe.skipIf(!chromiumPresent)(`website component on another origin under a strict CSP [${dialect}]`, () => {
@@ -165,7 +187,7 @@ for (const dialect of TEST_DIALECTS)
     }
 
     /** A page of the site in a fresh browser context (its own HTTP cache), with CSP violations recorded. */
-    const open = async (pathName: string, width = 1280) => {
+    const open = async (pathName: string, width = 1280, prepare?: (target: Page) => Promise<void>) => {
       const fresh = await browser.newContext({ viewport: { width, height: 900 }, locale: 'pl-PL' })
       await fresh.addInitScript({
         content: `window.cspViolations = []
@@ -179,6 +201,7 @@ document.addEventListener('securitypolicyviolation', (event) =>
         if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
           problems.push(`console: ${message.text()}`)
       })
+      if (prepare) await prepare(opened)
       await opened.goto(`${site.origin}${pathName}`)
       return { context: fresh, page: opened }
     }
@@ -207,13 +230,16 @@ document.addEventListener('securitypolicyviolation', (event) =>
           investment_id: investmentId,
           prop_type: 'mieszkanie',
           ...fields,
-          price_m2_from: from,
+          ...(fields.price_m2 ? { price_m2_from: from } : {}),
           price_total_from: from,
         })
         offerIds.set(unit.prop_no, (created.json() as { id: number }).id)
       }
-      // A/1.01's price changed on 1 November: its history holds two records
+      // A/1.01's price changed on 1 November: its history holds two records; its parking space's
+      // price changed the same day; a new price list is announced for 6 December
       await changePrice('A/1.01', { price_m2: '12000.00', price_total: '651600.00', from: '2026-11-01' })
+      await changePartPrice('A/1.01', { price: '42000.00', price_from: '2026-11-01' })
+      await changePrice('A/1.01', { price_m2: '12500.00', price_total: '678750.00', from: '2026-12-06' })
 
       await app.listen({ port: 0, host: '127.0.0.1' })
       const address = app.server.address()
@@ -264,16 +290,36 @@ document.addEventListener('securitypolicyviolation', (event) =>
       )
     }
 
-    it('shows every unit on offer with its prices, styled by the page, without a CSP violation', async () => {
+    async function changePartPrice(unit: string, price: { price: string; price_from: string }) {
+      const id = offerIds.get(unit)
+      const read = await api('GET', `/offers/${id}`)
+      const [component] = (read.json() as { components: Array<{ id: number }> }).components
+      await api(
+        'PATCH',
+        `/offers/${id}/components/${component?.id}`,
+        { ...price, reason: 'Nowy cennik miejsc' },
+        { 'if-match': read.headers.etag as string },
+      )
+    }
+
+    it('shows every unit on offer once with its prices, styled by the page, without a CSP violation', async () => {
       await expect.poll(() => rowDesignations()).toHaveLength(ON_OFFER)
-      expect((await rowDesignations()).sort()).toEqual(['A/0.01', 'A/1.01', 'A/1.02', 'A/2.01', 'A/2.02'])
+      expect(await rowDesignations()).toEqual(ALL_ON_OFFER)
       const first = table().locator('tr[data-unit="A/1.01"]')
       const text = plain(await first.textContent())
       expect(text).toContain('54,30 m²')
       expect(text).toContain('12 000,00 zł')
       expect(text).toContain('651 600,00 zł')
       expect(text).toContain('od 01.11.2026')
-      expect(text).toContain('Miejsce postojowe P-12: 40 000,00 zł')
+      expect(text).toContain('Miejsce postojowe P-12: 42 000,00 zł')
+      // the price list announced for 6 December is not today's price
+      expect(text).not.toContain('678 750,00 zł')
+      // a part sold on its own: its type and total, no price per m², as in the official file
+      const parking = plain(await table().locator('tr[data-unit="MP 5"]').textContent())
+      expect(parking).toContain('Miejsce postojowe')
+      expect(parking).toContain('45 000,00 zł')
+      expect(plain(await table().locator('tr[data-unit="MP 5"] td[data-label="Cena za m²"]').textContent())).toBe('—')
+      expect(plain(await table().locator('tr[data-unit="KL 7"]').textContent())).toContain('Komórka lokatorska')
       expect(text).toContain('Opłata rezerwacyjna: 5000,00 zł')
       expect(plain(await table().locator('caption').textContent())).toContain('Osiedle Nad Wartą, Poznań')
       expect(plain(await table().locator('caption').textContent())).toContain('28.11.2026')
@@ -328,13 +374,15 @@ document.addEventListener('securitypolicyviolation', (event) =>
       expect(plain(await count.textContent())).toBe(`Pokazano ${ON_OFFER} z ${ON_OFFER} lokali. Na liście pierwsze 2.`)
       await table().getByRole('button', { name: 'Pokaż kolejne 2 lokale' }).click()
       expect(await rowDesignations()).toHaveLength(4)
+      await table().getByRole('button', { name: 'Pokaż kolejne 2 lokale' }).click()
+      expect(await rowDesignations()).toHaveLength(6)
       await table().getByRole('button', { name: 'Pokaż kolejny 1 lokal' }).click()
       expect(await rowDesignations()).toHaveLength(ON_OFFER)
       expect(plain(await count.textContent())).toBe(`Pokazano ${ON_OFFER} z ${ON_OFFER} lokali.`)
       expect(await table().locator('[part~="more-button"]').isHidden()).toBe(true)
       // focus lands on the last row's button, not on the page
       expect(await table().evaluate((t) => t.shadowRoot?.activeElement?.getAttribute('aria-label'))).toBe(
-        'Historia cen lokalu A/2.02',
+        'Historia cen lokalu MP 5',
       )
       await table().evaluate((t) => t.removeAttribute('page-size'))
       await expect.poll(() => rowDesignations()).toHaveLength(ON_OFFER)
@@ -347,10 +395,11 @@ document.addEventListener('securitypolicyviolation', (event) =>
       await header.getByRole('button').click()
       expect(await header.getAttribute('aria-sort')).toBe('ascending')
       expect(await table().locator('th[aria-sort]').count()).toBe(1)
-      expect(await rowDesignations()).toEqual(['A/0.01', 'A/1.02', 'A/2.02', 'A/1.01', 'A/2.01'])
+      const ascending = ['KL 7', 'MP 5', 'A/0.01', 'A/1.02', 'A/2.02', 'A/1.01', 'A/2.01']
+      expect(await rowDesignations()).toEqual(ascending)
       await header.getByRole('button').click()
       expect(await header.getAttribute('aria-sort')).toBe('descending')
-      expect(await rowDesignations()).toEqual(['A/2.01', 'A/1.01', 'A/2.02', 'A/1.02', 'A/0.01'])
+      expect(await rowDesignations()).toEqual([...ascending].reverse())
     })
 
     it('opens the price history by keyboard: a dialog with the table and the chart, closed by Escape', async () => {
@@ -366,10 +415,25 @@ document.addEventListener('securitypolicyviolation', (event) =>
       expect(plain(await dialog.locator('h2').textContent())).toBe('Historia cen lokalu A/1.01')
       // focus is inside the dialog, on its close button
       expect(await table().evaluate((t) => t.shadowRoot?.activeElement?.textContent)).toBe('Zamknij')
-      const records = await dialog
-        .locator('tbody tr')
-        .evaluateAll((rows) => rows.map((row) => (row.textContent ?? '').replace(/\u00a0/g, ' ')))
-      expect(records).toEqual(['01.11.202612 000,00 zł651 600,00 zł', '15.09.202611 500,00 zł624 450,00 zł'])
+      const rowsOf = (selector: string) =>
+        dialog
+          .locator(selector)
+          .evaluateAll((rows) =>
+            rows.map((row) => [...row.children].map((cell) => (cell.textContent ?? '').replace(/\u00a0/g, ' '))),
+          )
+      // the unit's prices up to today: the price list announced for 6 December is not there yet
+      expect(await rowsOf('table[part="history-table"] tbody tr')).toEqual([
+        ['01.11.2026', '12 000,00 zł', '651 600,00 zł'],
+        ['15.09.2026', '11 500,00 zł', '624 450,00 zł'],
+      ])
+      // and each price change of the parking space sold with it, with its date
+      expect(plain(await dialog.locator('table.parts-history caption').textContent())).toBe(
+        'Historia cen części i pomieszczeń',
+      )
+      expect(await rowsOf('table.parts-history tbody tr')).toEqual([
+        ['Miejsce postojowe P-12', '01.11.2026', '42 000,00 zł'],
+        ['15.09.2026', '40 000,00 zł'],
+      ])
       const chart = dialog.locator('svg[role="img"]')
       expect(plain(await chart.getAttribute('aria-label'))).toBe(
         'Wykres ceny całkowitej: 1 zmiana, od 624 450,00 zł (15.09.2026) do 651 600,00 zł (01.11.2026).',
@@ -426,6 +490,39 @@ document.addEventListener('securitypolicyviolation', (event) =>
       expect(problems).toEqual([])
     })
 
+    it('follows the publication’s statuses: reserved units leave the table when the official file leaves them out', async () => {
+      await updatePublicationSettings(env.ctx, { published_statuses: ['available'] }, { type: 'cli' })
+      await table().evaluate((t) => (t as unknown as { refresh(): Promise<void> }).refresh())
+      expect((await rowDesignations()).sort()).toEqual(['A/0.01', 'A/1.01', 'A/1.02', 'A/2.02', 'MP 5'])
+      expect(await table().getByLabel('Status').locator('option').allTextContents()).toEqual(['Wszystkie', 'Dostępny'])
+      await updatePublicationSettings(env.ctx, { published_statuses: ['available', 'reserved'] }, { type: 'cli' })
+      await table().evaluate((t) => (t as unknown as { refresh(): Promise<void> }).refresh())
+      expect((await rowDesignations()).sort()).toEqual(ALL_ON_OFFER)
+      // flats and parts sold on their own in one list: the type filter narrows to one kind
+      await table().getByLabel('Rodzaj').selectOption('parking_space')
+      expect(await rowDesignations()).toEqual(['MP 5'])
+      await table().getByRole('button', { name: 'Wyczyść filtry' }).click()
+      await expect.poll(async () => (await rowDesignations()).sort()).toEqual(ALL_ON_OFFER)
+    })
+
+    it('shows each unit once even when an answer lists it twice', async () => {
+      const other = await open('/', 1280, async (target) => {
+        // a copy of a unit appended to the answer, as a proxy or cache could have merged two answers
+        await target.route('**/public/investments/*/prices', async (route) => {
+          const response = await route.fetch()
+          const body = (await response.json()) as { units: Array<Record<string, unknown>> }
+          const twice = body.units.find((unit) => unit.designation === 'A/1.01')
+          await route.fulfill({ response, json: { ...body, units: [...body.units, { ...twice }] } })
+        })
+      })
+      await expect.poll(() => rowDesignations(other.page)).toHaveLength(ON_OFFER)
+      expect(await rowDesignations(other.page)).toEqual(ALL_ON_OFFER)
+      expect(plain(await other.page.locator('dg-offer-table').getByRole('status').textContent())).toBe(
+        `Pokazano ${ON_OFFER} z ${ON_OFFER} lokali.`,
+      )
+      await other.context.close()
+    })
+
     it('loads through the latest address too, and says the prices are not available when the endpoint is off', async () => {
       const latest = await open('/latest')
       await expect.poll(() => rowDesignations(latest.page)).toHaveLength(ON_OFFER)
@@ -469,7 +566,7 @@ document.addEventListener('securitypolicyviolation', (event) =>
       const row = plain(await target.locator('tr[data-unit="A/1.01"]').textContent())
       expect(row).toContain('PLN 651,600.00')
       expect(row).toContain('from 1 Nov 2026')
-      expect(row).toContain('Parking space P-12: PLN 40,000.00')
+      expect(row).toContain('Parking space P-12: PLN 42,000.00')
       await target.getByLabel('Rooms').selectOption('3')
       expect(plain(await target.getByRole('status').textContent())).toBe(`Showing 2 of ${ON_OFFER} units.`)
       expect(plain(await english.page.locator('dg-offer-card article').textContent())).toContain('3 rooms')

@@ -8,6 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { buildApp } from '../../src/app.js'
 import { openDatabase } from '../../src/host/db/database.js'
+import type { DeveloperRow } from '../../src/host/db/schema.js'
+import { readDailyOffers } from '../../src/publication/daily-file/collect-daily-input.js'
+import type { DailyCsvOffer } from '../../src/publication/daily-file/daily-csv.js'
+import {
+  getPublicationSettings,
+  updatePublicationSettings,
+} from '../../src/publication/settings/publication-settings.js'
 
 import { createTestUser, type TestUser } from '../helpers/factories.js'
 import { describeEachDatabase, type TestEnv } from '../helpers/test-app.js'
@@ -49,6 +56,22 @@ function setUp(getEnv: () => TestEnv) {
     })
   const prices = (id = state.investmentId, headers: Record<string, string> = {}) =>
     state.env.app.inject({ method: 'GET', url: `${API}/public/investments/${id}/prices`, headers })
+
+  /** What today's official file lists of the investment (its investments have no developer entity: the primary dataset's). */
+  async function fileOffers(investmentId: number): Promise<DailyCsvOffer[]> {
+    const listed: DailyCsvOffer[] = []
+    for await (const offers of readDailyOffers(state.env.ctx, {
+      day: '2026-11-20',
+      developer: { id: 0 } as DeveloperRow,
+      includeUnassigned: true,
+      statuses: (await getPublicationSettings(state.env.ctx)).published_statuses,
+      inconsistent: [],
+      untyped: [],
+    }))
+      listed.push(...offers.filter((offer) => offer.investment.id === investmentId))
+    return listed
+  }
+  const fileCodes = async (investmentId: number) => (await fileOffers(investmentId)).map((offer) => offer.code).sort()
 
   async function createInvestment(fields: Json = {}): Promise<number> {
     const created = await call('POST', '/investments', {
@@ -109,11 +132,11 @@ function setUp(getEnv: () => TestEnv) {
     )
     expect(archived.statusCode, archived.body).toBe(200)
   })
-  return { state, call, prices, createInvestment, createFlat }
+  return { state, call, prices, createInvestment, createFlat, fileOffers, fileCodes }
 }
 
 describeEachDatabase('public price endpoint', (getEnv) => {
-  const { state, call, prices, createInvestment, createFlat } = setUp(getEnv)
+  const { state, call, prices, createInvestment, createFlat, fileOffers, fileCodes } = setUp(getEnv)
 
   describe('settings', () => {
     it('is off by default: the endpoint answers 404 public_prices_unavailable and the settings say so', async () => {
@@ -249,6 +272,7 @@ describeEachDatabase('public price endpoint', (getEnv) => {
             label: 'Miejsce postojowe',
             designation: 'P-12',
             price: { amount: '40000.00', valid_from: '2026-11-01' },
+            history: [{ valid_from: '2026-11-01', amount: '40000.00' }],
           },
         ],
         other_payments: [{ description: 'Opłata rezerwacyjna', amount: '5000.00', valid_from: '2026-11-01' }],
@@ -310,10 +334,19 @@ describeEachDatabase('public price endpoint', (getEnv) => {
       expect(refused.headers['access-control-allow-methods']).toBeUndefined()
     })
 
-    it('never answers a draft, private or unknown investment, even with its public prices enabled', async () => {
+    it('answers a private investment as the official file lists it; never a draft, private or unknown one', async () => {
+      // visibility private: its units are in the official file, so the website shows them too (art. 19a)
+      const hidden = await createInvestment({ title: 'Widoczność prywatna', visibility: 'private' })
+      await createFlat(hidden, `W/${hidden}`)
+      await call('PUT', `/investments/${hidden}/public-prices`, { enabled: true, allowed_origins: [SITE] })
+      const shown = await prices(hidden, { origin: SITE })
+      expect(shown.statusCode, shown.body).toBe(200)
+      expect((shown.json().units as Json[]).map((unit) => unit.designation)).toEqual([`W/${hidden}`])
+      expect(await fileCodes(hidden)).toEqual([`W/${hidden}`])
+
       const draft = await createInvestment({ title: 'Szkic', host_status: 'draft' })
-      const hidden = await createInvestment({ title: 'Prywatna', visibility: 'private' })
-      for (const id of [draft, hidden]) {
+      const unpublished = await createInvestment({ title: 'Prywatna', host_status: 'private' })
+      for (const id of [draft, unpublished]) {
         await createFlat(id, `X/${id}`)
         const enabled = await call('PUT', `/investments/${id}/public-prices`, {
           enabled: true,
@@ -386,6 +419,139 @@ describeEachDatabase('public price endpoint', (getEnv) => {
         price_m2: '12500.00',
         price_total: '678750.00',
       })
+      state.env.clock.set('2026-11-20T10:00:00Z')
+    })
+
+    it('lists the parts sold on their own exactly as the official file does, with the same prices and dates', async () => {
+      const investment = await createInvestment({ title: 'Garaże i komórki' })
+      const standalone = (prop_no: string, prop_type: string, property_status: string, fields: Json = {}) =>
+        call('POST', '/offers', {
+          investment_id: investment,
+          prop_no,
+          prop_type,
+          property_status,
+          price_total: '45000.00',
+          price_total_from: '2026-11-02',
+          ...fields,
+        })
+      for (const created of [
+        await standalone('MP 5', 'parking_space', 'available', { prop_floor: -1 }),
+        await standalone('KL 7', 'storage_room', 'reserved', { prop_area: '4.5', price_total: '24000.00' }),
+        await standalone('G 1', 'garage', 'sold'),
+        await standalone('MP 6', 'parking_space', 'available', { host_status: 'draft' }),
+      ])
+        expect(created.statusCode, created.body).toBe(201)
+      await createFlat(investment, 'B/1.01', {
+        components: [
+          { kind: 'parking_space', designation: 'MP 12', price: '40000.00', price_from: '2026-11-01' },
+          { kind: 'parking_space', designation: 'MP 13', price: '41000.00', price_from: '2026-11-01' },
+          { kind: 'storage_room', designation: 'KL 3', price: '18000.00', price_from: '2026-11-01' },
+        ],
+      })
+      await call('PUT', `/investments/${investment}/public-prices`, { enabled: true })
+      const units = (await prices(investment)).json().units as Json[]
+      const file = await fileOffers(investment)
+      expect(units.map((unit) => unit.designation)).toEqual(['B/1.01', 'KL 7', 'MP 5'])
+      expect(units.map((unit) => unit.designation).sort()).toEqual(await fileCodes(investment))
+      const money = (cents: number | null) => (cents === null ? null : (cents / 100).toFixed(2))
+      for (const offer of file) {
+        const unit = units.find((u) => u.id === offer.id) as Json
+        const price = (cents: number | null, from: string | null) =>
+          cents === null ? null : { amount: money(cents), valid_from: from }
+        expect(unit, offer.code).toMatchObject({
+          designation: offer.code,
+          price_total: price(offer.priceTotalCents, offer.priceTotalFrom),
+          // the file writes a standalone part's total only (46 or 50): no m², no column 42
+          price_m2: offer.offerKind === 'property' ? price(offer.priceM2Cents, offer.priceM2From) : null,
+          price_combined:
+            offer.offerKind === 'property' ? price(offer.priceCombinedCents, offer.priceCombinedFrom) : null,
+        })
+        expect((unit.parts as Json[]).map((part) => [part.designation, part.price])).toEqual(
+          offer.components.map((c) => [c.designation, price(c.priceCents, c.priceFrom)]),
+        )
+      }
+      expect(units.find((unit) => unit.designation === 'MP 5')).toMatchObject({
+        kind: 'parking_space',
+        status: 'available',
+        floor: -1,
+        history: [{ valid_from: '2026-11-02', price_m2: null, price_total: '45000.00' }],
+      })
+      expect(units.find((unit) => unit.designation === 'KL 7')).toMatchObject({
+        kind: 'storage_room',
+        status: 'reserved',
+        area_m2: '4.50',
+        price_total: { amount: '24000.00', valid_from: '2026-11-02' },
+      })
+      expect(units.find((unit) => unit.designation === 'B/1.01')).toMatchObject({
+        price_combined: { amount: '750600.00', valid_from: '2026-11-01' },
+      })
+    })
+
+    it('follows the publication’s statuses as the file does: a reserved unit leaves both when the file leaves it out', async () => {
+      const settings = () => getPublicationSettings(state.env.ctx)
+      const designations = async () =>
+        ((await prices()).json().units as Json[]).map((unit) => unit.designation as string).sort()
+      const before = await prices()
+      expect(await designations()).toEqual(['A/1.01', 'A/1.02'])
+      expect(await fileCodes(state.investmentId)).toEqual(['A/1.01', 'A/1.02'])
+
+      await updatePublicationSettings(state.env.ctx, { published_statuses: ['available'] }, { type: 'cli' })
+      // the settings are read with the request: the cached answer is not served any more
+      const availableOnly = await prices(state.investmentId, { 'if-none-match': before.headers.etag as string })
+      expect(availableOnly.statusCode).toBe(200)
+      expect((availableOnly.json().units as Json[]).map((unit) => unit.designation)).toEqual(['A/1.01'])
+      expect(await fileCodes(state.investmentId)).toEqual(['A/1.01'])
+
+      // a sold unit the file is set to list is no longer on offer: not on the website
+      await updatePublicationSettings(
+        state.env.ctx,
+        { published_statuses: ['available', 'reserved', 'sold'] },
+        { type: 'cli' },
+      )
+      expect(await fileCodes(state.investmentId)).toEqual(['A/1.01', 'A/1.02', 'A/1.03'])
+      expect(await designations()).toEqual(['A/1.01', 'A/1.02'])
+
+      await updatePublicationSettings(state.env.ctx, { published_statuses: ['available', 'reserved'] }, { type: 'cli' })
+      expect((await settings()).published_statuses).toEqual(['available', 'reserved'])
+      expect(await designations()).toEqual(['A/1.01', 'A/1.02'])
+    })
+
+    it('lists each price change of a part sold with the unit with its date, an announced one only from its day', async () => {
+      const flat = await createFlat(state.investmentId, 'A/1.06', {
+        components: [{ kind: 'storage_room', designation: 'KL 9', price: '15000.00', price_from: '2026-11-01' }],
+      })
+      const read = async () => (await call('GET', `/offers/${flat.id as number}`)).json() as Json
+      const componentId = ((await read()).components as Json[])[0]?.id as number
+      const changePart = async (price: string, price_from: string) => {
+        const current = await read()
+        const changed = await call(
+          'PATCH',
+          `/offers/${flat.id as number}/components/${componentId}`,
+          { price, price_from, reason: 'Nowy cennik komórek' },
+          { 'if-match': current.version as string },
+        )
+        expect(changed.statusCode, changed.body).toBe(200)
+      }
+      await changePart('16000.00', '2026-11-10')
+      await changePart('17000.00', '2026-12-01')
+      const part = async () => {
+        const unit = ((await prices()).json().units as Json[]).find((u) => u.id === flat.id) as Json
+        return (unit.parts as Json[])[0] as Json
+      }
+      expect(await part()).toMatchObject({
+        designation: 'KL 9',
+        price: { amount: '16000.00', valid_from: '2026-11-10' },
+        history: [
+          { valid_from: '2026-11-10', amount: '16000.00' },
+          { valid_from: '2026-11-01', amount: '15000.00' },
+        ],
+      })
+      state.env.clock.set('2026-12-01T08:00:00Z')
+      expect((await part()).history).toEqual([
+        { valid_from: '2026-12-01', amount: '17000.00' },
+        { valid_from: '2026-11-10', amount: '16000.00' },
+        { valid_from: '2026-11-01', amount: '15000.00' },
+      ])
       state.env.clock.set('2026-11-20T10:00:00Z')
     })
   })

@@ -1,11 +1,13 @@
 /*
- * Property: over generated catalogs — investments published, drafts, private or trashed, public
- * prices on or off; offers of every status and host status (archived ones through the editor's
- * archive), flats, houses and standalone parts; prices and parts announced for later days — the
- * public endpoint answers exactly the published flats and houses on offer of a published, public
- * investment whose public prices are on; nothing dated after today; each price the one in force
- * today; and no key outside the documented (closed) shape. Every catalog is written through the
- * editor's services, the one write path.
+ * Property: over generated catalogs — investments published, drafts, private or trashed, public or
+ * private visibility, public prices on or off; offers of every status and host status (archived
+ * ones through the editor's archive), flats, houses and standalone parts; prices and parts
+ * announced for later days; any published statuses of the official publication — the public
+ * endpoint answers exactly the published flats, houses and standalone parts of a published
+ * investment whose public prices are on, whose status the publication lists and is on sale (the
+ * official file's units on offer); nothing dated after today; each price the one in force today;
+ * and no key outside the documented (closed) shape. Every catalog is written through the editor's
+ * services, the one write path.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import fc from 'fast-check'
@@ -15,6 +17,7 @@ import { createInvestment } from '../../src/editor/investment-editor-service.js'
 import { changeOfferLifecycle, createOffer, updateOffer } from '../../src/editor/offer-editor-service.js'
 import type { Actor } from '../../src/host/audit/audit.js'
 import { updatePublicPricesSettings } from '../../src/public-prices/public-prices-settings.js'
+import { updatePublicationSettings } from '../../src/publication/settings/publication-settings.js'
 import { PublicPricesSchema } from '../../src/public-prices/schemas.js'
 import { describeEachDatabase, type TestEnv } from '../helpers/test-app.js'
 
@@ -65,14 +68,19 @@ function expectedTotal(offer: OfferCase): { amount: string; valid_from: string }
   return { amount: (current.cents / 100).toFixed(2), valid_from: current.from }
 }
 
-function shown(investment: InvestmentCase, offer: OfferCase): boolean {
+const statusesArb = fc.subarray(['available', 'reserved', 'sold', 'unavailable'], { minLength: 1 })
+
+/** Whether the investment is answered: published and on, whatever its visibility (as the file lists it). */
+function answerable(investment: InvestmentCase): boolean {
+  return investment.hostStatus === 'publish' && investment.enabled
+}
+
+function shown(investment: InvestmentCase, offer: OfferCase, statuses: readonly string[]): boolean {
   return (
-    investment.hostStatus === 'publish' &&
-    investment.visibility === 'public' &&
-    investment.enabled &&
-    offer.type !== 'parking_space' &&
+    answerable(investment) &&
     offer.hostStatus === 'publish' &&
     !offer.archived &&
+    statuses.includes(offer.status) &&
     (offer.status === 'available' || offer.status === 'reserved')
   )
 }
@@ -98,20 +106,19 @@ describeEachDatabase(
       env.clock.set(`${TODAY}T10:00:00Z`)
     })
 
-    async function write(investments: InvestmentCase[]) {
+    async function write(investments: InvestmentCase[], statuses: readonly string[]) {
       const written: Array<{ id: number; spec: InvestmentCase; offers: Array<{ id: number; spec: OfferCase }> }> = []
       for (const spec of investments) {
         sequence++
-        const answerable = spec.hostStatus === 'publish' && spec.visibility === 'public' && spec.enabled
         const investment = await createInvestment(env.ctx, actor, {
-          title: `${answerable ? 'Inwestycja' : SECRET} ${sequence}`,
+          title: `${answerable(spec) ? 'Inwestycja' : SECRET} ${sequence}`,
           host_status: spec.hostStatus,
           visibility: spec.visibility,
           location: { city: 'Poznań' },
         })
         const offers: Array<{ id: number; spec: OfferCase }> = []
         for (const [index, offer] of spec.offers.entries()) {
-          const code = `${shown(spec, offer) ? 'L' : SECRET}-${sequence}-${index}`
+          const code = `${shown(spec, offer, statuses) ? 'L' : SECRET}-${sequence}-${index}`
           const dwelling = offer.type !== 'parking_space'
           const created = await createOffer(env.ctx, actor, {
             investment_id: investment.id,
@@ -175,52 +182,60 @@ describeEachDatabase(
 
     it('answers exactly the published units on offer of answerable investments, priced as today, in the documented shape', async () => {
       await fc.assert(
-        fc.asyncProperty(fc.array(investmentArb, { minLength: 1, maxLength: 3 }), async (investments) => {
-          const written = await write(investments)
-          for (const investment of written) {
-            const answer = await env.app.inject({
-              method: 'GET',
-              url: `${API}/public/investments/${investment.id}/prices`,
-              headers: { origin: 'https://www.example.pl' },
-            })
-            const answerable =
-              investment.spec.hostStatus === 'publish' &&
-              investment.spec.visibility === 'public' &&
-              investment.spec.enabled
-            expect(answer.body).not.toContain(SECRET)
-            if (!answerable) {
-              expect(answer.statusCode).toBe(404)
-              expect(answer.json()).toEqual({ error: 'public_prices_unavailable' })
-              continue
+        fc.asyncProperty(
+          fc.array(investmentArb, { minLength: 1, maxLength: 3 }),
+          statusesArb,
+          async (investments, statuses) => {
+            await updatePublicationSettings(env.ctx, { published_statuses: statuses }, actor)
+            const written = await write(investments, statuses)
+            for (const investment of written) {
+              const answer = await env.app.inject({
+                method: 'GET',
+                url: `${API}/public/investments/${investment.id}/prices`,
+                headers: { origin: 'https://www.example.pl' },
+              })
+              expect(answer.body).not.toContain(SECRET)
+              if (!answerable(investment.spec)) {
+                expect(answer.statusCode).toBe(404)
+                expect(answer.json()).toEqual({ error: 'public_prices_unavailable' })
+                continue
+              }
+              expect(answer.statusCode, answer.body).toBe(200)
+              const body = answer.json() as { day: string; units: Array<Record<string, unknown>> }
+              expect(validate(body) ? [] : validate.errors).toEqual([])
+              expect(body.day).toBe(TODAY)
+              const expected = investment.offers.filter((offer) => shown(investment.spec, offer.spec, statuses))
+              expect(body.units.map((unit) => unit.id).sort()).toEqual(expected.map((offer) => offer.id).sort())
+              for (const offer of expected) {
+                const unit = body.units.find((u) => u.id === offer.id) as Record<string, unknown>
+                expect(unit.status).toBe(offer.spec.status)
+                expect(unit.kind).toBe(
+                  { mieszkanie: 'flat', dom: 'house', parking_space: 'parking_space' }[offer.spec.type],
+                )
+                expect(unit.price_total).toEqual(expectedTotal(offer.spec))
+                // a part sold on its own has its total only, as in the official file
+                if (offer.spec.type === 'parking_space')
+                  expect([unit.price_m2, unit.price_combined]).toEqual([null, null])
+                const part = offer.spec.type === 'parking_space' ? null : offer.spec.part
+                const amount = part ? (part.cents / 100).toFixed(2) : ''
+                expect(unit.parts).toEqual(
+                  part
+                    ? [
+                        expect.objectContaining({
+                          kind: 'storage_room',
+                          price: part.from <= TODAY ? { amount, valid_from: part.from } : null,
+                          history: part.from <= TODAY ? [{ valid_from: part.from, amount }] : [],
+                        }),
+                      ]
+                    : [],
+                )
+              }
+              // nothing dated after today, anywhere in the answer
+              for (const [path, text] of strings(body))
+                if (/^\d{4}-\d{2}-\d{2}$/.test(text)) expect(text <= TODAY, `${path} = ${text}`).toBe(true)
             }
-            expect(answer.statusCode, answer.body).toBe(200)
-            const body = answer.json() as { day: string; units: Array<Record<string, unknown>> }
-            expect(validate(body) ? [] : validate.errors).toEqual([])
-            expect(body.day).toBe(TODAY)
-            const expected = investment.offers.filter((offer) => shown(investment.spec, offer.spec))
-            expect(body.units.map((unit) => unit.id).sort()).toEqual(expected.map((offer) => offer.id).sort())
-            for (const offer of expected) {
-              const unit = body.units.find((u) => u.id === offer.id) as Record<string, unknown>
-              expect(unit.status).toBe(offer.spec.status)
-              expect(unit.price_total).toEqual(expectedTotal(offer.spec))
-              const part = offer.spec.part
-              expect(unit.parts).toEqual(
-                part
-                  ? [
-                      expect.objectContaining({
-                        kind: 'storage_room',
-                        price:
-                          part.from <= TODAY ? { amount: (part.cents / 100).toFixed(2), valid_from: part.from } : null,
-                      }),
-                    ]
-                  : [],
-              )
-            }
-            // nothing dated after today, anywhere in the answer
-            for (const [path, text] of strings(body))
-              if (/^\d{4}-\d{2}-\d{2}$/.test(text)) expect(text <= TODAY, `${path} = ${text}`).toBe(true)
-          }
-        }),
+          },
+        ),
         { numRuns: 50 },
       )
     })

@@ -36,13 +36,23 @@
       withParts: 'z częściami',
       parts: 'Części i inne opłaty',
       history: 'Historia cen',
+      partsHistory: 'Historia cen części i pomieszczeń',
+      part: 'Część',
+      price: 'Cena',
       historyShort: 'Historia',
       historyOf: (d) => `Historia cen lokalu ${d}`,
       historyButton: (d) => `Historia cen lokalu ${d}`,
       close: 'Zamknij',
       validFrom: 'Obowiązuje od',
       since: 'od',
-      kinds: { flat: 'Mieszkanie', house: 'Dom' },
+      kinds: {
+        flat: 'Mieszkanie',
+        house: 'Dom',
+        parking_space: 'Miejsce postojowe',
+        garage: 'Garaż',
+        storage_room: 'Komórka lokatorska',
+        other: 'Inna część nieruchomości',
+      },
       statuses: { available: 'Dostępny', reserved: 'Zarezerwowany' },
       partKinds: {
         parking_space: 'Miejsce postojowe',
@@ -52,6 +62,7 @@
       },
       filters: 'Filtry',
       any: 'Wszystkie',
+      kindFilter: 'Rodzaj',
       roomsFilter: 'Liczba pokoi',
       statusFilter: 'Status',
       floorFilter: 'Piętro',
@@ -92,13 +103,23 @@
       withParts: 'with parts',
       parts: 'Parts and other payments',
       history: 'Price history',
+      partsHistory: 'Price history of the parts and rooms',
+      part: 'Part',
+      price: 'Price',
       historyShort: 'History',
       historyOf: (d) => `Price history of unit ${d}`,
       historyButton: (d) => `Price history of unit ${d}`,
       close: 'Close',
       validFrom: 'In force from',
       since: 'from',
-      kinds: { flat: 'Flat', house: 'House' },
+      kinds: {
+        flat: 'Flat',
+        house: 'House',
+        parking_space: 'Parking space',
+        garage: 'Garage',
+        storage_room: 'Storage room',
+        other: 'Other part of the property',
+      },
       statuses: { available: 'Available', reserved: 'Reserved' },
       partKinds: {
         parking_space: 'Parking space',
@@ -111,6 +132,7 @@
       },
       filters: 'Filters',
       any: 'All',
+      kindFilter: 'Type',
       roomsFilter: 'Rooms',
       statusFilter: 'Status',
       floorFilter: 'Floor',
@@ -260,6 +282,8 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
 .chart .line { fill: none; stroke: var(--dg-chart-color, var(--_accent)); stroke-width: 2.5; }
 .chart .dot { fill: var(--dg-chart-color, var(--_accent)); }
 .chart text { fill: var(--_muted); font-size: 11px; font-family: inherit; }
+table.parts-history { margin-top: 1em; }
+table.parts-history tbody th { font-weight: 600; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 @container (max-width: 640px) {
   .filters .field { flex: 1 1 8em; }
@@ -422,8 +446,13 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
         this.dispatchEvent(new CustomEvent('dg-error', { bubbles: true, composed: true }))
         return
       }
-      this.data = data
-      this.render(data)
+      // each unit once, whatever the answer holds: a row, a card and a history per unit
+      const seen = new Set()
+      this.data = {
+        ...data,
+        units: data.units.filter((unit) => unit && !seen.has(unit.id) && seen.add(unit.id)),
+      }
+      this.render(this.data)
       mark('dg-prices:rendered')
       this.dispatchEvent(new CustomEvent('dg-ready', { bubbles: true, composed: true }))
     }
@@ -456,7 +485,13 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
         'dialog',
         { part: 'dialog', 'aria-labelledby': titleId },
         h('div', { class: 'dialog-head' }, h('h2', { id: titleId, text: t.historyOf(unit.designation) }), close),
-        h('div', { class: 'dialog-body' }, historyChart(unit, this.data.day, t, lang), historyTable(unit, t, lang)),
+        h(
+          'div',
+          { class: 'dialog-body' },
+          historyChart(unit, this.data.day, t, lang),
+          historyTable(unit, t, lang),
+          partsHistoryTable(unit, t, lang),
+        ),
       )
       close.addEventListener('click', () => dialog.close())
       // a click on the backdrop (outside the dialog's box) closes it too
@@ -505,12 +540,8 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
 
   function extrasList(unit, lang, t) {
     const items = []
-    for (const part of unit.parts || []) {
-      // the Polish name is the official file's (label); English names the known kinds
-      const kind = (lang === 'en' ? t.partKinds[part.kind] : part.label) || part.label || t.partKinds[part.kind] || ''
-      const name = `${kind}${part.designation ? ` ${part.designation}` : ''}`
-      items.push(h('li', null, `${name}: `, part.price ? money(part.price.amount, lang) : t.noPrice))
-    }
+    for (const part of unit.parts || [])
+      items.push(h('li', null, `${partName(part, lang, t)}: `, part.price ? money(part.price.amount, lang) : t.noPrice))
     for (const payment of unit.other_payments || [])
       items.push(h('li', null, `${payment.description}: `, money(payment.amount, lang)))
     return items.length ? h('ul', { class: 'extras', part: 'extras' }, items) : h('span', { class: 'muted', text: '—' })
@@ -551,6 +582,56 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
         ),
       ),
       h('tbody', null, rows),
+    )
+  }
+
+  function partName(part, lang, t) {
+    // the Polish name is the official file's (label); English names the known kinds
+    const kind = (lang === 'en' ? t.partKinds[part.kind] : part.label) || part.label || t.partKinds[part.kind] || ''
+    return `${kind}${part.designation ? ` ${part.designation}` : ''}`
+  }
+
+  /**
+   * Each price change of the parts, rooms and rights sold with the unit, with its date (the
+   * official file's columns 44–54 over the days): one row per change, the part named on its first.
+   */
+  function partsHistoryTable(unit, t, lang) {
+    const parts = (unit.parts || []).filter((part) => (part.history || []).length)
+    if (!parts.length) return null
+    // one row group per part, named once in its first row
+    const groups = parts.map((part) =>
+      h(
+        'tbody',
+        null,
+        part.history.map((record, index) =>
+          h(
+            'tr',
+            null,
+            index === 0
+              ? h('th', { scope: 'rowgroup', rowspan: String(part.history.length), text: partName(part, lang, t) })
+              : null,
+            h('td', { text: date(record.valid_from, lang) }),
+            h('td', { class: 'num', text: money(record.amount, lang) || '—' }),
+          ),
+        ),
+      ),
+    )
+    return h(
+      'table',
+      { part: 'history-table parts-history-table', class: 'parts-history' },
+      h('caption', { text: t.partsHistory }),
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          h('th', { scope: 'col', text: t.part }),
+          h('th', { scope: 'col', text: t.validFrom }),
+          h('th', { scope: 'col', class: 'num', text: t.price }),
+        ),
+      ),
+      groups,
     )
   }
 
@@ -612,7 +693,7 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
   const COLUMNS = [
     { key: 'designation', label: 't.unit', sortable: true, value: (u) => u.designation },
     { key: 'kind', label: 't.kind' },
-    { key: 'area', label: 't.area', sortable: true, numeric: true, value: (u) => Number(u.area_m2) },
+    { key: 'area', label: 't.area', sortable: true, numeric: true, value: (u) => areaOf(u) },
     { key: 'rooms', label: 't.rooms', sortable: true, numeric: true, value: (u) => u.rooms },
     { key: 'floor', label: 't.floor', sortable: true, numeric: true, value: (u) => u.floor },
     { key: 'status', label: 't.status' },
@@ -624,6 +705,21 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
 
   function amountOf(price) {
     return price ? Number(price.amount) : null
+  }
+
+  /** A part sold on its own may have no area: it sorts last and no area filter matches it. */
+  function areaOf(unit) {
+    return unit.area_m2 === null || unit.area_m2 === undefined ? null : Number(unit.area_m2)
+  }
+
+  /** A flat or a house; a part sold on its own has a total only (no price per m², as in the official file). */
+  function isDwelling(unit) {
+    return unit.kind === 'flat' || unit.kind === 'house'
+  }
+
+  function areaText(unit, lang) {
+    const area = areaOf(unit)
+    return area === null ? '—' : `${number(unit.area_m2, lang)}${NBSP}m²`
   }
 
   const collator = new Intl.Collator('pl', { numeric: true, sensitivity: 'base' })
@@ -643,7 +739,16 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
       this.sort = { key: 'designation', direction: 'ascending' }
       this.limit = 0
       this.rows = new Map()
-      this.filter = { rooms: '', status: '', floor: '', areaFrom: '', areaTo: '', priceFrom: '', priceTo: '' }
+      this.filter = {
+        kind: '',
+        rooms: '',
+        status: '',
+        floor: '',
+        areaFrom: '',
+        areaTo: '',
+        priceFrom: '',
+        priceTo: '',
+      }
     }
 
     render(data) {
@@ -680,12 +785,17 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
         [...new Set(units.map(pick).filter((v) => v !== null && v !== undefined))].sort((a, b) => a - b)
       const roomOptions = distinct((u) => u.rooms).map((n) => [n, String(n)])
       const floorOptions = distinct((u) => u.floor).map((n) => [n, floorText(n, t)])
+      const kindOptions = Object.keys(t.kinds)
+        .filter((kind) => units.some((u) => u.kind === kind))
+        .map((kind) => [kind, t.kinds[kind]])
       const statusOptions = ['available', 'reserved']
         .filter((st) => units.some((u) => u.status === st))
         .map((st) => [st, t.statuses[st]])
       const form = h(
         'form',
         { class: 'filters', part: 'filters', role: 'search', 'aria-label': t.filters },
+        // flats and parts sold on their own in one list: the kind filter when there is more than one
+        kindOptions.length > 1 ? field('kind', t.kindFilter, select('kind', kindOptions)) : null,
         field('rooms', t.roomsFilter, select('rooms', roomOptions)),
         field('status', t.statusFilter, select('status', statusOptions)),
         field('floor', t.floorFilter, select('floor', floorOptions)),
@@ -697,7 +807,8 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
       )
       form.addEventListener('submit', (event) => event.preventDefault())
       form.addEventListener('input', () => {
-        for (const name of Object.keys(this.filter)) this.filter[name] = form.elements[name].value
+        for (const name of Object.keys(this.filter))
+          this.filter[name] = form.elements[name] ? form.elements[name].value : ''
         this.limit = this.pageSize
         this.drawRows()
       })
@@ -787,12 +898,13 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
     matches(unit) {
       const f = this.filter
       const num = (value) => (value === '' ? null : Number(String(value).replace(',', '.')))
+      if (f.kind !== '' && unit.kind !== f.kind) return false
       if (f.rooms !== '' && String(unit.rooms) !== f.rooms) return false
       if (f.status !== '' && unit.status !== f.status) return false
       if (f.floor !== '' && String(unit.floor) !== f.floor) return false
-      const area = Number(unit.area_m2)
-      if (num(f.areaFrom) !== null && !(area >= num(f.areaFrom))) return false
-      if (num(f.areaTo) !== null && !(area <= num(f.areaTo))) return false
+      const area = areaOf(unit)
+      if (num(f.areaFrom) !== null && !(area !== null && area >= num(f.areaFrom))) return false
+      if (num(f.areaTo) !== null && !(area !== null && area <= num(f.areaTo))) return false
       const price = amountOf(unit.price_total)
       if (num(f.priceFrom) !== null && !(price !== null && price >= num(f.priceFrom))) return false
       if (num(f.priceTo) !== null && !(price !== null && price <= num(f.priceTo))) return false
@@ -849,11 +961,11 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
         { part: 'row', 'data-unit': unit.designation },
         h('td', { 'data-label': label('designation'), class: 'lead', part: 'cell' }, unit.designation),
         cell('kind', t.kinds[unit.kind] || unit.kind),
-        cell('area', `${number(unit.area_m2, lang)}${NBSP}m²`, true),
+        cell('area', areaText(unit, lang), true),
         cell('rooms', unit.rooms === null || unit.rooms === undefined ? '—' : String(unit.rooms), true),
         cell('floor', floorText(unit.floor, t), true),
         cell('status', statusBadge(unit.status, t)),
-        cell('price_m2', priceCell(unit.price_m2, lang, t), true),
+        cell('price_m2', isDwelling(unit) ? priceCell(unit.price_m2, lang, t) : '—', true),
         cell(
           'price_total',
           [
@@ -886,11 +998,11 @@ svg.chart { display: block; width: 100%; height: auto; margin: 0 0 1em; overflow
       const details = [
         row(t.kind, t.kinds[unit.kind] || unit.kind),
         row(t.status, statusBadge(unit.status, t)),
-        row(t.area, `${number(unit.area_m2, lang)}${NBSP}m²`),
+        areaOf(unit) === null ? [] : row(t.area, areaText(unit, lang)),
         unit.rooms === null || unit.rooms === undefined ? [] : row(t.rooms, t.roomsCount(unit.rooms)),
         unit.floor === null || unit.floor === undefined ? [] : row(t.floor, floorText(unit.floor, t)),
         row(t.priceTotal, h('span', { class: 'total' }, priceCell(unit.price_total, lang, t))),
-        row(t.priceM2, ...[priceCell(unit.price_m2, lang, t)].flat()),
+        isDwelling(unit) ? row(t.priceM2, ...[priceCell(unit.price_m2, lang, t)].flat()) : [],
         unit.price_combined ? row(t.priceCombined, ...[priceCell(unit.price_combined, lang, t)].flat()) : [],
         (unit.parts || []).length || (unit.other_payments || []).length ? row(t.parts, extrasList(unit, lang, t)) : [],
       ].flat()

@@ -298,8 +298,8 @@ async function renderInvestmentPrices(page, { api, signal, id }) {
         'p',
         {},
         tr(
-          'Po włączeniu usługa podaje bez logowania to, co ustawa (art. 19a) każe pokazać na stronie dewelopera: lokale w sprzedaży (wolne i zarezerwowane) opublikowanej inwestycji, ich ceny obowiązujące dziś, części i pomieszczenia przynależne z cenami, inne świadczenia i historię cen. Nigdy szkiców, ofert prywatnych ani archiwalnych, nigdy danych osobowych. Ceny zapowiedziane na później pojawią się dopiero w swoim dniu.',
-          'Once on, the service answers without a login what the act (art. 19a) says the developer’s website must show: units on sale (available and reserved) of a published investment, their prices in force today, parts and appurtenant rooms with prices, other payments and the price history. Never drafts, private or archived offers, never personal data. Prices announced for later show from their day on.',
+          'Po włączeniu usługa podaje bez logowania to, co ustawa (art. 19a) każe pokazać na stronie dewelopera: te lokale opublikowanej inwestycji, które plik dzienny publikuje i które są w sprzedaży (wolne i zarezerwowane, o ile statusy publikacji je obejmują), także miejsca postojowe i komórki sprzedawane osobno, ich ceny obowiązujące dziś, części i pomieszczenia przynależne z cenami, inne świadczenia i historię cen. Nigdy szkiców, ofert prywatnych ani archiwalnych, nigdy danych osobowych. Ceny zapowiedziane na później pojawią się dopiero w swoim dniu.',
+          'Once on, the service answers without a login what the act (art. 19a) says the developer’s website must show: the units of a published investment that the daily file lists and that are on sale (available and reserved, as far as the publication’s statuses include them), parking spaces and storage rooms sold on their own too, their prices in force today, parts and appurtenant rooms with prices, other payments and the price history. Never drafts, private or archived offers, never personal data. Prices announced for later show from their day on.',
         ),
       ),
       h(

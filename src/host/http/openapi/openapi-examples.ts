@@ -3498,7 +3498,7 @@ export const OPERATION_DOCS: Record<string, OperationDocs> = {
   },
   'GET /wp-json/dg/v2/public/investments/{id}/prices': {
     description:
-      'What art. 19a of the developer act makes public about one investment, without credentials (no cookie is read or set): each published flat and house on offer (available or reserved) with its designation, type, area, rooms, floor, status, the prices in force today in Europe/Warsaw with their dates (a price announced for a later day never shows before it), its parts and rooms with prices, other payments and its price history. Off by default: an administrator enables it per investment (PUT …/investments/{id}/public-prices). 404 public_prices_unavailable, one answer for an unknown, unpublished or private investment or one whose public prices are off. Answers carry ETag and Cache-Control: public, max-age=60, stale-while-revalidate=300; If-None-Match answers 304. Access-Control-Allow-Origin echoes the Origin only when it is one of the investment’s allowed origins (with Vary: Origin whenever the investment has any). Rate-limited per client address: 429 rest_rate_limited with Retry-After.',
+      'What art. 19a of the developer act makes public about one investment, without credentials (no cookie is read or set): the units the official file lists and that are on sale — each published flat, house and part sold on its own (parking space, garage, storage room) whose status is one of the publication’s statuses (published_statuses) and is available or reserved — with its designation, type, area, rooms, floor, status, the prices in force today in Europe/Warsaw with their dates (a price announced for a later day never shows before it), its parts and rooms with prices and their history, other payments and its price history. Off by default: an administrator enables it per investment (PUT …/investments/{id}/public-prices); a published investment is answered whatever its visibility, as the official file lists it. 404 public_prices_unavailable, one answer for an unknown or unpublished investment or one whose public prices are off. Answers carry ETag and Cache-Control: public, max-age=60, stale-while-revalidate=300; If-None-Match answers 304. Access-Control-Allow-Origin echoes the Origin only when it is one of the investment’s allowed origins (with Vary: Origin whenever the investment has any). Rate-limited per client address: 429 rest_rate_limited with Retry-After.',
     response: {
       status: 200,
       body: {
@@ -3530,6 +3530,10 @@ export const OPERATION_DOCS: Record<string, OperationDocs> = {
                 label: 'Miejsce postojowe',
                 designation: 'P-12',
                 price: { amount: '40000.00', valid_from: '2026-11-01' },
+                history: [
+                  { valid_from: '2026-11-01', amount: '40000.00' },
+                  { valid_from: '2026-09-15', amount: '38000.00' },
+                ],
               },
             ],
             other_payments: [{ description: 'Opłata rezerwacyjna', amount: '5000.00', valid_from: '2026-11-01' }],
@@ -3537,6 +3541,21 @@ export const OPERATION_DOCS: Record<string, OperationDocs> = {
               { valid_from: '2026-11-01', price_m2: '12000.00', price_total: '651600.00' },
               { valid_from: '2026-09-15', price_m2: '11500.00', price_total: '624450.00' },
             ],
+          },
+          {
+            id: 57,
+            designation: 'MP 5',
+            kind: 'parking_space',
+            area_m2: null,
+            rooms: null,
+            floor: -1,
+            status: 'available',
+            price_m2: null,
+            price_total: { amount: '45000.00', valid_from: '2026-09-15' },
+            price_combined: null,
+            parts: [],
+            other_payments: [],
+            history: [{ valid_from: '2026-09-15', price_m2: null, price_total: '45000.00' }],
           },
         ],
       },
