@@ -142,8 +142,8 @@ async function publicationTab(root, api) {
         'p',
         { class: 'hint' },
         tr(
-          'Plik urzędowy zawiera oferty o zaznaczonych statusach (zwykle: wolne i zarezerwowane).',
-          'The official file lists offers with the ticked statuses (usually available and reserved).',
+          'Plik urzędowy zawiera oferty o zaznaczonych statusach (zwykle: wolne i zarezerwowane). Ceny na stronie WWW pokazują z nich te w sprzedaży: wolne i zarezerwowane.',
+          'The official file lists offers with the ticked statuses (usually available and reserved). Prices on the website show those of them on sale: available and reserved.',
         ),
       ),
       h('p', { class: 'field-error', id: 'published-statuses-error', hidden: true }),
