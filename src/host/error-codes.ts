@@ -419,10 +419,10 @@ export const ERROR_CODES = {
     status: [422],
     description: 'The entity’s dataset already has a file for that day: a published day is never replaced.',
   },
-  developer_mismatch_unconfirmed: {
+  developer_mismatch: {
     status: [422],
     description:
-      'The report’s developer name or KRS differ from the entity its NIP names; confirm with confirm_developer_mismatch=true.',
+      'The report’s developer name or KRS differ from the entity its NIP names: it is never published in that entity’s dataset; correct the report or the developer’s data.',
   },
   audit_failed: {
     status: ['cli'],

@@ -45,6 +45,10 @@ const CHROMIUM_ARGS = [
 const SCREENSHOTS = process.env.DG_PANEL_SCREENSHOTS
 const EXTENSION = path.join(import.meta.dirname, 'fixtures/site-option-extension.mjs')
 const REPORT = fs.readFileSync(path.join(import.meta.dirname, '../fixtures/official/real-report-example.xlsx'))
+const TEMPLATE = fs.readFileSync(
+  path.join(import.meta.dirname, '../fixtures/official/Wcorcowy_zakres_danych_dotyczących_cen_mieszkań.csv'),
+  'utf8',
+)
 /** The NIP of the real report's developer: a report is published only under its own developer. */
 const REPORT_NIP = '9721307957'
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
@@ -239,12 +243,41 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('operator administr
     await expect.poll(() => page.getAttribute('#key-param-state', 'data-enabled')).toBe('false')
   })
 
-  it('imports the 58-column XLSX report, publishes it for today and finds it in the history', async () => {
+  it('refuses a report with another company’s name or KRS, then publishes the company’s own for today', async () => {
     await go('raport')
+    // the real report names another company than the entity with its NIP, and several KRS numbers
     await page.setInputFiles('#report-file', { name: 'raport.xlsx', mimeType: XLSX_TYPE, buffer: REPORT })
     await page.click('#report-preview')
     await page.locator('#report-preview-result').waitFor()
-    expect(await page.getAttribute('#report-preview-result', 'data-valid')).toBe('true')
+    expect(await page.getAttribute('#report-preview-result', 'data-valid')).toBe('false')
+    expect(await page.textContent('#report-errors')).toContain('Ustawienia → Deweloper')
+    expect(await page.locator('#report-publish').count()).toBe(0)
+
+    // the template's first four rows as the report of the entity itself
+    const entity = await env.ctx.db
+      .selectFrom('developers')
+      .select(['name', 'krs'])
+      .orderBy('id')
+      .executeTakeFirstOrThrow()
+    const own = TEMPLATE.trimEnd()
+      .split('\n')
+      .slice(0, 5)
+      .map((line, index) => {
+        if (index === 0) return line
+        const cells = line.split(';')
+        cells[0] = entity.name
+        cells[2] = entity.krs ?? 'X'
+        cells[4] = REPORT_NIP
+        return cells.join(';')
+      })
+      .join('\n')
+    await page.setInputFiles('#report-file', {
+      name: 'raport.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(`${own}\n`),
+    })
+    await page.click('#report-preview')
+    await expect.poll(() => page.getAttribute('#report-preview-result', 'data-valid')).toBe('true')
     expect(await page.textContent('#report-rows')).toBe('4')
     expect(await page.locator('#report-warnings li').count()).toBeGreaterThan(0)
     await shot('import-raportu-podglad')
@@ -254,10 +287,6 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('operator administr
     await page.click('#report-publish')
     await expect.poll(() => page.textContent('.alert-error')).toContain('Zaznacz potwierdzenie')
     await page.check('#report-confirm')
-    // the report names another company than the entity with its NIP: confirmed apart
-    await page.click('#report-publish')
-    await expect.poll(() => page.textContent('.alert-error')).toContain('Dane dewelopera w raporcie różnią się')
-    await page.check('#report-confirm-mismatch')
     await page.click('#report-publish')
     await page.locator('#report-result').waitFor()
     expect(await page.textContent('#report-result')).toContain('Opublikowano raport')

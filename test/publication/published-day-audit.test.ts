@@ -342,7 +342,8 @@ describeEachDatabase('each entity’s dataset over several days, the report impo
       status.datasets.find((d: { developer_id: number }) => d.developer_id === secondId).missed_days,
     ).not.toContain('2026-11-22')
 
-    // another company's name and KRS under this NIP: a warning at preview, confirmed explicitly
+    // another company's name and KRS under this NIP: refused at preview and at confirmation, whatever
+    // the confirmation says
     const foreign = [
       rows[0],
       ...rows.slice(1).map((line) => {
@@ -352,23 +353,46 @@ describeEachDatabase('each entity’s dataset over several days, the report impo
         return cells.join(';')
       }),
     ].join('\n')
-    const other = await uploadReport(Buffer.from(`${foreign}\n`, 'utf8'))
-    const warning = other.preview.warnings.find((w: { code: string }) => w.code === 'developer_mismatch')
-    expect(warning.message_pl).toContain('Inna Spółka Sp. z o.o.')
-    expect(warning.message_pl).toContain('0000111222')
-    // the operator is told which box of the panel confirms it, not the API's parameter
-    expect(warning.message_pl).toContain('zaznacz „Publikuję raport mimo różnicy nazwy lub numeru KRS')
-    expect(warning.message_pl).not.toContain('confirm_developer_mismatch')
-    const unconfirmed = await confirmReport({ job_id: other.id, confirm: 'true', date: '2026-11-23' })
-    expect(unconfirmed.statusCode).toBe(422)
-    expect(unconfirmed.json().error).toBe('developer_mismatch_unconfirmed')
+    const body = multipart({}, { name: 'raport.csv', content: Buffer.from(`${foreign}\n`, 'utf8'), type: 'text/csv' })
+    const other = await env.app.inject({
+      method: 'POST',
+      url: `${API}/imports/report`,
+      payload: body.payload,
+      headers: { ...body.headers, authorization: admin.authorization },
+    })
+    expect(other.statusCode).toBe(422)
+    const mismatches = other.json().preview.errors.filter((e: { code: string }) => e.code === 'developer_mismatch') as {
+      message_pl: string
+    }[]
+    expect(mismatches.map((e) => e.message_pl).join(' ')).toContain('Inna Spółka Sp. z o.o.')
+    expect(mismatches.map((e) => e.message_pl).join(' ')).toContain('0000111222')
+    // the operator is told where the entity's data are corrected, never of a confirmation
+    expect(mismatches[0]?.message_pl).toContain('Ustawienia → Deweloper')
+    expect(mismatches[0]?.message_pl).not.toContain('confirm_developer_mismatch')
     const confirmed = await confirmReport({
-      job_id: other.id,
+      job_id: other.json().id,
       confirm: 'true',
       date: '2026-11-23',
       confirm_developer_mismatch: 'true',
     })
-    expect(confirmed.statusCode, confirmed.body).toBe(200)
+    expect(confirmed.statusCode).toBe(422)
+    expect(confirmed.json().error).toBe('developer_mismatch')
+    // the company's own report fills the 23rd (with another e-mail address: a file of its own)
+    const own = await uploadReport(
+      Buffer.from(
+        [
+          rows[0],
+          ...rows.slice(1).map((line) => {
+            const cells = line.split(';')
+            cells[OFFICIAL_COLUMN_INDEX.email] = 'biuro@drugi-deweloper.example.pl'
+            return cells.join(';')
+          }),
+        ].join('\n') + '\n',
+        'utf8',
+      ),
+    )
+    const filled23 = await confirmReport({ job_id: own.id, confirm: 'true', date: '2026-11-23' })
+    expect(filled23.statusCode, filled23.body).toBe(200)
   })
 
   it('audits everything published, lists each problem with its day and unit, and alerts on the nightly run', async () => {
@@ -414,7 +438,7 @@ describeEachDatabase('each entity’s dataset over several days, the report impo
         }),
       ]),
     )
-    // one day only: the other days are not read (the 23rd's report names another company: other bytes)
+    // one day only: the other days are not read (the 23rd's report gives another e-mail: other bytes)
     const oneDay = await auditPublications(env.ctx, { day: '2026-11-23', developerId: secondId })
     expect(oneDay.valid).toBe(true)
     expect(oneDay.datasets[0]?.files_checked).toBe(1)

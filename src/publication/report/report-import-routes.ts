@@ -53,7 +53,8 @@ const ReportImportBody = {
           confirm_developer_mismatch: Type.Optional(
             Type.Boolean({
               description:
-                'Publish although the rows’ developer name or KRS differ from the entity the NIP names (the preview’s developer_mismatch warning)',
+                'No effect: accepted so that older clients are not refused. A report whose developer name or KRS differ from the entity its NIP names is never published (422 developer_mismatch)',
+              deprecated: true,
             }),
           ),
         },
@@ -91,8 +92,10 @@ export async function reportImportRoutes(app: FastifyInstance): Promise<void> {
           '(PRO with api_webhooks; 409 while another publication runs). Missing confirmation: 422 ' +
           'report_confirmation_required; unknown job: 404 import_not_found; invalid preview: 422 import_invalid; ' +
           'a price dated after `date`: 422 report_dates_after_day naming the rows; `date` already published for ' +
-          'that dataset: 422 report_day_published; the rows’ developer name or KRS differing from the entity ' +
-          'the NIP names, unconfirmed: 422 developer_mismatch_unconfirmed.',
+          'that dataset: 422 report_day_published. A report whose rows give another developer name or KRS ' +
+          'than the entity its NIP names is refused: its preview is invalid (422 import_invalid, errors with ' +
+          'the code developer_mismatch naming the rows) and its confirmation answers 422 developer_mismatch; ' +
+          'the former confirm_developer_mismatch parameter is accepted but has no effect.',
         security,
         documented: { body: ReportImportBody },
         response: {
@@ -149,7 +152,6 @@ export async function reportImportRoutes(app: FastifyInstance): Promise<void> {
         jobId: fields.job_id,
         confirm: parseBoolean(fields.confirm),
         date: fields.date,
-        confirmDeveloperMismatch: parseBoolean(fields.confirm_developer_mismatch),
       })
       if (outcome.replayed) reply.header('Idempotent-Replayed', 'true')
       return outcome

@@ -71,14 +71,14 @@ interface StoredReport {
   developer_id?: number | null
   /** The "valid from" dates of the file with their rows, latest first (absent in older jobs). */
   price_dates?: ValueRows[]
-  /** Names and KRS numbers of the rows that differ from the entity the NIP names. */
+  /** Names and KRS numbers of the rows that differ from the entity the NIP names: never published. */
   identity_mismatch?: IdentityMismatch | null
 }
 
 /** What the rows say of the developer where it differs from the entity its NIP names. */
 export interface IdentityMismatch {
   developer_id: number
-  entity: { name: string; krs: string | null }
+  entity: { name: string; krs: string | null; nip?: string | null }
   names: ValueRows[]
   krs: ValueRows[]
 }
@@ -177,15 +177,21 @@ export async function previewReportImport(
       converted.errorsTotal += 1
     }
   }
+  // a report otherwise valid but naming another company than the entity of its NIP is refused:
+  // its rows would publish that company's name or KRS in this entity's dataset
+  const named = entities.find((e) => e.nip !== null && e.nip === converted.developerNip)
+  const mismatch =
+    named && converted.errorsTotal === 0 && converted.content !== null ? identityMismatch(named, converted) : null
+  if (mismatch) {
+    const refusals = identityMismatchErrors(mismatch)
+    converted.errors.push(...refusals)
+    converted.errorsTotal += refusals.length
+  }
   const valid = converted.errorsTotal === 0 && converted.content !== null
   const csvPath = valid ? csvRelativePath(id) : null
   const csvSha = valid && converted.content ? createHash('sha256').update(converted.content).digest('hex') : ''
   if (valid && converted.content)
     await writeFileAtomically(path.join(ctx.config.dataDir, csvRelativePath(id)), converted.content)
-
-  const named = entities.find((e) => e.nip !== null && e.nip === converted.developerNip)
-  const mismatch = named && valid ? identityMismatch(named, converted) : null
-  if (mismatch) converted.warnings.push(identityMismatchWarning(mismatch))
   const stored: StoredReport = {
     csv_path: csvPath,
     warnings: converted.warnings,
@@ -258,8 +264,6 @@ export interface ReportConfirmArgs {
   jobId: unknown
   confirm: boolean
   date: unknown
-  /** The operator confirms publishing although the rows' developer name or KRS differ from the entity's. */
-  confirmDeveloperMismatch?: boolean
 }
 
 /** Compared without case, surrounding or repeated spaces and quotes, which spreadsheets vary. */
@@ -276,43 +280,68 @@ function sameName(a: string, b: string): boolean {
 
 /** The rows' names and KRS numbers that are not the named entity's; null when all match. */
 export function identityMismatch(
-  entity: { id: number; name: string; krs: string | null },
+  entity: { id: number; name: string; krs: string | null; nip?: string | null },
   converted: Pick<ConvertedReport, 'developerNames' | 'developerKrs'>,
 ): IdentityMismatch | null {
   const names = (converted.developerNames ?? []).filter((n) => !sameName(n.value, entity.name))
   const krs = (converted.developerKrs ?? []).filter((k) => k.value !== entity.krs)
   if (names.length === 0 && krs.length === 0) return null
-  return { developer_id: entity.id, entity: { name: entity.name, krs: entity.krs }, names, krs }
-}
-
-function describeValues(values: readonly ValueRows[], rowsWord: string): string {
-  return values
-    .map((v) => `„${v.value}” (${rowsWord} ${v.rows.join(', ')}${v.count > v.rows.length ? ' …' : ''})`)
-    .join(', ')
-}
-
-function identityMismatchWarning(mismatch: IdentityMismatch): ReportWarning {
-  const partsPl: string[] = []
-  const partsEn: string[] = []
-  if (mismatch.names.length > 0) {
-    partsPl.push(`nazwa dewelopera ${describeValues(mismatch.names, 'wiersze')} zamiast „${mismatch.entity.name}”`)
-    partsEn.push(`developer name ${describeValues(mismatch.names, 'rows')} instead of "${mismatch.entity.name}"`)
-  }
-  if (mismatch.krs.length > 0) {
-    partsPl.push(`KRS ${describeValues(mismatch.krs, 'wiersze')} zamiast ${mismatch.entity.krs ?? 'braku KRS'}`)
-    partsEn.push(`KRS ${describeValues(mismatch.krs, 'rows')} instead of ${mismatch.entity.krs ?? 'none'}`)
-  }
-  const pl = `Dane dewelopera w raporcie różnią się od podmiotu o tym NIP w ustawieniach: ${partsPl.join('; ')}. Plik zostałby opublikowany z danymi z raportu. Popraw raport albo dane dewelopera; jeśli raport jest poprawny, przy publikacji zaznacz „Publikuję raport mimo różnicy nazwy lub numeru KRS dewelopera względem ustawień”.`
-  const en = `The report's developer data differ from the entity with this NIP in the settings: ${partsEn.join('; ')}. The file would be published with the report's data. Correct the report or the developer data; if the report is right, confirm publishing despite the difference (confirm_developer_mismatch=true).`
-  const rows = [...new Set([...mismatch.names, ...mismatch.krs].flatMap((v) => v.rows))].sort((a, b) => a - b)
   return {
-    code: 'developer_mismatch',
-    message: pl,
-    message_pl: pl,
-    message_en: en,
-    count: mismatch.names.length + mismatch.krs.length,
-    rows: rows.slice(0, 20),
+    developer_id: entity.id,
+    entity: { name: entity.name, krs: entity.krs, nip: entity.nip ?? null },
+    names,
+    krs,
   }
+}
+
+function rowsOf(value: ValueRows, words: { one: string; many: string }): string {
+  const more = value.count > value.rows.length ? ' …' : ''
+  return `${value.count === 1 ? words.one : words.many} ${value.rows.join(', ')}${more}`
+}
+
+/** Where the operator corrects the entity's own data, in Polish and English. */
+const ENTITY_SETTINGS = {
+  name: { pl: 'pole „Nazwa”', en: 'the field "Name"' },
+  krs: { pl: 'pole „Numer KRS”', en: 'the field "KRS number"' },
+}
+
+/**
+ * The rows whose developer name (column 1) or KRS (column 3) are not those of the entity the NIP
+ * names, one error per value found: the report is refused, whatever the operator confirms.
+ */
+function identityMismatchErrors(mismatch: IdentityMismatch): ReportError[] {
+  const { entity } = mismatch
+  const nip = entity.nip ? ` o NIP ${entity.nip}` : ''
+  const nipEn = entity.nip ? ` with NIP ${entity.nip}` : ''
+  const fix = (field: keyof typeof ENTITY_SETTINGS) => ({
+    pl: `Raport z danymi innej firmy nie zostanie opublikowany w zbiorze tego podmiotu: popraw raport albo dane dewelopera w panelu (Ustawienia → Deweloper, ${ENTITY_SETTINGS[field].pl}) i wczytaj raport ponownie.`,
+    en: `A report with another company's data is not published in this entity's dataset: correct the report, or the developer's data in the panel (Settings → Developer, ${ENTITY_SETTINGS[field].en}), and load the report again.`,
+  })
+  const names = mismatch.names.map((value): ReportError => {
+    const pl = `${rowsOf(value, { one: 'Wiersz', many: 'Wiersze' })}, kolumna 1 („Nazwa dewelopera”): raport podaje „${value.value}”, a podmiot${nip} nazywa się w ustawieniach „${entity.name}”. ${fix('name').pl}`
+    return {
+      row: value.rows[0] ?? 0,
+      field: 'developer_name',
+      column: 1,
+      code: 'developer_mismatch',
+      message: pl,
+      message_pl: pl,
+      message_en: `${rowsOf(value, { one: 'Row', many: 'Rows' })}, column 1 (developer name): the report gives "${value.value}", while the entity${nipEn} is named "${entity.name}" in the settings. ${fix('name').en}`,
+    }
+  })
+  const krs = mismatch.krs.map((value): ReportError => {
+    const pl = `${rowsOf(value, { one: 'Wiersz', many: 'Wiersze' })}, kolumna 3 („Nr KRS”): raport podaje ${value.value}, a podmiot${nip} ma w ustawieniach ${entity.krs ? `numer KRS ${entity.krs}` : 'pusty numer KRS'}. ${fix('krs').pl}`
+    return {
+      row: value.rows[0] ?? 0,
+      field: 'krs',
+      column: 3,
+      code: 'developer_mismatch',
+      message: pl,
+      message_pl: pl,
+      message_en: `${rowsOf(value, { one: 'Row', many: 'Rows' })}, column 3 (KRS): the report gives ${value.value}, while the entity${nipEn} has ${entity.krs ? `KRS ${entity.krs}` : 'no KRS'} in the settings. ${fix('krs').en}`,
+    }
+  })
+  return [...names, ...krs]
 }
 
 export interface ReportConfirmOutcome {
@@ -349,6 +378,10 @@ export async function confirmReportImport(ctx: HostContext, args: ReportConfirmA
       message: 'Publishing a report replaces the published file of that date; send confirm=true with job_id and date.',
       id: job.id,
     })
+  const stored = JSON.parse(job.mapping) as StoredReport
+  // refused whatever the job's status: an older job may record the difference as a mere warning
+  if (stored.identity_mismatch && job.status !== 'completed')
+    throw developerMismatchRefusal(job.id, stored.identity_mismatch)
   if (job.status === 'invalid')
     throw new PluginError('import_invalid', 422, {
       message: 'The preview of this report found errors; correct the file and preview it again.',
@@ -371,7 +404,6 @@ export async function confirmReportImport(ctx: HostContext, args: ReportConfirmA
   if (job.status !== 'validated')
     throw new PluginError('import_conflict', 409, { message: `The job is ${job.status} and cannot be published.` })
 
-  const stored = JSON.parse(job.mapping) as StoredReport
   const content = stored.csv_path
     ? await fs.readFile(path.join(ctx.config.dataDir, stored.csv_path)).catch(() => undefined)
     : undefined
@@ -383,7 +415,7 @@ export async function confirmReportImport(ctx: HostContext, args: ReportConfirmA
   const counters = JSON.parse(job.counters) as { rows?: number }
   const storedReport = stored
   const developerId = storedReport.developer_id ?? null
-  await refuseUnprovenDay(ctx, job.id, date, storedReport, args.confirmDeveloperMismatch === true)
+  await refuseUnprovenDay(ctx, job.id, date, storedReport)
   const developer = developerId
     ? await ctx.db.selectFrom('developers').selectAll().where('id', '=', developerId).executeTakeFirst()
     : await resolvePublishingDeveloper(ctx, await getPublicationSettings(ctx))
@@ -436,7 +468,6 @@ export async function confirmReportImport(ctx: HostContext, args: ReportConfirmA
           version: result.version,
           records: result.record_count,
           csv_md5: result.csv.md5,
-          ...(storedReport.identity_mismatch ? { developer_mismatch_confirmed: true } : {}),
         },
       },
       trx,
@@ -445,19 +476,29 @@ export async function confirmReportImport(ctx: HostContext, args: ReportConfirmA
   return { id: job.id, result }
 }
 
+/** 422 developer_mismatch: the report's name or KRS are another company's than its NIP's entity. */
+function developerMismatchRefusal(jobId: string, mismatch: IdentityMismatch): PluginError {
+  const errors = identityMismatchErrors(mismatch)
+  return new PluginError('developer_mismatch', 422, {
+    message:
+      "The report's developer name or KRS differ from the entity its NIP names: it is not published in that entity's dataset. Correct the report or the developer's data, and preview it again.",
+    id: jobId,
+    issues: errors.map((error) =>
+      issue('developer_mismatch', error.message_pl ?? error.message, error.message_en ?? '', {
+        row: error.row,
+        column: error.column,
+        field: error.field,
+      }),
+    ),
+  })
+}
+
 /**
  * A report fills only the day it can prove: not a day before its latest "valid from" date (that
- * price was not in force yet), not a day its dataset already has a file of (a published file never
- * changes), and under the entity its NIP names only with that entity's name and KRS unless the
- * operator confirms the difference. Each refusal is a 422 naming the rows.
+ * price was not in force yet) and not a day its dataset already has a file of (a published file
+ * never changes). Each refusal is a 422 naming the rows.
  */
-async function refuseUnprovenDay(
-  ctx: HostContext,
-  jobId: string,
-  date: string,
-  stored: StoredReport,
-  mismatchConfirmed: boolean,
-): Promise<void> {
+async function refuseUnprovenDay(ctx: HostContext, jobId: string, date: string, stored: StoredReport): Promise<void> {
   const later = (stored.price_dates ?? []).filter((d) => d.value > date)
   if (later.length > 0) {
     const rows = [...new Set(later.flatMap((d) => d.rows))].sort((a, b) => a - b)
@@ -487,22 +528,6 @@ async function refuseUnprovenDay(
       message: en,
       id: jobId,
       issues: [issue('report_day_published', pl, en, { date })],
-    })
-  }
-  const mismatch = stored.identity_mismatch
-  if (mismatch && !mismatchConfirmed) {
-    const warning = identityMismatchWarning(mismatch)
-    throw new PluginError('developer_mismatch_unconfirmed', 422, {
-      message: warning.message_en ?? warning.message,
-      id: jobId,
-      issues: [
-        issue('developer_mismatch_unconfirmed', warning.message_pl ?? warning.message, warning.message_en ?? '', {
-          rows: warning.rows,
-          names: mismatch.names,
-          krs: mismatch.krs,
-          entity: mismatch.entity,
-        }),
-      ],
     })
   }
 }

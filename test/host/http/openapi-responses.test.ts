@@ -29,6 +29,26 @@ const V2 = '/wp-json/dg/v2'
 const DOCUMENT_URI = 'https://dg.test/openapi.json'
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 const REAL_REPORT = fs.readFileSync(path.join(import.meta.dirname, '../../fixtures/official/real-report-example.xlsx'))
+/** The official template's rows as the report of one entity: its name, KRS and NIP in every row. */
+const templateReportOf = (entity: { name: string; krs: string; nip: string }) =>
+  Buffer.from(
+    fs
+      .readFileSync(
+        path.join(import.meta.dirname, '../../fixtures/official/Wcorcowy_zakres_danych_dotyczących_cen_mieszkań.csv'),
+        'utf8',
+      )
+      .split('\n')
+      .map((line, index) => {
+        if (index === 0 || line === '') return line
+        const cells = line.split(';')
+        cells[0] = entity.name
+        cells[2] = entity.krs
+        cells[4] = entity.nip
+        return cells.join(';')
+      })
+      .join('\n'),
+    'utf8',
+  )
 const IMPORT_MAPPING = {
   source_investment_id: 'Inwestycja',
   source_property_id: 'ID lokalu',
@@ -379,25 +399,34 @@ describeEachDatabase('OpenAPI document against real responses', (getEnv) => {
         headers: asAdmin({ 'content-type': 'application/x-www-form-urlencoded' }),
       })
 
-    // a report is published under the dataset of the developer it names: publish as that developer
-    await env.ctx.db.updateTable('developers').set({ nip: '9721307957' }).execute()
-    const preview = await upload('raport.xlsx', REAL_REPORT, XLSX_TYPE)
-    expect(preview.statusCode).toBe(200)
+    // a report is published under the dataset of the developer it names, with that entity's name
+    // and KRS: publish as the real report's company
+    const entity = { name: 'MWRW Sp. z o.o.', krs: '0000942937', nip: '9721307957' }
+    await env.ctx.db.updateTable('developers').set(entity).execute()
+    // the real report's later rows carry other KRS numbers: refused, naming them
+    const foreign = await upload('raport.xlsx', REAL_REPORT, XLSX_TYPE)
+    expect(foreign.statusCode).toBe(422)
+    expect(foreign.json()).toMatchObject({
+      error: 'import_invalid',
+      preview: { errors: [{ code: 'developer_mismatch' }, { code: 'developer_mismatch' }] },
+    })
+    // and its job, confirmed with the former confirmation parameter, is refused all the same
+    const refused = await confirm({
+      job_id: foreign.json().id,
+      confirm: 'true',
+      date: '2026-11-19',
+      confirm_developer_mismatch: 'true',
+    })
+    expect(refused.statusCode).toBe(422)
+    expect(refused.json()).toMatchObject({ error: 'developer_mismatch' })
+    const preview = await upload('raport.csv', templateReportOf(entity), 'text/csv')
+    expect(preview.statusCode, preview.body).toBe(200)
     const id = (preview.json() as { id: string }).id
     expect((await upload('raport.csv', 'a;b\n1;2\n', 'text/csv')).statusCode).toBe(422)
     expect((await confirm({ job_id: id, date: '2026-11-19' })).statusCode).toBe(422)
     expect((await confirm({ job_id: '0'.repeat(32), confirm: 'true', date: '2026-11-19' })).statusCode).toBe(404)
     expect((await call('get', `${V2}/imports/{id}`, { params: { id }, headers: asAdmin() })).statusCode).toBe(200)
-    // the report names another company than the entity with its NIP: published only when confirmed
-    const mismatch = await confirm({ job_id: id, confirm: 'true', date: '2026-11-19' })
-    expect(mismatch.statusCode).toBe(422)
-    expect(mismatch.json()).toMatchObject({ error: 'developer_mismatch_unconfirmed' })
-    const confirmed = await confirm({
-      job_id: id,
-      confirm: 'true',
-      date: '2026-11-19',
-      confirm_developer_mismatch: 'true',
-    })
+    const confirmed = await confirm({ job_id: id, confirm: 'true', date: '2026-11-19' })
     expect(confirmed.statusCode, confirmed.body).toBe(200)
     const again = await confirm({ job_id: id, confirm: 'true', date: '2026-11-19' })
     expect(again.statusCode).toBe(200)

@@ -1,13 +1,16 @@
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 
 import { beforeAll, expect, it } from 'vitest'
 
 import { setUpDemo } from '../../../src/demo/demo-setup.js'
+import { readOfferFile } from '../../../src/imports/reading/read-offer-file.js'
 import { releaseLock, tryAcquireLock } from '../../../src/host/locks.js'
 import { setLicense } from '../../../src/licensing/license.js'
 import { OFFICIAL_HEADER_LINE, OFFICIAL_HEADERS } from '../../../src/publication/daily-file/official-columns.js'
 import { PUBLICATION_LOCK } from '../../../src/publication/publication-service.js'
+import { convertReport } from '../../../src/publication/report/report-convert.js'
 import { updatePublicationSettings } from '../../../src/publication/settings/publication-settings.js'
 import { createTestUser, grantProLicense, type TestUser } from '../../helpers/factories.js'
 import { multipart } from '../../helpers/multipart.js'
@@ -18,9 +21,15 @@ const REAL_REPORT = fs.readFileSync(path.join(FIXTURES, 'real-report-example.xls
 const OFFICIAL_TEMPLATE = fs.readFileSync(path.join(FIXTURES, 'Wcorcowy_zakres_danych_dotyczących_cen_mieszkań.csv'))
 /** The NIP of the real report's developer; the tests publish as that developer. */
 const REPORT_NIP = '9721307957'
+/**
+ * The entity with that NIP in the settings: the real report's company with the KRS of its first
+ * rows (its later rows carry a spreadsheet fill-down series of KRS numbers).
+ */
+const ENTITY = { name: 'MWRW Sp. z o.o.', krs: '0000942937' }
 /*
  * The template names two sample developers (NIPs 1234567890 and 9584736251); a report is
- * published under one developer's dataset only, so the tests use it with the publisher's NIP.
+ * published under one developer's dataset only, with that entity's name and KRS, so the tests use
+ * it with the publisher's.
  */
 const TEMPLATE = Buffer.from(
   OFFICIAL_TEMPLATE.toString('utf8')
@@ -28,6 +37,8 @@ const TEMPLATE = Buffer.from(
     .map((line, index) => {
       if (index === 0 || line === '') return line
       const cells = line.split(';')
+      cells[0] = ENTITY.name
+      cells[2] = ENTITY.krs
       cells[4] = REPORT_NIP
       return cells.join(';')
     })
@@ -93,29 +104,33 @@ describeEachDatabase('official report import', (getEnv) => {
   beforeAll(async () => {
     env = getEnv()
     await setUpDemo(env.ctx)
-    await env.ctx.db.updateTable('developers').set({ nip: REPORT_NIP }).execute()
+    await env.ctx.db.updateTable('developers').set({ nip: REPORT_NIP, name: ENTITY.name, krs: ENTITY.krs }).execute()
     admin = await createTestUser(env.ctx, 'administrator')
     await updatePublicationSettings(env.ctx, { public_base_url: 'https://ceny.example.pl/dane-gov' }, { type: 'cli' })
   })
 
-  it('previews the real developer report (XLSX) as valid canonical CSV and names the suspicious values', async () => {
-    const before = await catalogCounts()
-    const response = await preview('raport.xlsx', REAL_REPORT, XLSX_TYPE)
-    expect(response.statusCode).toBe(200)
-    const { id, preview: result } = response.json()
-    expect(id).toMatch(/^[0-9a-f]{32}$/)
-    expect(result).toMatchObject({ valid: true, row_count: 4, errors: [], format: 'xlsx' })
-    expect(result.csv_path).toBe(`report-imports/${id}.csv`)
-    const codes = result.warnings.map((w: { code: string }) => w.code)
+  it('converts the real developer report (XLSX) to canonical CSV, naming the suspicious values', async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'dg-report-')), 'raport.xlsx')
+    fs.writeFileSync(file, REAL_REPORT)
+    const reader = await readOfferFile({
+      path: file,
+      fileName: 'raport.xlsx',
+      limits: { maxBytes: env.config.importMaxBytes, maxRows: env.config.importMaxRows },
+    })
+    const converted = await convertReport(reader, { today: '2026-11-20', maxErrors: 100, developerNips: [REPORT_NIP] })
+    fs.rmSync(path.dirname(file), { recursive: true, force: true })
+    expect(converted).toMatchObject({ rowCount: 4, errors: [], errorsTotal: 0 })
+    const codes = converted.warnings.map((w) => w.code)
     expect(codes).toEqual(
       expect.arrayContaining(['money_rounded', 'developer_data_inconsistent', 'investment_data_inconsistent']),
     )
+    const warning = converted.warnings.map((w) => w.message_en ?? w.message).join(' ')
     // the fill-down series of the KRS number and the postal codes are named with their rows
-    expect(result.warning).toContain('"0000942938" (row 4)')
-    expect(result.warning).toContain('"61-628" (row 5)')
-    expect(result.warning).toContain('"62-007" (row 5)')
+    expect(warning).toContain('"0000942938" (row 4)')
+    expect(warning).toContain('"61-628" (row 5)')
+    expect(warning).toContain('"62-007" (row 5)')
 
-    const bytes = convertedBytes(result.csv_path)
+    const bytes = converted.content as Buffer
     expect(bytes.subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf]))).toBe(false)
     const lines = bytes.toString('utf8').split('\n')
     expect(lines[0]).toBe(OFFICIAL_HEADER_LINE)
@@ -135,6 +150,27 @@ describeEachDatabase('official report import', (getEnv) => {
         'własność;X;X;X;X;X;https://www.mwrw.net/kliny',
     )
     expect(codes).toContain('date_without_value')
+  })
+
+  it('refuses the real report under its NIP’s entity: its later rows carry another KRS, and nothing is kept', async () => {
+    const before = await catalogCounts()
+    const response = await preview('raport.xlsx', REAL_REPORT, XLSX_TYPE)
+    expect(response.statusCode).toBe(422)
+    const { id, preview: result } = response.json()
+    expect(result).toMatchObject({ valid: false, csv_path: null, row_count: 4, format: 'xlsx' })
+    // one error per KRS that is not the entity's, in column 3 at its first row, naming where to correct it
+    expect(result.errors).toEqual([
+      expect.objectContaining({ row: 4, column: 3, field: 'krs', code: 'developer_mismatch' }),
+      expect.objectContaining({ row: 5, column: 3, field: 'krs', code: 'developer_mismatch' }),
+    ])
+    expect(result.errors[0].message_pl).toBe(
+      `Wiersz 4, kolumna 3 („Nr KRS”): raport podaje 0000942938, a podmiot o NIP ${REPORT_NIP} ma w ustawieniach numer KRS ${ENTITY.krs}. ` +
+        'Raport z danymi innej firmy nie zostanie opublikowany w zbiorze tego podmiotu: popraw raport albo dane dewelopera w panelu (Ustawienia → Deweloper, pole „Numer KRS”) i wczytaj raport ponownie.',
+    )
+    expect(result.errors[0].message).toBe(result.errors[0].message_pl)
+    // its warnings are still told
+    expect(result.warnings.map((w: { code: string }) => w.code)).toContain('developer_data_inconsistent')
+    expect(fs.existsSync(path.join(env.config.dataDir, 'report-imports', `${id}.csv`))).toBe(false)
     expect(await catalogCounts()).toEqual(before)
 
     const job = await env.app.inject({
@@ -142,7 +178,7 @@ describeEachDatabase('official report import', (getEnv) => {
       headers: { authorization: admin.authorization },
     })
     expect(job.statusCode).toBe(200)
-    expect(job.json()).toMatchObject({ id, type: 'report', mode: 'report', status: 'validated', items: [] })
+    expect(job.json()).toMatchObject({ id, type: 'report', mode: 'report', status: 'invalid' })
   })
 
   it('previews the official template CSV as valid: date-times become dates, amounts get two decimals', async () => {
@@ -191,23 +227,17 @@ describeEachDatabase('official report import', (getEnv) => {
 
   it('confirms a report: it becomes the published file of the date, byte for byte, and offers stay untouched', async () => {
     const before = await catalogCounts()
-    const previewed = (await preview('raport.xlsx', REAL_REPORT, XLSX_TYPE)).json()
-    // the report names another company than the demo's entity with its NIP: confirmed as such
-    expect(previewed.preview.warnings.map((w: { code: string }) => w.code)).toContain('developer_mismatch')
-    const response = await confirm({
-      job_id: previewed.id,
-      confirm: 'true',
-      date: '2026-11-20',
-      confirm_developer_mismatch: 'true',
-    })
-    expect(response.statusCode).toBe(200)
+    const previewed = (await preview('wzor.csv', TEMPLATE)).json()
+    expect(previewed.preview).toMatchObject({ valid: true, row_count: 10 })
+    const response = await confirm({ job_id: previewed.id, confirm: 'true', date: '2026-11-20' })
+    expect(response.statusCode, response.body).toBe(200)
     const { id, result } = response.json()
     expect(id).toBe(previewed.id)
     expect(result).toMatchObject({
       status: 'published',
       date: '2026-11-20',
       trigger: 'report_import',
-      record_count: 4,
+      record_count: 10,
     })
     expect(result.csv.file_name).toMatch(/^ceny-ofertowe-mieszkan-dewelopera-[a-z0-9-]+-2026-11-20\.csv$/)
 
@@ -231,7 +261,7 @@ describeEachDatabase('official report import', (getEnv) => {
       .where('trigger', '=', 'report_import')
       .where('status', '=', 'published')
       .executeTakeFirstOrThrow()
-    expect(publication).toMatchObject({ publication_date: '2026-11-20', record_count: 4, csv_md5: result.csv.md5 })
+    expect(publication).toMatchObject({ publication_date: '2026-11-20', record_count: 10, csv_md5: result.csv.md5 })
 
     // the same confirmation again answers the stored outcome; another date needs a new preview
     const again = await confirm({ job_id: id, confirm: 'true', date: '2026-11-20' })
@@ -240,6 +270,89 @@ describeEachDatabase('official report import', (getEnv) => {
     const otherDate = await confirm({ job_id: id, confirm: 'true', date: '2026-11-21' })
     expect(otherDate.statusCode).toBe(409)
     expect(otherDate.json().error).toBe('import_conflict')
+  })
+
+  it('refuses another company’s name or KRS under the NIP’s entity, whatever the confirmation says', async () => {
+    const other = templateRows().map((row, i) =>
+      i === 3
+        ? row.map((cell, column) => (column === 0 ? 'Inna Spółka Sp. z o.o.' : column === 2 ? '0000111222' : cell))
+        : row,
+    )
+    const response = await preview('inna.csv', csvOf(other))
+    expect(response.statusCode).toBe(422)
+    const { id, error, preview: result } = response.json()
+    expect(error).toBe('import_invalid')
+    expect(result).toMatchObject({ valid: false, csv_path: null })
+    expect(result.errors).toEqual([
+      expect.objectContaining({ row: 4, column: 1, field: 'developer_name', code: 'developer_mismatch' }),
+      expect.objectContaining({ row: 4, column: 3, field: 'krs', code: 'developer_mismatch' }),
+    ])
+    expect(result.errors[0].message_pl).toBe(
+      `Wiersz 4, kolumna 1 („Nazwa dewelopera”): raport podaje „Inna Spółka Sp. z o.o.”, a podmiot o NIP ${REPORT_NIP} nazywa się w ustawieniach „${ENTITY.name}”. ` +
+        'Raport z danymi innej firmy nie zostanie opublikowany w zbiorze tego podmiotu: popraw raport albo dane dewelopera w panelu (Ustawienia → Deweloper, pole „Nazwa”) i wczytaj raport ponownie.',
+    )
+    expect(result.errors[1].message_en).toContain('Settings → Developer, the field "KRS number"')
+
+    // the former confirmation parameter is still accepted, and changes nothing
+    const confirmed = await confirm({
+      job_id: id,
+      confirm: 'true',
+      date: '2026-11-19',
+      confirm_developer_mismatch: 'true',
+    })
+    expect(confirmed.statusCode).toBe(422)
+    expect(confirmed.json()).toMatchObject({ error: 'developer_mismatch', id })
+    expect(confirmed.json().issues.map((i: { code: string }) => i.code)).toEqual([
+      'developer_mismatch',
+      'developer_mismatch',
+    ])
+    expect(confirmed.json().issues[0]).toMatchObject({
+      message_pl: result.errors[0].message_pl,
+      details: { row: 4, column: 1, field: 'developer_name' },
+    })
+
+    // a job previewed when such a report was valid with a warning, kept before an upgrade: refused too
+    const earlier = (await preview('wzor.csv', TEMPLATE)).json()
+    const job = await env.ctx.db
+      .selectFrom('import_jobs')
+      .select(['mapping'])
+      .where('id', '=', earlier.id)
+      .executeTakeFirstOrThrow()
+    const developer = await env.ctx.db.selectFrom('developers').select('id').orderBy('id').executeTakeFirstOrThrow()
+    const mapping = {
+      ...JSON.parse(job.mapping),
+      identity_mismatch: {
+        developer_id: developer.id,
+        entity: { name: ENTITY.name, krs: ENTITY.krs },
+        names: [{ value: 'Inna Spółka Sp. z o.o.', count: 1, rows: [4] }],
+        krs: [],
+      },
+    }
+    await env.ctx.db
+      .updateTable('import_jobs')
+      .set({ mapping: JSON.stringify(mapping) })
+      .where('id', '=', earlier.id)
+      .execute()
+    const kept = await confirm({
+      job_id: earlier.id,
+      confirm: 'true',
+      date: '2026-11-19',
+      confirm_developer_mismatch: 'true',
+    })
+    expect(kept.statusCode).toBe(422)
+    expect(kept.json().error).toBe('developer_mismatch')
+    expect(kept.json().issues[0].message_pl).toMatch(
+      /^Wiersz 4, kolumna 1 \(„Nazwa dewelopera”\): raport podaje „Inna Spółka/,
+    )
+
+    // nothing was published for that day
+    const published = await env.ctx.db
+      .selectFrom('publications')
+      .select('id')
+      .where('publication_date', '=', '2026-11-19')
+      .execute()
+    expect(published).toEqual([])
+    expect((await env.app.inject({ url: '/dane-gov/dataset.xml' })).body).not.toContain('2026-11-19')
   })
 
   it('requires confirm=true: a missing or false confirmation is 422 report_confirmation_required', async () => {
@@ -378,12 +491,7 @@ describeEachDatabase('official report import', (getEnv) => {
     const lock = await tryAcquireLock(env.ctx, PUBLICATION_LOCK, 'test-holder', 60_000)
     expect(lock.acquired).toBe(true)
     try {
-      const response = await confirm({
-        job_id: id,
-        confirm: 'true',
-        date: '2026-11-23',
-        confirm_developer_mismatch: 'true',
-      })
+      const response = await confirm({ job_id: id, confirm: 'true', date: '2026-11-23' })
       expect(response.statusCode).toBe(409)
       expect(response.json().error).toBe('publication_in_progress')
     } finally {
@@ -391,7 +499,7 @@ describeEachDatabase('official report import', (getEnv) => {
     }
 
     const [report, publication] = await Promise.all([
-      confirm({ job_id: id, confirm: 'true', date: '2026-11-24', confirm_developer_mismatch: 'true' }),
+      confirm({ job_id: id, confirm: 'true', date: '2026-11-24' }),
       env.app.inject({
         method: 'POST',
         url: '/wp-json/dg/v2/publications',

@@ -185,10 +185,6 @@ export async function renderReportImport(root, { api }) {
 
     const date = dateInput({ id: 'report-date', value: todayInWarsaw(), max: todayInWarsaw(), required: true })
     const confirm = h('input', { type: 'checkbox', id: 'report-confirm' })
-    // the rows name another developer name or KRS than the entity the NIP names: confirmed apart
-    const mismatch = preview.warnings.some((w) => w.code === 'developer_mismatch')
-      ? h('input', { type: 'checkbox', id: 'report-confirm-mismatch' })
-      : null
     const publish = h(
       'button',
       { type: 'button', class: 'button button-primary', id: 'report-publish' },
@@ -210,23 +206,8 @@ export async function renderReportImport(root, { api }) {
         confirm.focus()
         return
       }
-      if (mismatch && !mismatch.checked) {
-        replaceChildren(
-          message,
-          alertBox(
-            'error',
-            tr(
-              'Dane dewelopera w raporcie różnią się od ustawień (zob. ostrzeżenia wyżej). Popraw raport albo zaznacz, że publikujesz go mimo różnicy.',
-              'The report’s developer data differ from the settings (see the warnings above). Correct the report, or tick that you publish it despite the difference.',
-            ),
-          ),
-        )
-        mismatch.focus()
-        return
-      }
       try {
         const form = new URLSearchParams({ job_id: id, confirm: 'true', date: isoDate(date) })
-        if (mismatch) form.set('confirm_developer_mismatch', 'true')
         const { body } = await withBusy(publish, tr('Publikowanie…', 'Publishing…'), () =>
           api.post('/imports/report', { form }),
         )
@@ -283,16 +264,6 @@ export async function renderReportImport(root, { api }) {
           input: confirm,
           names: 'confirm',
         }),
-        mismatch
-          ? formField({
-              label: tr(
-                ' Publikuję raport mimo różnicy nazwy lub numeru KRS dewelopera względem ustawień',
-                ' I publish the report despite its developer name or KRS differing from the settings',
-              ),
-              input: mismatch,
-              names: 'confirm_developer_mismatch',
-            })
-          : null,
         message,
         h('div', { class: 'actions' }, publish),
       ),
