@@ -185,24 +185,51 @@ export function publicationGapsAlert(
   }
 }
 
-/** The nightly audit of the day just published found files breaking a rule (publication-audit.ts). */
+/**
+ * The nightly audit of everything published found errors (publication-audit.ts): each line names
+ * the day and the file it is about, and the files' own problems (missing, changed, retitled) come
+ * before the rows they break, so that many rows of one file do not hide another file.
+ */
 export function publicationAuditAlert(
   day: string,
   dataset: AlertDataset | null,
-  problems: readonly { code: string; message_pl: string; message_en: string; unit?: string | null }[],
+  problems: readonly {
+    code: string
+    message_pl: string
+    message_en: string
+    unit?: string | null
+    day?: string | null
+    file?: string | null
+  }[],
 ): AlertInput {
   const where = inDataset(dataset)
-  const shown = problems.slice(0, 10)
+  const fileProblem = (p: { code: string }) => (p.code.startsWith('audit_') ? 0 : 1)
+  const ordered = [...problems].sort(
+    (a, b) => fileProblem(a) - fileProblem(b) || (a.day ?? '').localeCompare(b.day ?? ''),
+  )
+  const shown = ordered.slice(0, 10)
   const more = problems.length - shown.length
+  // a message that does not name its file (a row's rule) gets the day and the file before it
+  const line = (p: (typeof problems)[number], message: string) =>
+    `- ${p.file && !message.includes(p.file) ? `${p.day ?? ''} ${p.file}: `.trimStart() : ''}${message}`
+  const days = [...new Set(problems.flatMap((p) => (p.day ? [p.day] : [])))].sort()
+  const inDays =
+    days.length === 0
+      ? { pl: '', en: '' }
+      : days.length === 1
+        ? { pl: ` w pliku z dnia ${days[0]}`, en: ` in the file of ${days[0]}` }
+        : { pl: ` w plikach z dni ${listed(days)}`, en: ` in the files of ${listed(days)}` }
   return {
     cause: 'publication_audit',
     day,
     dataset,
     severity: 'critical',
-    message_pl: `Audyt plików opublikowanych ${day}${where.pl} znalazł ${polishCount(problems.length, ['błąd', 'błędy', 'błędów'])}:\n${shown.map((p) => `- ${p.message_pl}`).join('\n')}${more > 0 ? `\n… i ${polishCount(more, ['inny', 'inne', 'innych'])}` : ''}\nPełna lista: panel „Audyt publikacji”, dg audit lub GET /publication/audit.`,
-    message_en: `The audit of the files published on ${day}${where.en} found ${englishCount(problems.length, ['error', 'errors'])}:\n${shown.map((p) => `- ${p.message_en}`).join('\n')}${more > 0 ? `\n… and ${more} more` : ''}\nThe whole list: admin panel "Audyt publikacji", dg audit or GET /publication/audit.`,
+    message_pl: `Nocny audyt z ${day} wszystkich opublikowanych plików${where.pl} znalazł ${polishCount(problems.length, ['błąd', 'błędy', 'błędów'])}${inDays.pl}:\n${shown.map((p) => line(p, p.message_pl)).join('\n')}${more > 0 ? `\n… i ${polishCount(more, ['inny', 'inne', 'innych'])}` : ''}\nPełna lista: panel „Audyt publikacji”, dg audit lub GET /publication/audit.`,
+    message_en: `The nightly audit of ${day} of everything published${where.en} found ${englishCount(problems.length, ['error', 'errors'])}${inDays.en}:\n${shown.map((p) => line(p, p.message_en)).join('\n')}${more > 0 ? `\n… and ${more} more` : ''}\nThe whole list: admin panel "Audyt publikacji", dg audit or GET /publication/audit.`,
     details: {
       codes: [...new Set(problems.map((p) => p.code))],
+      days,
+      files: [...new Set(problems.flatMap((p) => (p.file ? [p.file] : [])))],
       units: problems.flatMap((p) => (p.unit ? [p.unit] : [])),
     },
   }

@@ -12,7 +12,8 @@
  * - license_continuity: the licence expired or was suspended (continuity mode), told daily while it lasts;
  * - publication_gaps: a scheduled publication succeeded, but its file shows the offer incompletely
  *   (the preflight's gap warnings: offers without price or type, column 42, location, prospectus);
- * - publication_audit: the audit of the day a scheduled run published found a file breaking a rule.
+ * - publication_audit: the nightly audit of everything published (every dataset, every day's file,
+ *   the XML and what each resource was first published with) found an error.
  *
  * No rule runs before the installation has an active administrator and a developer entity.
  */
@@ -68,11 +69,19 @@ export const GAP_WARNING_CODES: ReadonlySet<string> = new Set([
 export interface AuditedPublication {
   date: string
   dataset: AlertDataset | null
-  problems: readonly { code: string; message_pl: string; message_en: string; unit?: string | null }[]
+  problems: readonly {
+    code: string
+    message_pl: string
+    message_en: string
+    unit?: string | null
+    /** The day and the file the problem is about, when it is about one. */
+    day?: string | null
+    file?: string | null
+  }[]
 }
 
 export interface AlertCheckOptions {
-  /** Scheduled publications of the run whose audit found errors. */
+  /** The datasets whose nightly audit of everything published found errors. */
   auditedPublications?: readonly AuditedPublication[]
   /** Scheduled publications that failed in the run that calls the rules. */
   failedPublications?: readonly FailedPublication[]

@@ -139,6 +139,11 @@ export const ERROR_CODES = {
   dg_investment_not_found: { status: [404], description: 'No published investment with this id.' },
   dg_property_not_found: { status: [404], description: 'No published offer with this id.' },
   dg_file_not_found: { status: [404], description: 'No published file, media file or panel asset with this name.' },
+  dg_published_file_missing: {
+    status: [404],
+    description:
+      'A file of /dane-gov/ the current version lists is missing from the data directory (deleted or lost on the server); logged, found by the audit (audit_file_missing); restore it from the backup.',
+  },
 
   // --- editor ---
   investment_not_found: { status: [404], description: 'No investment with this id.' },

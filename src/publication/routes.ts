@@ -77,13 +77,34 @@ async function sendPublicFile(
   etag: string,
   modified: Date,
 ): Promise<FastifyReply> {
+  const inm = request.headers['if-none-match']
+  const notModified = typeof inm === 'string' && ifNoneMatchMatches(inm, `"${etag}"`)
+  const body = notModified ? undefined : await readPublished(request, file)
   reply.header('Content-Type', contentType)
   reply.header('ETag', `"${etag}"`)
   reply.header('Last-Modified', httpDate(modified))
   reply.header('Cache-Control', 'no-cache')
-  const inm = request.headers['if-none-match']
-  if (typeof inm === 'string' && ifNoneMatchMatches(inm, `"${etag}"`)) return reply.code(304).send()
-  return reply.send(await fs.readFile(file))
+  if (notModified) return reply.code(304).send()
+  return reply.send(body)
+}
+
+/*
+ * A file the current version lists but the data directory lacks (deleted or lost on the server)
+ * is a documented 404 of its own, not a 500: the harvester is told the file is not there, and the
+ * operator finds it in the log and in the nightly audit (audit_file_missing), and restores it.
+ */
+async function readPublished(request: FastifyRequest, file: string): Promise<Buffer> {
+  try {
+    return await fs.readFile(file)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    request.log.error({ file: path.basename(file) }, 'a published file is missing from the data directory')
+    throw new HostError(
+      'dg_published_file_missing',
+      'This file is published but missing on the server; its operator restores it from the backup.',
+      404,
+    )
+  }
 }
 
 /*

@@ -404,7 +404,7 @@ describeEachDatabase('each entity’s dataset over several days, the report impo
     expect(datasets[0].files_checked).toBe(datasets[0].resources)
     expect(datasets[1].files_checked).toBe(4)
 
-    // the nightly run of 2027-01-03 audits what it published and raises nothing on clean files
+    // the nightly run of 2027-01-03 audits everything published and raises nothing on clean files
     env.clock.set('2027-01-02T23:30:00Z')
     expect(await runScheduledPublication(env.ctx)).toBe('published')
     expect(
@@ -455,7 +455,7 @@ describeEachDatabase('each entity’s dataset over several days, the report impo
     expect(stdout).toContain(`unit ${unit}`)
     expect(stdout).toContain('2026-11-21')
 
-    // the nightly alert of an audit with errors names the day's problems
+    // the alert of an audit with errors names each problem's day and file
     const audited = await auditPublications(env.ctx, { day: '2026-11-21', developerId: secondId })
     await checkAlertConditions(env.ctx, {
       auditedPublications: [
@@ -471,7 +471,8 @@ describeEachDatabase('each entity’s dataset over several days, the report impo
       .selectAll()
       .where('cause', '=', 'publication_audit')
       .executeTakeFirstOrThrow()
-    expect(alert.message_pl).toContain('Audyt plików opublikowanych 2026-11-21')
+    expect(alert.message_pl).toContain('Nocny audyt z 2026-11-21')
+    expect(alert.message_pl).toContain(`2026-11-21 ${day.file_name}`)
     expect(alert.message_pl).toContain(unit as string)
   })
 })

@@ -18,7 +18,7 @@ const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T)
 const AuditProblemSchema = Type.Object({
   code: Type.String({
     description:
-      'Stable code: audit_* (XML, .md5, resources, files and their checksums), the byte rules’ codes, invariant_* (the day-file invariants) or a gap (offer_price_missing, offer_price_m2_missing, offer_price_total_missing)',
+      'Stable code: audit_* (XML, .md5, resources and their titles and descriptions, files and their checksums), the byte rules’ codes, invariant_* (the day-file invariants) or a gap (offer_price_missing, offer_price_m2_missing, offer_price_total_missing)',
   }),
   severity: Type.String({ description: 'error (a rule a published file breaks) or gap (a unit shown incompletely)' }),
   message: Type.String({ description: 'Polish, or English with Accept-Language: en' }),
@@ -68,8 +68,9 @@ export async function publicationAuditRoutes(app: FastifyInstance): Promise<void
         summary: 'Audit of everything published: every file of every dataset read again and checked',
         description:
           'Re-reads every published file of every developer entity’s dataset (or one day’s, or one dataset’s) and checks ' +
-          'the XML against the XSD and its .md5, every listed resource present with its recorded checksum, no resource ' +
-          'removed from the XML since it was published, and each day file against the invariants every file passes ' +
+          'the XML against the XSD and its .md5, every listed resource present with its recorded checksum and with the ' +
+          'URL, day, titles and descriptions it was first published with, no resource removed from the XML since it was ' +
+          'published, and each day file against the invariants every file passes ' +
           'before it is written (dates never after the day, prices of units on offer, column 42 ≥ column 40, ' +
           'elementary cells, lengths the XML allows) and the byte rules. Each problem names the day, the file and the unit.',
         security,

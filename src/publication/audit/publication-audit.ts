@@ -2,9 +2,10 @@
  * The audit of everything published: for every developer entity's dataset, the files as they are
  * served are read again from the data directory and checked as the harvester and a lawyer would —
  * the XML against the XSD and its .md5, every listed resource present with the checksum recorded
- * when it was published, no resource published for the portal dropped from the XML since, and
- * each day file against the same invariants every file passes before it is written (the day file
- * invariants module) plus the byte rules. Every problem names its dataset, day, file and unit.
+ * when it was published and the URL, day and texts (titles, descriptions) it was first published
+ * with, no resource published for the portal dropped from the XML since, and each day file against
+ * the same invariants every file passes before it is written (the day file invariants module) plus
+ * the byte rules. Every problem names its dataset, day, file and unit.
  * Read only: it never changes a file or a record.
  */
 import fs from 'node:fs/promises'
@@ -17,9 +18,10 @@ import { md5Hex } from '../daily-file/harvester-xml.js'
 import { validateHarvesterXml } from '../daily-file/validate-xml.js'
 import { checkOfficialFile } from '../invariants/official-file-invariants.js'
 import { issue, type PublicationIssue } from '../publication-issue.js'
-import { type Manifest, type PublicationStore, XML_NAME } from '../publication-store.js'
+import { type Manifest, type ManifestDay, type PublicationStore, XML_NAME } from '../publication-store.js'
 import { isTrialAddress, MD5_NAME } from '../publication-service.js'
 import { getPublicationSettings } from '../settings/publication-settings.js'
+import { publishedRecords } from './audit-repository.js'
 
 export type AuditSeverity = 'error' | 'gap'
 
@@ -66,12 +68,30 @@ export interface AuditOptions {
   day?: string | undefined
   /** Only this developer entity's dataset. */
   developerId?: number | undefined
+  /**
+   * The nightly run: every file is still read and compared with its recorded checksum, and every
+   * resource with what it was first published with, but the rules a file passed before it was
+   * written — the day-file rules (byte rules, invariants) and the XML's XSD — are applied only to
+   * this day's files and to files whose bytes are no longer the recorded ones. A file with its
+   * recorded checksum has the bytes that passed those rules when it was published; applying them
+   * again finds only a rule newer than the file, which the audit on demand (no option) shows.
+   */
+  rulesOnlyForDay?: string | undefined
+}
+
+/** A resource's texts, which never change once it is published. */
+interface ResourceTexts {
+  title_pl: string
+  title_en: string
+  description_pl: string
+  description_en: string
 }
 
 interface ListedResource {
   extIdent: string
   url: string
   dataDate: string
+  texts: ResourceTexts
 }
 
 /** The resources of a harvester XML as listed (the XSD was checked separately). */
@@ -80,7 +100,20 @@ export function listedResources(xml: string): ListedResource[] {
   for (const match of xml.matchAll(/<resource\b[^>]*>([\s\S]*?)<\/resource>/g)) {
     const body = match[1] ?? ''
     const field = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(body)?.[1] ?? ''
-    out.push({ extIdent: field('extIdent'), url: unescapeXml(field('url')), dataDate: field('dataDate') })
+    const both = (name: string) => {
+      const found = new RegExp(
+        `<${name}>\\s*<polish>([^<]*)</polish>\\s*<english>([^<]*)</english>\\s*</${name}>`,
+      ).exec(body)
+      return { pl: unescapeXml(found?.[1] ?? ''), en: unescapeXml(found?.[2] ?? '') }
+    }
+    const title = both('title')
+    const description = both('description')
+    out.push({
+      extIdent: field('extIdent'),
+      url: unescapeXml(field('url')),
+      dataDate: field('dataDate'),
+      texts: { title_pl: title.pl, title_en: title.en, description_pl: description.pl, description_en: description.en },
+    })
   }
   return out
 }
@@ -91,46 +124,170 @@ function unescapeXml(text: string): string {
   )
 }
 
-/** The manifests of every version a store ever served or prepared, oldest first. */
-async function pastManifests(store: PublicationStore): Promise<Manifest[]> {
-  const dir = path.join(store.root, 'versions')
-  let names: string[]
-  try {
-    names = (await fs.readdir(dir)).sort()
-  } catch {
-    return []
+const resourceKey = (day: ManifestDay): string => day.ext_ident ?? day.file_name
+
+function recordedTexts(day: ManifestDay): ResourceTexts | undefined {
+  if (
+    day.title_pl === undefined ||
+    day.title_en === undefined ||
+    day.description_pl === undefined ||
+    day.description_en === undefined
+  )
+    return undefined
+  return {
+    title_pl: day.title_pl,
+    title_en: day.title_en,
+    description_pl: day.description_pl,
+    description_en: day.description_en,
   }
-  const manifests: Manifest[] = []
-  for (const name of names) {
-    try {
-      manifests.push(JSON.parse(await fs.readFile(path.join(dir, name, 'manifest.json'), 'utf8')) as Manifest)
-    } catch {
-      // a version folder of a failed publication has no manifest: it was never served
-    }
-  }
-  return manifests
 }
 
-/** The checksums recorded with the successful publications of a dataset, by file name. */
-async function recordedChecksums(ctx: HostContext, dataset: Dataset): Promise<Map<string, string>> {
-  const rows = await ctx.db
-    .selectFrom('publications')
-    .select(['issues', 'csv_md5'])
-    .where('status', '=', 'published')
-    .where((eb) => (dataset.primary ? eb('developer_id', 'is', null) : eb('developer_id', '=', dataset.developer.id)))
-    .orderBy('id', 'asc')
-    .execute()
-  const checksums = new Map<string, string>()
-  for (const row of rows) {
+interface PublishedHistory {
+  /** The texts each resource was first recorded with (the earliest manifest that has them), by key. */
+  firstTexts: Map<string, ResourceTexts & { version: string }>
+  /** Resources an earlier version listed for the portal that the current one does not. */
+  dropped: { day: ManifestDay; version: string }[]
+  /** The checksum recorded with the publication of each file, by file name. */
+  checksums: Map<string, string>
+}
+
+/** How much of a manifest's end is read for the resource its publication added. */
+const ADDED_ENTRY_TAIL = 32 * 1024
+
+async function readManifest(store: PublicationStore, version: string): Promise<Manifest | undefined> {
+  try {
+    return JSON.parse(await fs.readFile(path.join(store.versionDir(version), 'manifest.json'), 'utf8')) as Manifest
+  } catch {
+    // a version folder of a failed publication has no manifest: it was never served
+    return undefined
+  }
+}
+
+/** A manifest's entry for a file, parsed alone, when the text holds it whole. */
+function manifestEntry(text: string, fileName: string): ManifestDay | undefined {
+  const at = text.lastIndexOf(`"file_name": ${JSON.stringify(fileName)}`)
+  if (at < 0) return undefined
+  const start = text.lastIndexOf('{', at)
+  const end = text.indexOf('}', at)
+  if (start < 0 || end < 0) return undefined
+  try {
+    const day = JSON.parse(text.slice(start, end + 1)) as ManifestDay
+    return day.file_name === fileName && typeof day.date === 'string' ? day : undefined
+  } catch {
+    // a brace inside a text: the caller reads the whole manifest
+    return undefined
+  }
+}
+
+/**
+ * The resource a publication added, read from the end of its version's manifest: days are listed
+ * by date, so the day a nightly run adds is the last one; an older day (a report import) or a text
+ * with a brace in it makes the whole manifest be read.
+ */
+async function addedResource(
+  store: PublicationStore,
+  version: string,
+  fileName: string,
+): Promise<ManifestDay | undefined> {
+  const file = path.join(store.versionDir(version), 'manifest.json')
+  let tail: string
+  try {
+    const handle = await fs.open(file, 'r')
     try {
-      const name = (JSON.parse(row.issues ?? '{}') as { outcome?: { csv?: { file_name?: string } } }).outcome?.csv
-        ?.file_name
-      if (name && row.csv_md5 && !checksums.has(name)) checksums.set(name, row.csv_md5)
-    } catch {
-      // an unreadable record names no file
+      const { size } = await handle.stat()
+      const length = Math.min(size, ADDED_ENTRY_TAIL)
+      const buffer = Buffer.alloc(length)
+      const { bytesRead } = await handle.read(buffer, 0, length, size - length)
+      tail = buffer.subarray(0, bytesRead).toString('utf8')
+    } finally {
+      await handle.close()
+    }
+  } catch {
+    return undefined
+  }
+  return (
+    manifestEntry(tail, fileName) ?? (await readManifest(store, version))?.days.find((d) => d.file_name === fileName)
+  )
+}
+
+/**
+ * What every version up to the current one listed, oldest first, without reading every manifest
+ * whole (a year of daily versions holds hundreds of megabytes of manifests, each listing every
+ * earlier day again): a version with a publication record is read only for the resource that
+ * publication added, the one place its first texts are recorded; a version without one (written
+ * before publications recorded their file) is read whole. A resource of a manifest written before
+ * texts were recorded gets them from the first manifest that has them.
+ */
+async function publishedHistory(
+  ctx: HostContext,
+  dataset: Dataset,
+  store: PublicationStore,
+  current: Manifest,
+): Promise<PublishedHistory> {
+  const records = await publishedRecords(ctx.db, dataset.primary ? null : dataset.developer.id)
+  const history: PublishedHistory = { firstTexts: new Map(), dropped: [], checksums: new Map() }
+  const added = new Map<string, string[]>()
+  const published = new Set<string>()
+  for (const record of records) {
+    if (record.file_name && record.csv_md5 && !history.checksums.has(record.file_name))
+      history.checksums.set(record.file_name, record.csv_md5)
+    if (!record.version || record.version > current.version || !record.file_name) continue
+    if (published.has(record.file_name)) {
+      if (!added.has(record.version)) added.set(record.version, [])
+      continue
+    }
+    published.add(record.file_name)
+    added.set(record.version, [...(added.get(record.version) ?? []), record.file_name])
+  }
+  let versions: string[] = []
+  try {
+    versions = (await fs.readdir(path.join(store.root, 'versions'))).filter((v) => v <= current.version).sort()
+  } catch {
+    // no versions folder: only the current manifest is known
+  }
+  const listedNow = new Set(current.days.map(resourceKey))
+  const seen = new Set<string>()
+  const take = (day: ManifestDay, version: string) => {
+    const key = resourceKey(day)
+    if (!history.firstTexts.has(key)) {
+      const texts = recordedTexts(day)
+      if (texts) history.firstTexts.set(key, { ...texts, version })
+    }
+    if (!listedNow.has(key) && !seen.has(key) && !day.url?.startsWith('http://')) history.dropped.push({ day, version })
+    seen.add(key)
+  }
+  for (const version of versions) {
+    const files = added.get(version)
+    if (files) {
+      for (const fileName of files) {
+        const day = await addedResource(store, version, fileName)
+        if (day) take(day, version)
+      }
+    } else for (const day of (await readManifest(store, version))?.days ?? []) take(day, version)
+  }
+  // resources first listed without texts: the earliest manifest that recorded them (after an upgrade)
+  const untexted = new Set(
+    current.days.filter((d) => recordedTexts(d) && !history.firstTexts.has(resourceKey(d))).map(resourceKey),
+  )
+  for (const version of versions) {
+    if (untexted.size === 0) break
+    for (const day of (await readManifest(store, version))?.days ?? []) {
+      const texts = recordedTexts(day)
+      if (!texts || !untexted.has(resourceKey(day))) continue
+      history.firstTexts.set(resourceKey(day), { ...texts, version })
+      untexted.delete(resourceKey(day))
     }
   }
-  return checksums
+  // a store whose earlier versions are gone still has the texts the current manifest recorded
+  for (const day of current.days) take(day, current.version)
+  return history
+}
+
+const TEXT_NAMES: Record<keyof ResourceTexts, { pl: string; en: string }> = {
+  title_pl: { pl: 'tytuł polski', en: 'Polish title' },
+  title_en: { pl: 'tytuł angielski', en: 'English title' },
+  description_pl: { pl: 'opis polski', en: 'Polish description' },
+  description_en: { pl: 'opis angielski', en: 'English description' },
 }
 
 class DatasetFindings {
@@ -161,6 +318,47 @@ async function readIfPresent(file: string): Promise<Buffer | undefined> {
   } catch {
     return undefined
   }
+}
+
+/** The byte rules and the day-file invariants on a day file's bytes, each finding with its unit and line. */
+function checkDayFileRules(findings: DatasetFindings, content: Buffer, where: { day: string; file: string }): void {
+  for (const found of checkCsvBytes(content)) findings.add(found, where)
+  const report = checkOfficialFile(content, where.day)
+  for (const violation of report.violations) {
+    const details = violation.details ?? {}
+    findings.add(violation, {
+      ...where,
+      unit: typeof details.unit === 'string' ? details.unit : null,
+      line: typeof details.line === 'number' ? details.line : null,
+    })
+  }
+  for (const gap of report.gaps) {
+    const units = (gap.details?.units as { code: string; line: number }[] | undefined) ?? []
+    for (const unit of units.length > 0 ? units : [undefined])
+      findings.add(gap, { ...where, unit: unit?.code ?? null, line: unit?.line ?? null }, 'gap')
+  }
+}
+
+/** A title or description of a published resource that is not the one it was first published with. */
+function textChanged(
+  day: ManifestDay,
+  name: keyof ResourceTexts,
+  inXml: boolean,
+  now: string,
+  first: ResourceTexts & { version: string },
+): PublicationIssue {
+  const code = name.startsWith('title') ? 'audit_resource_title_changed' : 'audit_resource_description_changed'
+  const what = TEXT_NAMES[name]
+  return issue(
+    code,
+    inXml
+      ? `Plik XML podaje przy pliku ${day.file_name} z dnia ${day.date} inny ${what.pl} („${now}”) niż przy jego publikacji („${first[name]}”, wersja ${first.version}); opublikowany zasób nie może się zmieniać. Opublikuj dzisiejszy plik ponownie; jeśli błąd zostaje, odtwórz katalog publikacji z kopii zapasowej.`
+      : `Zapis zbioru (manifest) podaje przy pliku ${day.file_name} z dnia ${day.date} inny ${what.pl} („${now}”) niż przy jego publikacji („${first[name]}”, wersja ${first.version}); następna publikacja zmieniłaby opublikowany zasób. Odtwórz katalog publikacji z kopii zapasowej.`,
+    inXml
+      ? `The XML gives the file ${day.file_name} of ${day.date} another ${what.en} ("${now}") than it was published with ("${first[name]}", version ${first.version}); a published resource never changes. Publish today's file again; if the error stays, restore the publication folder from the backup.`
+      : `The dataset's record (manifest) gives the file ${day.file_name} of ${day.date} another ${what.en} ("${now}") than it was published with ("${first[name]}", version ${first.version}); the next publication would change a published resource. Restore the publication folder from the backup.`,
+    { field: name, listed: now, published: first[name], published_in: first.version, in: inXml ? 'xml' : 'manifest' },
+  )
 }
 
 async function auditDataset(
@@ -214,9 +412,13 @@ async function auditDataset(
         {},
       )
     const text = xml.toString('utf8')
-    const check = await validateHarvesterXml(
-      trial ? Buffer.from(text.replaceAll('<url>http://', '<url>https://'), 'utf8') : xml,
-    )
+    // the XML with its recorded checksum passed the XSD when it was published (see rulesOnlyForDay)
+    const check =
+      options.rulesOnlyForDay !== undefined && xmlMd5 === manifest.xml_md5
+        ? { valid: true, errors: [] }
+        : await validateHarvesterXml(
+            trial ? Buffer.from(text.replaceAll('<url>http://', '<url>https://'), 'utf8') : xml,
+          )
     if (!check.valid)
       findings.add(
         issue(
@@ -231,7 +433,9 @@ async function auditDataset(
   }
   audit.resources = listed.length
 
-  // the manifest and the XML list the same resources
+  const history = await publishedHistory(ctx, dataset, store, manifest)
+
+  // the manifest and the XML list the same resources, with the texts they were first published with
   const byExtIdent = new Map(listed.map((r) => [r.extIdent, r]))
   for (const day of manifest.days) {
     const resource = day.ext_ident
@@ -255,6 +459,20 @@ async function auditDataset(
         ),
         { day: day.date, file: day.file_name },
       )
+    const first = history.firstTexts.get(resourceKey(day))
+    if (first) {
+      const served: [string, Partial<ResourceTexts>][] = [
+        ['xml', resource?.texts ?? {}],
+        ['manifest', day],
+      ]
+      for (const [where, texts] of served)
+        for (const name of Object.keys(TEXT_NAMES) as (keyof ResourceTexts)[]) {
+          const now = texts[name]
+          if (now === undefined || now === first[name]) continue
+          findings.add(textChanged(day, name, where === 'xml', now, first), { day: day.date, file: day.file_name })
+          break
+        }
+    }
     if (!trial && day.url?.startsWith('http://'))
       findings.add(
         issue(
@@ -278,57 +496,54 @@ async function auditDataset(
       )
 
   // a resource published for the portal never leaves the XML (the portal would delete it)
-  if (options.day === undefined) {
-    const current = new Set(manifest.days.map((d) => d.ext_ident ?? d.file_name))
-    const reported = new Set<string>()
-    for (const past of await pastManifests(store)) {
-      if (past.version > manifest.version) continue
-      for (const day of past.days) {
-        const key = day.ext_ident ?? day.file_name
-        if (current.has(key) || reported.has(key) || day.url?.startsWith('http://')) continue
-        reported.add(key)
-        findings.add(
-          issue(
-            'audit_resource_removed',
-            `Plik ${day.file_name} z dnia ${day.date} był opublikowany (wersja ${past.version}), a nie ma go już w pliku XML: portal usuwa zasoby, które znikają z pliku.`,
-            `The file ${day.file_name} of ${day.date} was published (version ${past.version}) and is no longer in the XML: the portal deletes resources that disappear from the file.`,
-          ),
-          { day: day.date, file: day.file_name },
-        )
-      }
-    }
-  }
+  if (options.day === undefined)
+    for (const { day, version } of history.dropped)
+      findings.add(
+        issue(
+          'audit_resource_removed',
+          `Plik ${day.file_name} z dnia ${day.date} był opublikowany (wersja ${version}), a nie ma go już w pliku XML: portal usuwa zasoby, które znikają z pliku.`,
+          `The file ${day.file_name} of ${day.date} was published (version ${version}) and is no longer in the XML: the portal deletes resources that disappear from the file.`,
+        ),
+        { day: day.date, file: day.file_name },
+      )
 
-  // every day file, as served
-  const recorded = await recordedChecksums(ctx, dataset)
+  // every day file, as served; a stored file shared by several days is read and hashed once
+  const digests = new Map<string, { md5: string; bytes: number } | null>()
   for (const day of manifest.days) {
     if (options.day !== undefined && day.date !== options.day) continue
     const where = { day: day.date, file: day.file_name }
-    const content = await readIfPresent(store.csvPath(day.md5))
-    if (!content) {
+    const file = store.csvPath(day.md5)
+    let content: Buffer | undefined
+    let actual = digests.get(day.md5)
+    if (actual === undefined) {
+      content = await readIfPresent(file)
+      actual = content ? { md5: md5Hex(content), bytes: content.length } : null
+      digests.set(day.md5, actual)
+    }
+    if (!actual) {
       findings.add(
         issue(
           'audit_file_missing',
-          `Brak pliku ${day.file_name} z dnia ${day.date} (${day.md5}.csv w katalogu danych); harvester dane.gov.pl dostanie błąd 404 (brak pliku). Odtwórz katalog publikacji z kopii zapasowej.`,
-          `The file ${day.file_name} of ${day.date} (${day.md5}.csv in the data directory) is missing; the harvester gets 404. Restore the publication folder from the backup.`,
+          `Brak pliku ${day.file_name} z dnia ${day.date} (${day.md5}.csv w katalogu danych); harvester dane.gov.pl dostaje pod jego adresem błąd 404 (dg_published_file_missing). Odtwórz katalog publikacji z kopii zapasowej.`,
+          `The file ${day.file_name} of ${day.date} (${day.md5}.csv in the data directory) is missing; the harvester gets 404 (dg_published_file_missing) at its address. Restore the publication folder from the backup.`,
         ),
         where,
       )
       continue
     }
     audit.files_checked += 1
-    const actual = md5Hex(content)
-    if (actual !== day.md5 || content.length !== day.bytes)
+    const changed = actual.md5 !== day.md5 || actual.bytes !== day.bytes
+    if (changed)
       findings.add(
         issue(
           'audit_file_checksum_mismatch',
-          `Plik ${day.file_name} z dnia ${day.date} zmienił się od publikacji (MD5 ${actual}, zapisano ${day.md5}); opublikowany plik nigdy się nie zmienia. Odtwórz go z kopii zapasowej.`,
-          `The file ${day.file_name} of ${day.date} changed since it was published (MD5 ${actual}, recorded ${day.md5}); a published file never changes. Restore it from the backup.`,
-          { md5: actual, recorded: day.md5 },
+          `Plik ${day.file_name} z dnia ${day.date} zmienił się od publikacji (MD5 ${actual.md5}, zapisano ${day.md5}); opublikowany plik nigdy się nie zmienia. Odtwórz go z kopii zapasowej.`,
+          `The file ${day.file_name} of ${day.date} changed since it was published (MD5 ${actual.md5}, recorded ${day.md5}); a published file never changes. Restore it from the backup.`,
+          { md5: actual.md5, recorded: day.md5 },
         ),
         where,
       )
-    const inRecord = recorded.get(day.file_name)
+    const inRecord = history.checksums.get(day.file_name)
     if (inRecord !== undefined && inRecord !== day.md5)
       findings.add(
         issue(
@@ -339,21 +554,9 @@ async function auditDataset(
         ),
         where,
       )
-    for (const found of checkCsvBytes(content)) findings.add(found, where)
-    const report = checkOfficialFile(content, day.date)
-    for (const violation of report.violations) {
-      const details = violation.details ?? {}
-      findings.add(violation, {
-        ...where,
-        unit: typeof details.unit === 'string' ? details.unit : null,
-        line: typeof details.line === 'number' ? details.line : null,
-      })
-    }
-    for (const gap of report.gaps) {
-      const units = (gap.details?.units as { code: string; line: number }[] | undefined) ?? []
-      for (const unit of units.length > 0 ? units : [undefined])
-        findings.add(gap, { ...where, unit: unit?.code ?? null, line: unit?.line ?? null }, 'gap')
-    }
+    if (options.rulesOnlyForDay !== undefined && day.date !== options.rulesOnlyForDay && !changed) continue
+    content ??= await readIfPresent(file)
+    if (content) checkDayFileRules(findings, content, where)
   }
   audit.errors = findings.problems.filter((p) => p.severity === 'error').length
   audit.gaps = findings.problems.length - audit.errors
