@@ -60,9 +60,10 @@ export const GAP_WARNING_CODES: ReadonlySet<string> = new Set([
   'offers_left_out_by_status',
   'offers_hidden_in_draft',
   'price_combined_missing',
-  'price_combined_computed',
+  'price_combined_package_held',
   'investment_location_missing',
   'investment_prospectus_missing',
+  'part_listed_twice',
   'offer_type_missing',
 ])
 

@@ -26,6 +26,7 @@ import {
   type StoredComponent,
 } from '../offers/editor-operation.js'
 import { planOffers } from '../offers/offer-planner.js'
+import { unitPricesOnDay } from '../offers/prices-on-day.js'
 import { applyOfferPlan } from '../offers/offer-writer.js'
 import { type EditorTarget, selectEditorTargets, selectPriceRecordsUpTo } from '../offers/offers-repository.js'
 import {
@@ -109,11 +110,22 @@ function inForceView(target: EditorTarget, records: OfferPriceRecords | undefine
       next: next === null ? null : { amount: amount(next.cents), from: next.from },
     }
   }
+  // column 42 as the file of the day shows it: the package price while it holds, else total plus parts
+  const { combined } = unitPricesOnDay(o, target.components, records, day)
   return {
     day,
     price_total: at('total', o.price_total_cents, o.price_total_from),
     price_m2: at('m2', o.price_m2_cents, o.price_m2_from),
-    price_combined: at('combined', o.price_combined_cents, o.price_combined_from),
+    price_combined: {
+      ...at('combined', o.price_combined_cents, o.price_combined_from),
+      amount: amount(combined.cents),
+      from: combined.from,
+      source: combined.source,
+      held_package:
+        combined.heldPackage === null
+          ? null
+          : { amount: amount(combined.heldPackage.cents), from: combined.heldPackage.from },
+    },
     components: target.components.map((c) => ({
       id: c.id,
       ...at(priceKey('component', c.id), c.price_cents, c.price_from),

@@ -380,7 +380,17 @@ export const EditorOffer = Type.Object(
           day: Type.String({ description: 'Today in Europe/Warsaw' }),
           price_total: priceInForce,
           price_m2: priceInForce,
-          price_combined: priceInForce,
+          price_combined: Type.Object({
+            ...priceInForce.properties,
+            source: Type.Union([Type.Literal('package'), Type.Literal('derived'), Type.Literal('none')], {
+              description:
+                'Where column 42 of the day comes from: `package` the stored package price (set on or after the last change of the total and every part, not below the total), `derived` the total plus the parts, rooms and rights listed with the unit, `none` X (no priced part)',
+            }),
+            held_package: Type.Union([Type.Object({ amount: money, from: nullableText }), Type.Null()], {
+              description:
+                'A stored package price set aside because the total or a part changed after it (or it is below the total); the file names it in the warning price_combined_package_held until it is entered again or removed',
+            }),
+          }),
           components: Type.Array(Type.Object({ id: Type.Integer(), ...priceInForce.properties })),
         },
         {

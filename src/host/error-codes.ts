@@ -424,6 +424,11 @@ export const ERROR_CODES = {
     status: [422],
     description: 'The entity’s dataset already has a file for that day: a published day is never replaced.',
   },
+  report_contradicts_published: {
+    status: [422],
+    description:
+      'A report for a missed day gives a unit another price or date than a file published after that day says held on it; `issues[].details.units` names them.',
+  },
   developer_mismatch: {
     status: [422],
     description:

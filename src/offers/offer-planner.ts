@@ -9,6 +9,7 @@ import { createHash } from 'node:crypto'
 import type { Executor } from '../host/context.js'
 import { type OfferStatus, STANDALONE_PART_TYPES } from './canonical-fields.js'
 import { decodeChangeSet, encodeChangeSet } from './change-set.js'
+import { datedOnPublishedDay, earliestOpenDay, publishedDayError } from './closed-day.js'
 import { createsExactlySent } from './compared-values.js'
 import { META_FIELD_PREFIX } from './validation/meta-values.js'
 import type {
@@ -30,7 +31,9 @@ import {
   selectEditorTargets,
   selectFirstPriceDates,
   selectInvestmentsBySourceIds,
+  selectLastPublishedDays,
   selectOfferKeysOfInvestments,
+  selectPartDesignations,
   selectOffersBySourceKeys,
   selectPlanOffersByKeys,
 } from './offers-repository.js'
@@ -48,7 +51,7 @@ export type PlanAction = 'create' | 'update' | 'unchanged' | 'archive'
  * The planner's rules, as stored with a previewed plan: a plan made by other rules (a release in
  * between) is planned again before it is executed, never taken as it is. Change it with the rules.
  */
-export const PLANNER_VERSION = '2026-11-25.1'
+export const PLANNER_VERSION = '2026-11-29.1'
 
 export interface PlannedOperation {
   /** Row of the file (or null for an archive, which has no row). */
@@ -71,6 +74,11 @@ export interface PlannedOperation {
   changeSet?: number
   /** The editor's part of the operation (an input with `editor`). */
   editor?: EditorOperation
+  /**
+   * Prices an automated channel dated on a published day, moved to the earliest open day
+   * (closed-day.ts): price field → the date it was sent with, kept in the history's reason.
+   */
+  movedDates?: Record<string, string>
 }
 
 export interface ArchiveScope {
@@ -217,6 +225,15 @@ export function createPlanner(
   const snapshot = options.mode === 'snapshot'
   const errors: RowError[] = []
   const counts = { create: 0, update: 0, unchanged: 0, archive: 0 }
+  // per investment, the last day a file that may list its offers was published (closed-day.ts)
+  const lastPublished = new Map<number, string | undefined>()
+
+  async function knowLastPublished(investmentIds: Iterable<number>): Promise<void> {
+    const unknown = [...new Set(investmentIds)].filter((id) => !lastPublished.has(id))
+    if (unknown.length === 0) return
+    const days = await selectLastPublishedDays(db, unknown)
+    for (const id of unknown) lastPublished.set(id, days.get(id))
+  }
 
   async function knowInvestments(inputs: readonly PlanInput[]): Promise<void> {
     const unknown = new Set<string>()
@@ -250,6 +267,10 @@ export function createPlanner(
       }
     }
 
+    await knowLastPublished([
+      ...[...offersByKey.values()].map((offer) => offer.investmentId),
+      ...[...editorTargets.byId.values()].map((target) => target.offer.investment_id),
+    ])
     const firstDates = await selectFirstPriceDates(db, [
       ...[...offersByKey.values()].map((offer) => offer.id),
       ...editorTargets.byId.keys(),
@@ -259,7 +280,7 @@ export function createPlanner(
     let lines = ''
     for (const input of inputs) {
       const op = input.editor
-        ? planEditorOne(input, input.editor, editorTargets, options.today, errors, firstDates)
+        ? planEditorOne(input, input.editor, editorTargets, options.today, errors, firstDates, lastPublished)
         : planOne(
             input,
             investmentBySource,
@@ -268,6 +289,7 @@ export function createPlanner(
             errors,
             options.customMeta === true,
             firstDates,
+            lastPublished,
           )
       if (op === undefined) continue
       if (op !== null) {
@@ -337,6 +359,7 @@ function planOne(
   errors: RowError[],
   customMeta: boolean,
   firstDates: FirstPriceDates,
+  lastPublished: ReadonlyMap<number, string | undefined>,
 ): PlannedOperation | null | undefined {
   const sourceInvestmentId = input.sourceInvestmentId ?? input.values.sourceInvestmentId
   const sourcePropertyId = input.sourcePropertyId ?? input.values.sourcePropertyId
@@ -388,11 +411,41 @@ function planOne(
   for (const price of PRICE_DATES) {
     if (values[price.date] === undefined && changes.includes(price.priceField)) {
       if (values === input.values) values = { ...input.values }
-      values[price.date] = today
+      const from = pairDate(input.values, price.date) ?? today
+      values[price.date] = from
       datesAdded = true
-      if (!existing || existing[price.column] !== today) {
+      if (!existing || existing[price.column] !== from) {
         changes.push(`${price.priceField}_from`)
         if (existing) before[`${price.priceField}_from`] = existing[price.column]
+      }
+    }
+  }
+  // a price an automated channel dates on a published day takes effect on the earliest open day
+  // instead (closed-day.ts); a sent date alone that would move a price onto a published day is ignored
+  let movedDates: Record<string, string> | undefined
+  const closedThrough = existing ? lastPublished.get(existing.investment_id) : undefined
+  if (existing && closedThrough !== undefined) {
+    for (const price of PRICE_DATES) {
+      const from = values[price.date]
+      const dateField = `${price.priceField}_from`
+      if (from === undefined || !datedOnPublishedDay(from, closedThrough, today)) continue
+      const priceChanged = changes.includes(price.priceField)
+      if (!priceChanged && !changes.includes(dateField)) continue
+      if (values === input.values) values = { ...input.values }
+      datesAdded = true
+      const at = changes.indexOf(dateField)
+      if (at >= 0) changes.splice(at, 1)
+      delete before[dateField]
+      if (!priceChanged) {
+        delete values[price.date]
+        continue
+      }
+      const open = earliestOpenDay(closedThrough, today)
+      values[price.date] = open
+      ;(movedDates ??= {})[price.priceField] = from
+      if (existing[price.column] !== open) {
+        changes.push(dateField)
+        before[dateField] = existing[price.column]
       }
     }
   }
@@ -451,19 +504,23 @@ function planOne(
     return null
   }
 
+  const split = existing ? splitDatedPrices(row, values, new Set(changes), existing, area) : undefined
+  if (split) {
+    errors.push(split)
+    return null
+  }
+
   const early = priceBeforeFirstRecord(row, existing?.id, values, new Set(changes), firstDates, false)
   if (early) {
     errors.push(early)
     return null
   }
 
-  // a row that sends the combined price or the total alone is held to the stored other one
-  if (values.priceCombinedCents !== undefined || values.priceTotalCents !== undefined) {
-    const below = combinedBelowTotal(
-      values.priceCombinedCents !== undefined ? values.priceCombinedCents : (existing?.price_combined_cents ?? null),
-      values.priceTotalCents !== undefined ? values.priceTotalCents : (existing?.price_total_cents ?? null),
-    )
-    if (below !== undefined && !(values.priceCombinedCents !== undefined && values.priceTotalCents !== undefined)) {
+  // a package price sent alone is held to the stored total; a total sent alone is never held to a
+  // stored package price: a price rise goes through, and the package is set aside (combined-price.ts)
+  if (values.priceCombinedCents !== undefined && values.priceTotalCents === undefined) {
+    const below = combinedBelowTotal(values.priceCombinedCents, existing?.price_total_cents ?? null)
+    if (below !== undefined) {
       errors.push(fieldError(row, 'price_combined', 'combined_below_total', below.en, below.pl))
       return null
     }
@@ -483,6 +540,7 @@ function planOne(
     investmentId: investment?.id ?? null,
   }
   if (input.storedValues !== undefined && !datesAdded) op.storedValues = input.storedValues
+  if (movedDates) op.movedDates = movedDates
   return op
 }
 
@@ -493,7 +551,19 @@ interface EditorTargets {
   byId: Map<number, EditorTarget>
   /** `investmentId/sourcePropertyId` of the source ids new offers ask for that an offer has already. */
   takenSourceKeys: Set<string>
+  /** Per investment, the parts and rooms listed with units and the standalone parts, by designation. */
+  partDesignations: Map<number, PartDesignation[]>
 }
+
+interface PartDesignation {
+  key: string
+  offerId: number
+  offerCode: string
+  componentId: number | null
+}
+
+/** A designation as people write it: "MP 24", "mp24" and " MP  24 " name the same place. */
+const designationKey = (designation: string) => designation.replace(/\s+/g, '').toLowerCase()
 
 async function knowEditorTargets(db: Executor, inputs: readonly PlanInput[]): Promise<EditorTargets> {
   const ids: number[] = []
@@ -509,10 +579,53 @@ async function knowEditorTargets(db: Executor, inputs: readonly PlanInput[]): Pr
   if (sourceKeys.length > 0)
     for (const row of await selectOffersBySourceKeys(db, sourceKeys))
       taken.add(`${row.investment_id}/${row.source_property_id ?? ''}`)
-  return {
-    byId: ids.length > 0 ? await selectEditorTargets(db, ids) : new Map<number, EditorTarget>(),
-    takenSourceKeys: taken,
+  const byId = ids.length > 0 ? await selectEditorTargets(db, ids) : new Map<number, EditorTarget>()
+  // only inputs that name a part (a component's designation, a standalone part's code) need the list
+  const investments = new Set<number>()
+  for (const input of inputs) {
+    const editor = input.editor
+    if (!editor) continue
+    const target = editor.offerId === null ? undefined : byId.get(editor.offerId)
+    const names =
+      editor.components.some((c) => c.action !== 'delete') ||
+      input.values.offerKind === 'standalone_part' ||
+      (target?.offer.offer_kind === 'standalone_part' && input.values.code !== undefined)
+    if (names) investments.add(target?.offer.investment_id ?? editor.investmentId)
   }
+  const partDesignations = new Map<number, PartDesignation[]>()
+  for (const row of await selectPartDesignations(db, [...investments])) {
+    let list = partDesignations.get(row.investment_id)
+    if (!list) partDesignations.set(row.investment_id, (list = []))
+    list.push({
+      key: designationKey(row.designation),
+      offerId: row.offer_id,
+      offerCode: row.offer_code,
+      componentId: row.component_id,
+    })
+  }
+  return { byId, takenSourceKeys: taken, partDesignations }
+}
+
+/**
+ * A part or room listed with one unit and also with another, or also offered on its own (a
+ * parking space sold twice): refused at the field that names it.
+ */
+function partTakenError(row: number, field: string, designation: string, taken: PartDesignation): RowError {
+  const where =
+    taken.componentId === null
+      ? {
+          pl: 'jest już oferowane osobno jako część samodzielna',
+          en: 'is already offered on its own as a standalone part',
+        }
+      : { pl: `jest już przypisane do lokalu ${taken.offerCode}`, en: `is already listed with unit ${taken.offerCode}` }
+  return editorError(
+    row,
+    field,
+    'part_already_listed',
+    `${JSON.stringify(designation)} ${where.en}; a part or room belongs to one unit or is offered on its own, never both`,
+    `${JSON.stringify(designation)} ${where.pl}; część lub pomieszczenie należy do jednego lokalu albo jest oferowane ` +
+      'osobno, nigdy jedno i drugie. Usuń je tam albo popraw oznaczenie.',
+  )
 }
 
 /** Stored columns of the canonical fields the editor may remove. */
@@ -589,6 +702,7 @@ function planEditorOne(
   today: string,
   errors: RowError[],
   firstDates: FirstPriceDates,
+  lastPublished: ReadonlyMap<number, string | undefined>,
 ): PlannedOperation | null {
   const row = input.row ?? 0
   const target = editor.offerId === null ? undefined : targets.byId.get(editor.offerId)
@@ -724,8 +838,9 @@ function planEditorOne(
       )
     if (values[price.date] === undefined && changes.has(price.field)) {
       if (values === input.values) values = { ...input.values }
-      values[price.date] = today
-      if (!stored || stored[price.from] !== today) change(price.dateField, stored?.[price.from])
+      const from = pairDate(input.values, price.date) ?? today
+      values[price.date] = from
+      if (!stored || stored[price.from] !== from) change(price.dateField, stored?.[price.from])
     }
   }
 
@@ -752,15 +867,23 @@ function planEditorOne(
       )
   }
 
-  const combinedNow = pick(values.priceCombinedCents, 'price_combined', stored?.price_combined_cents)
-  if (values.priceCombinedCents !== undefined || values.priceTotalCents !== undefined) {
-    const below = combinedBelowTotal(combinedNow, total)
-    // both sent: the validator has named it already
-    if (below !== undefined && !(values.priceCombinedCents !== undefined && values.priceTotalCents !== undefined))
+  // a package price sent alone is held to the total; a total sent alone sets a stale package aside
+  if (values.priceCombinedCents !== undefined && values.priceTotalCents === undefined) {
+    const below = combinedBelowTotal(values.priceCombinedCents, total)
+    if (below !== undefined)
       problems.push(fieldError(row, 'price_combined', 'combined_below_total', below.en, below.pl))
   }
+  const split = stored ? splitDatedPrices(row, values, changes, stored, area) : undefined
+  if (split) problems.push(split)
   const early = priceBeforeFirstRecord(row, stored?.id, values, changes, firstDates, editor.note?.correction === true)
   if (early) problems.push(early)
+  const closedThrough = stored ? lastPublished.get(stored.investment_id) : undefined
+  if (stored) {
+    problems.push(...pricesOnPublishedDays(row, values, changes, closedThrough, today))
+    for (const [field, date] of Object.entries(withdrawnOn))
+      if (datedOnPublishedDay(date, closedThrough, today))
+        problems.push(publishedDayError(row, `${field}_from`, date, closedThrough as string, today))
+  }
 
   const fields: EditorFields = {}
   const sentFields = editor.fields
@@ -806,7 +929,7 @@ function planEditorOne(
   }
 
   const kind = values.offerKind ?? stored?.offer_kind ?? 'property'
-  const components = planComponents(row, editor, storedComponents, today, problems)
+  const components = planComponents(row, editor, storedComponents, today, problems, stored ? closedThrough : undefined)
   const remaining =
     storedComponents.length -
     components.filter((c) => c.action === 'delete').length +
@@ -823,6 +946,30 @@ function planEditorOne(
       ),
     )
   if (components.length > 0) changes.add('components')
+  const investmentOfOffer = stored?.investment_id ?? editor.investmentId
+  const listed = targets.partDesignations.get(investmentOfOffer) ?? []
+  const takenBy = (designation: string, except: (t: PartDesignation) => boolean) => {
+    const key = designationKey(designation)
+    return key === '' ? undefined : listed.find((t) => t.key === key && !except(t))
+  }
+  editor.components.forEach((change, index) => {
+    if (change.action === 'delete') return
+    const storedComponent = change.action === 'update' ? storedComponents.find((c) => c.id === change.id) : undefined
+    const group = change.values.group ?? storedComponent?.group_kind
+    const designation = change.values.designation ?? storedComponent?.designation ?? null
+    if (designation === null || (group !== 'part' && group !== 'appurtenant_room')) return
+    if (change.action === 'update' && change.values.designation === undefined && change.values.group === undefined)
+      return
+    const taken = takenBy(
+      designation,
+      (t) => t.componentId !== null && change.action === 'update' && t.componentId === change.id,
+    )
+    if (taken) problems.push(partTakenError(row, `components[${index}].designation`, designation, taken))
+  })
+  if (kind === 'standalone_part' && values.code !== undefined && (!stored || values.code !== stored.code)) {
+    const taken = takenBy(values.code, (t) => stored !== undefined && t.offerId === stored.id && t.componentId === null)
+    if (taken) problems.push(partTakenError(row, 'prop_no', values.code, taken))
+  }
 
   if (problems.length > 0) {
     errors.push(...problems)
@@ -858,7 +1005,12 @@ function planComponents(
   stored: readonly StoredComponent[],
   today: string,
   problems: RowError[],
+  closedThrough: string | undefined,
 ): PlannedComponentChange[] {
+  const closed = (index: number, from: string | null | undefined) => {
+    if (from != null && datedOnPublishedDay(from, closedThrough, today))
+      problems.push(publishedDayError(row, `components[${index}].price_from`, from, closedThrough as string, today))
+  }
   const byId = new Map(stored.map((c) => [c.id, c]))
   let nextPosition = stored.reduce((max, c) => Math.max(max, c.position), 0) + 1
   const planned: PlannedComponentChange[] = []
@@ -868,6 +1020,7 @@ function planComponents(
       const values = { ...change.values }
       if (values.position === undefined) values.position = nextPosition++
       if (values.priceCents != null && values.priceFrom == null) values.priceFrom = today
+      if (values.priceCents != null) closed(index, values.priceFrom)
       planned.push({ action: 'create', values })
       return
     }
@@ -885,6 +1038,7 @@ function planComponents(
       return
     }
     if (change.action === 'delete') {
+      if (current.price_cents !== null) closed(index, change.priceFrom)
       planned.push({ action: 'delete', stored: current, ...(change.priceFrom ? { priceFrom: change.priceFrom } : {}) })
       return
     }
@@ -904,6 +1058,7 @@ function planComponents(
       }
       if (value !== current[column.column]) changes.push(column.field)
     }
+    if (changes.includes('price') || changes.includes('price_from')) closed(index, values.priceFrom)
     if (changes.length > 0) planned.push({ action: 'update', stored: current, values, changes })
   })
   return planned
@@ -1031,6 +1186,72 @@ function priceBeforeFirstRecord(
     )
   }
   return undefined
+}
+
+/**
+ * Both prices changed with different dates: between the two dates the file would pair the new
+ * price with the old other one (a total from 07.11 beside the old price per m² until 09.11), which
+ * must agree with the area as any pair does. Checked when the prices are entered, at the field of
+ * the earlier date, rather than first by the night's publication.
+ */
+function splitDatedPrices(
+  row: number,
+  values: NormalizedOfferValues,
+  changes: ReadonlySet<string>,
+  stored: { price_total_cents: number | null; price_m2_cents: number | null },
+  area: string | null,
+): RowError | undefined {
+  if (!changes.has('price_total') || !changes.has('price_m2') || area === null) return undefined
+  const totalFrom = values.priceTotalFrom
+  const m2From = values.priceM2From
+  if (!totalFrom || !m2From || totalFrom === m2From) return undefined
+  const totalFirst = totalFrom < m2From
+  const total = totalFirst ? values.priceTotalCents : stored.price_total_cents
+  const m2 = totalFirst ? stored.price_m2_cents : values.priceM2Cents
+  if (total === undefined || total === null || m2 === undefined || m2 === null || total <= 0) return undefined
+  if (priceWithinRounding(total, m2, area)) return undefined
+  const [earlier, later] = totalFirst ? [totalFrom, m2From] : [m2From, totalFrom]
+  return fieldError(
+    row,
+    totalFirst ? 'price_total_from' : 'price_m2_from',
+    'inconsistent_price_dates',
+    `the total takes effect on ${totalFrom} and the price per m² on ${m2From}: from ${earlier} until ${later} ` +
+      `${(total / 100).toFixed(2)} would stand beside ${(m2 / 100).toFixed(2)} per m² × ${area}, which do not agree; give both the same date`,
+    `cena całkowita obowiązuje od ${formatDatePl(totalFrom)}, a cena za m² od ${formatDatePl(m2From)}: ` +
+      `od ${formatDatePl(earlier)} do dnia przed ${formatDatePl(later)} w pliku byłaby cena całkowita ${formatCentsPl(total)} zł ` +
+      `obok ceny za m² ${formatCentsPl(m2)} zł × ${formatAreaPl(area)} m², a te się nie zgadzają. Podaj obu cenom tę samą datę.`,
+  )
+}
+
+/**
+ * The date sent with the other price of the pair (total and price per m²), which an undated one of
+ * them takes: a row that dates its total and leaves the price per m² undated means one price list,
+ * not a price per m² of today beside a total of months ago.
+ */
+function pairDate(sent: NormalizedOfferValues, date: 'priceM2From' | 'priceTotalFrom' | 'priceCombinedFrom') {
+  if (date === 'priceM2From') return sent.priceTotalCents !== undefined ? sent.priceTotalFrom : undefined
+  if (date === 'priceTotalFrom') return sent.priceM2Cents !== undefined ? sent.priceM2From : undefined
+  return undefined
+}
+
+/** A change of an offer-level price (or of its date alone) dated on a published day, before today. */
+function pricesOnPublishedDays(
+  row: number,
+  values: NormalizedOfferValues,
+  changes: ReadonlySet<string>,
+  closedThrough: string | undefined,
+  today: string,
+): RowError[] {
+  if (closedThrough === undefined) return []
+  const out: RowError[] = []
+  for (const price of FIRST_DATE_PRICES) {
+    const from = values[price.date]
+    if (from === undefined || from === null) continue
+    if (!changes.has(price.field) && !changes.has(`${price.field}_from`)) continue
+    if (datedOnPublishedDay(from, closedThrough, today))
+      out.push(publishedDayError(row, `${price.field}_from`, from, closedThrough, today))
+  }
+  return out
 }
 
 function formatDatePl(date: string): string {

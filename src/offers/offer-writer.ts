@@ -6,11 +6,14 @@
  * - `withdrawal`: the price goes away, e.g. the offer is archived (after = null);
  * - `correction`: a new amount with the same valid-from date as the last record (correction = true);
  * - `change`: anything else.
- * A change of a price's date alone rewrites the offer but adds no history record.
+ * A change of a price's date alone rewrites the offer but adds no history record. Every change of
+ * an offer's status is a record of the status ledger (status_history), in the same transaction.
  */
+import type { Insertable } from 'kysely'
+
 import type { Executor } from '../host/context.js'
 import type { DialectName } from '../host/db/dialect.js'
-import type { NewOffer, NewPriceHistory, OfferRow, OfferUpdate } from '../host/db/schema.js'
+import type { NewOffer, NewPriceHistory, OfferRow, OfferUpdate, StatusHistoryTable } from '../host/db/schema.js'
 import { OFFER_TYPE_LABELS, slugify } from './names-and-slugs.js'
 import { UNQUALIFIED_PROPERTY_TYPE } from './canonical-fields.js'
 import { META_FIELD_PREFIX } from './validation/meta-values.js'
@@ -25,6 +28,7 @@ import {
   insertOffers,
   insertFirstPricesOfNewOffers,
   insertPriceHistory,
+  insertStatusHistory,
   selectNextSqliteOfferId,
   type LastPrice,
   selectLastComponentPrices,
@@ -282,6 +286,20 @@ export function createPlanWriter(
   let nextOfferId: number | undefined
   // the records of one editor operation, written as it is applied
   const editorHistory: NewPriceHistory[] = []
+  // the status ledger's records, written with the price history
+  const statuses: Insertable<StatusHistoryTable>[] = []
+  const statusChange = (offer: OfferRow, after: string | undefined, reason = '') => {
+    if (after === undefined || after === offer.status) return
+    statuses.push({
+      offer_id: offer.id,
+      before_status: offer.status,
+      after_status: after,
+      valid_from: options.today,
+      recorded_at: nowIso,
+      reason,
+      run_id: options.runId,
+    })
+  }
 
   async function apply(operations: readonly PlannedOperation[]): Promise<void> {
     for (const op of operations) if (op.investmentId !== null) investmentIds.set(op.sourceInvestmentId, op.investmentId)
@@ -377,6 +395,7 @@ export function createPlanWriter(
       if (!offer) throw new Error(`offer ${op.offerId} disappeared during the transaction`)
       if (op.action === 'archive') {
         counts.archived++
+        statusChange(offer, 'archived', op.editor?.note?.reason ?? options.note?.reason)
         await update(offer.id, { status: 'archived', host_status: 'private', modified_at: nowIso })
         for (const price of PRICE_COLUMNS) {
           if (offer[price.cents] === null) continue
@@ -415,25 +434,38 @@ export function createPlanWriter(
       )
         set.host_status = 'publish'
       if (set.status === 'archived') set.host_status = 'private'
+      statusChange(offer, set.status)
       if (op.values.meta !== undefined && op.changes.some((change) => change.startsWith(META_FIELD_PREFIX)))
         set.custom_meta = mergedCustomMeta(offer.custom_meta, op.values.meta)
       await update(offer.id, { ...set, modified_at: nowIso })
       for (const price of PRICE_COLUMNS) {
         const after = op.values[price.value]
         if (after === undefined || !op.changes.includes(price.field)) continue
+        const validFrom = op.values[price.date] ?? options.today
+        const claimed = op.movedDates?.[price.field]
         record({
           offerId: offer.id,
           type: price.type,
           before: offer[price.cents],
           after,
-          validFrom: op.values[price.date] ?? options.today,
+          validFrom,
           last: lastPrices.get(`${offer.id}:${price.type}`),
+          // the date the channel sent was on a published day: kept in the reason, in force from the open day
+          ...(claimed !== undefined
+            ? {
+                note: {
+                  reason: `Przesłano z datą ${claimed}, a ten dzień jest już opublikowany; cena obowiązuje od ${validFrom}.`,
+                  correction: false,
+                },
+              }
+            : {}),
         })
       }
     }
 
     await flushUpdates()
     if (history.length > 0) await insertPriceHistory(db, history.splice(0), options.bulk)
+    if (statuses.length > 0) await insertStatusHistory(db, statuses.splice(0))
     if (creates.length > 0 && explicitIds) {
       // numbered in one range by this writer: their first prices are copied by the database
       await insertOffers(
@@ -533,6 +565,7 @@ export function createPlanWriter(
     if (set.status === 'archived') set.host_status = editor.fields.hostStatus ?? 'private'
     else if (offer.status === 'archived' && set.status !== undefined && editor.fields.hostStatus === undefined)
       set.host_status = 'publish'
+    statusChange(offer, set.status, editor.note?.reason)
     await updateOffer(db, offer.id, { ...set, modified_at: nowIso })
 
     const cleared = new Set<ClearableField>(editor.cleared)
@@ -661,6 +694,7 @@ export function createPlanWriter(
 
   async function flushHistory(): Promise<void> {
     if (editorHistory.length > 0) await insertPriceHistory(db, editorHistory.splice(0))
+    if (statuses.length > 0) await insertStatusHistory(db, statuses.splice(0))
   }
 
   return { counts, apply }

@@ -14,6 +14,7 @@ import type {
   OfferComponentsTable,
   OfferRow,
   OfferUpdate,
+  StatusHistoryTable,
 } from '../host/db/schema.js'
 import { COMPARED_COLUMNS } from './compared-values.js'
 import type { StoredComponent } from './editor-operation.js'
@@ -383,6 +384,14 @@ export async function insertPriceHistory(
   for (const part of chunks(rows, 800)) await db.insertInto('price_history').values(part).execute()
 }
 
+/** Records of the status ledger (migration 0022): each change of an offer's status. */
+export async function insertStatusHistory(
+  db: Executor,
+  rows: readonly Insertable<StatusHistoryTable>[],
+): Promise<void> {
+  for (const part of chunks(rows, 800)) await db.insertInto('status_history').values(part).execute()
+}
+
 /**
  * The `first` history records of the offers numbered `fromId`..`toId`, just created by this run:
  * one per price they have (total, m2, combined, in that order per offer), dated by the offer's own
@@ -584,6 +593,73 @@ export async function selectPriceRecordsUpTo(db: Executor, offerIds: readonly nu
     )
   }
   return out
+}
+
+/**
+ * Per investment, the last day a dataset that may list its offers has published a file: its own
+ * entity's dataset, and the publishing developer's, which also lists investments of no entity
+ * (counting it for every investment only refuses more, never less). A price change dated on or
+ * before that day, and before today, would alter what a published file said (closed-day.ts).
+ */
+export async function selectLastPublishedDays(
+  db: Executor,
+  investmentIds: readonly number[],
+): Promise<Map<number, string>> {
+  const out = new Map<number, string>()
+  for (const part of chunks(investmentIds)) {
+    const rows = await db
+      .selectFrom('investments')
+      .innerJoin('publications', (join) =>
+        join
+          .on('publications.status', '=', 'published')
+          .on((eb) =>
+            eb.or([
+              eb('publications.developer_id', 'is', null),
+              eb('publications.developer_id', '=', eb.ref('investments.developer_id')),
+            ]),
+          ),
+      )
+      .select(['investments.id', (eb) => eb.fn.max('publications.publication_date').as('last_day')])
+      .where('investments.id', 'in', part)
+      .groupBy('investments.id')
+      .execute()
+    for (const row of rows) if (row.last_day !== null) out.set(row.id, String(row.last_day))
+  }
+  return out
+}
+
+/**
+ * The designations of parts and appurtenant rooms listed with units, and of standalone parts, in
+ * these investments (offers not archived): a part belongs to one unit or is offered on its own.
+ */
+export async function selectPartDesignations(db: Executor, investmentIds: readonly number[]) {
+  if (investmentIds.length === 0) return []
+  const components = await db
+    .selectFrom('offer_components')
+    .innerJoin('offers', 'offers.id', 'offer_components.offer_id')
+    .select([
+      'offers.investment_id',
+      'offers.id as offer_id',
+      'offers.code as offer_code',
+      'offer_components.id as component_id',
+      'offer_components.designation',
+    ])
+    .where('offers.investment_id', 'in', [...investmentIds])
+    .where('offers.status', '!=', 'archived')
+    .where('offer_components.group_kind', 'in', ['part', 'appurtenant_room'])
+    .where('offer_components.designation', 'is not', null)
+    .execute()
+  const standalone = await db
+    .selectFrom('offers')
+    .select(['investment_id', 'id as offer_id', 'code as offer_code'])
+    .where('investment_id', 'in', [...investmentIds])
+    .where('status', '!=', 'archived')
+    .where('offer_kind', '=', 'standalone_part')
+    .execute()
+  return [
+    ...components.map((c) => ({ ...c, designation: c.designation ?? '' })),
+    ...standalone.map((o) => ({ ...o, component_id: null, designation: o.offer_code })),
+  ]
 }
 
 /** The earliest "valid from" date of each offer-level price (total, m2, combined) of these offers. */

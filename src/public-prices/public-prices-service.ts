@@ -11,7 +11,8 @@
  * into the answer.
  */
 import { catalogDay } from '../catalog/catalog-service.js'
-import { combinedPrice, COMBINED_GROUPS } from '../offers/combined-price.js'
+import { COMBINED_GROUPS } from '../offers/combined-price.js'
+import { unitPricesOnDay } from '../offers/prices-on-day.js'
 import { componentKindOf } from '../offers/editor-operation.js'
 import { selectPriceRecordsUpTo } from '../offers/offers-repository.js'
 import { STANDALONE_PART_TYPES, type StandalonePartType } from '../offers/canonical-fields.js'
@@ -257,37 +258,34 @@ export async function buildPublicPrices(
       const m2Records = standalone ? [] : (own?.get('m2') ?? [])
       const m2Stored = standalone ? NO_PRICE : { cents: unit.price_m2_cents, from: unit.price_m2_from }
       const totalStored = { cents: unit.price_total_cents, from: unit.price_total_from }
-      const m2 = priceInForce(m2Records, m2Stored, day)
-      const total = priceInForce(own?.get('total') ?? [], totalStored, day)
-      const inForceParts = (partsByOffer.get(unit.id) ?? []).map((part) => {
-        const records = own?.get(priceKey('component', part.id)) ?? []
-        const stored = { cents: part.price_cents, from: part.price_from }
-        return {
-          ...part,
-          price: priceInForce(records, stored, day),
-          history: partHistoryOf(records, stored, day),
-        }
-      })
-      // column 42 of the official file: the stored combined price in force, else computed as the file computes it
-      let combined = standalone
-        ? NO_PRICE
-        : priceInForce(
-            own?.get('combined') ?? [],
-            { cents: unit.price_combined_cents, from: unit.price_combined_from },
-            day,
-          )
-      if (!standalone && combined.cents === null) {
-        const computed = combinedPrice(
-          total.cents,
-          total.from,
-          inForceParts.map((part) => ({
-            groupKind: part.group_kind,
-            priceCents: part.price.cents,
-            priceFrom: part.price.from,
-          })),
-        )
-        if (computed) combined = { cents: computed.cents, from: computed.from }
-      }
+      const unitParts = partsByOffer.get(unit.id) ?? []
+      // the prices of the day as the official file reads them (offers/prices-on-day.ts), column 42 included
+      const prices = unitPricesOnDay(
+        {
+          id: unit.id,
+          price_m2_cents: m2Stored.cents,
+          price_m2_from: m2Stored.from,
+          price_total_cents: unit.price_total_cents,
+          price_total_from: unit.price_total_from,
+          price_combined_cents: standalone ? null : unit.price_combined_cents,
+          price_combined_from: standalone ? null : unit.price_combined_from,
+        },
+        unitParts,
+        standalone && own ? new Map([...own].filter(([key]) => key !== 'm2' && key !== 'combined')) : own,
+        day,
+      )
+      const m2 = prices.m2
+      const total = prices.total
+      const inForceParts = unitParts.map((part) => ({
+        ...part,
+        price: prices.components.get(part.id) ?? NO_PRICE,
+        history: partHistoryOf(
+          own?.get(priceKey('component', part.id)) ?? [],
+          { cents: part.price_cents, from: part.price_from },
+          day,
+        ),
+      }))
+      const combined = standalone ? NO_PRICE : prices.combined
       return {
         id: unit.id,
         designation: unit.code,

@@ -694,14 +694,14 @@ function gapWarnings(gaps: DailyFileGaps): PublicationIssue[] {
       ),
     )
   }
-  if (gaps.combinedPriceComputed.length > 0) {
-    const n = named(gaps.combinedPriceComputed)
+  if (gaps.combinedPackageHeld.length > 0) {
+    const n = named(gaps.combinedPackageHeld)
     out.push(
       issue(
-        'price_combined_computed',
-        `${polishCount(gaps.combinedPriceComputed.length, ['lokal nie ma', 'lokale nie mają', 'lokali nie ma'])} zapisanej ceny łącznej, więc kolumna 42 została obliczona jako cena lokalu plus ceny części, pomieszczeń przynależnych i praw: ${n.pl}. Sprawdź ją i zapisz w ofercie: w edytorze oferty kliknij „Przelicz cenę łączną”, a potem „Zapisz zmianę ceny”.`,
-        `${englishCount(gaps.combinedPriceComputed.length, ['unit has', 'units have'])} no stored combined price, so column 42 was computed as the total plus the parts, appurtenant rooms and rights: ${n.en}. Check it and store it: in the offer editor click "Compute the combined price", then "Save the price change".`,
-        { count: gaps.combinedPriceComputed.length, offers: gaps.combinedPriceComputed },
+        'price_combined_package_held',
+        `${polishCount(gaps.combinedPackageHeld.length, ['lokal ma cenę pakietową (cenę z elementami dodatkowymi), której nie publikujemy', 'lokale mają ceny pakietowe (ceny z elementami dodatkowymi), których nie publikujemy', 'lokali ma ceny pakietowe (ceny z elementami dodatkowymi), których nie publikujemy'])}, bo cena lokalu albo części zmieniła się po ich ustaleniu (albo cena pakietowa jest niższa niż cena lokalu): ${n.pl}. W kolumnie 42 jest cena lokalu plus ceny części, pomieszczeń przynależnych i praw. Jeśli cena pakietowa nadal obowiązuje, wpisz ją ponownie w edytorze oferty (pole „Cena z elementami dodatkowymi”); jeśli nie, usuń ją.`,
+        `${englishCount(gaps.combinedPackageHeld.length, ['unit has a package price', 'units have package prices'])} (stored combined price) that is not published because the total or a part changed after it was set (or it is below the total): ${n.en}. Column 42 shows the total plus the parts, appurtenant rooms and rights. If the package price still holds, enter it again in the offer editor; otherwise remove it.`,
+        { count: gaps.combinedPackageHeld.length, offers: gaps.combinedPackageHeld },
       ),
     )
   }
@@ -760,6 +760,18 @@ function gapWarnings(gaps: DailyFileGaps): PublicationIssue[] {
       ),
     )
   }
+  if (gaps.partsListedTwice.length > 0) {
+    const list = gaps.partsListedTwice.slice(0, NAMED_IN_MESSAGE)
+    const pl = list.map((p) => `${p.designation} (${p.units.join(', ')})`).join('; ')
+    out.push(
+      issue(
+        'part_listed_twice',
+        `Te same części lub pomieszczenia są w pliku kilka razy — przy dwóch lokalach albo przy lokalu i osobno: ${pl}. Część należy do jednego lokalu albo jest sprzedawana osobno: usuń ją w edytorze oferty tam, gdzie jest zbędna.`,
+        `The same parts or rooms appear more than once in the file — with two units, or with a unit and on their own: ${pl}. A part belongs to one unit or is sold on its own: remove it in the offer editor where it does not belong.`,
+        { count: gaps.partsListedTwice.length, parts: gaps.partsListedTwice },
+      ),
+    )
+  }
   if (gaps.investmentsWithoutProspectus.length > 0) {
     const n = named(gaps.investmentsWithoutProspectus)
     out.push(
@@ -781,7 +793,7 @@ export function gapCounts(gaps: DailyFileGaps, fileGaps: Record<string, number> 
     offers_without_price_m2: gaps.offersWithoutPriceM2.length,
     offers_without_total: gaps.offersWithoutTotal.length,
     combined_price_missing: gaps.combinedPriceMissing.length,
-    combined_price_computed: gaps.combinedPriceComputed.length,
+    combined_package_held: gaps.combinedPackageHeld.length,
     offers_left_out_by_status: gaps.offersLeftOutByStatus.length,
     offers_hidden_in_draft: gaps.offersHiddenInDraft.length,
     investments_without_location: gaps.investmentsWithoutLocation.length,

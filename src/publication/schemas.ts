@@ -41,7 +41,7 @@ export const PublicationOutcomeSchema = Type.Object(
     gaps: Type.Optional(
       Type.Record(Type.String(), Type.Integer(), {
         description:
-          'What the file shows incompletely or leaves out: offers_without_price, offers_without_price_m2, offers_without_total, combined_price_missing, combined_price_computed, offers_left_out_by_status, offers_hidden_in_draft, investments_without_location, investments_without_prospectus',
+          'What the file shows incompletely or leaves out: offers_without_price, offers_without_price_m2, offers_without_total, combined_price_missing, combined_package_held, offers_left_out_by_status, offers_hidden_in_draft, investments_without_location, investments_without_prospectus',
       }),
     ),
     warnings: Type.Optional(Type.Array(Issue, { description: 'Findings that did not stop the publication' })),

@@ -33,7 +33,7 @@ export const StatusSchema = Type.Object(
         gaps: Type.Optional(
           Type.Record(Type.String(), Type.Integer(), {
             description:
-              'What that file showed incompletely or left out: offers_without_price, offers_without_price_m2, offers_without_total, combined_price_missing, combined_price_computed, offers_left_out_by_status, offers_hidden_in_draft, investments_without_location, investments_without_prospectus',
+              'What that file showed incompletely or left out: offers_without_price, offers_without_price_m2, offers_without_total, combined_price_missing, combined_package_held, offers_left_out_by_status, offers_hidden_in_draft, investments_without_location, investments_without_prospectus',
           }),
         ),
       },

@@ -516,10 +516,12 @@ describeEachDatabase('offer editor', (getEnv) => {
 
     it('withdraws a price sent as null, with the date sent beside it', async () => {
       const flat = await createFlat()
+      // a withdrawal on a published day would change that day's file: it is dated today
+      const today = env.clock.now().toISOString().slice(0, 10)
       const withdrawn = await call(
         'PATCH',
         `/offers/${flat.id as number}`,
-        { price_m2: null, price_m2_from: '2026-11-18', reason: 'Tylko cena całkowita' },
+        { price_m2: null, price_m2_from: today, reason: 'Tylko cena całkowita' },
         { 'if-match': flat.version as string },
       )
       expect(withdrawn.statusCode, withdrawn.body).toBe(200)
@@ -527,7 +529,7 @@ describeEachDatabase('offer editor', (getEnv) => {
       const history = (await catalog(`/properties/${flat.id as number}/price-history`)).json().items as Json[]
       expect(history.filter((item) => item.price_type === 'm2').at(-1)).toMatchObject({
         record_type: 'withdrawal',
-        valid_from: '2026-11-18',
+        valid_from: today,
         before: { cents: 1_000_000, formatted: '10 000,00 zł' },
         after: { cents: null, formatted: '' },
         reason: 'Tylko cena całkowita',
@@ -625,24 +627,26 @@ describeEachDatabase('offer editor', (getEnv) => {
   describe('components and standalone parts in the official file', () => {
     it('a component’s price is in the flat’s row; a second one gets a row of its own; a standalone part is its own row', async () => {
       const flat = await createFlat({ price_combined: '560000.00', price_combined_from: '2026-11-01' })
+      // parts added to a unit already on record are priced from today: the published days stay as they were
+      const today = env.clock.now().toISOString().slice(0, 10)
       const withSpace = await call(
         'POST',
         `/offers/${flat.id as number}/components`,
-        { kind: 'parking_space', designation: 'MP-91', price: '45000.00', price_from: '2026-11-03' },
+        { kind: 'parking_space', designation: 'MP-91', price: '45000.00', price_from: today },
         { 'if-match': flat.version as string },
       )
       expect(withSpace.statusCode, withSpace.body).toBe(201)
       const withRoom = await call(
         'POST',
         `/offers/${flat.id as number}/components`,
-        { kind: 'storage_room', designation: 'KL-91', price: '15000.00', price_from: '2026-11-03' },
+        { kind: 'storage_room', designation: 'KL-91', price: '15000.00', price_from: today },
         { 'if-match': withSpace.json().version },
       )
       expect(withRoom.statusCode, withRoom.body).toBe(201)
       const withGarage = await call(
         'POST',
         `/offers/${flat.id as number}/components`,
-        { kind: 'garage', designation: 'G-91', price: '60000.00', price_from: '2026-11-04' },
+        { kind: 'garage', designation: 'G-91', price: '60000.00', price_from: today },
         { 'if-match': withRoom.json().version },
       )
       expect(withGarage.statusCode, withGarage.body).toBe(201)
@@ -671,7 +675,7 @@ describeEachDatabase('offer editor', (getEnv) => {
         main[COL.part_designation],
         main[COL.part_price],
         main[COL.part_price_from],
-      ]).toEqual(['Miejsce postojowe', 'MP-91', '45000.00', '2026-11-03'])
+      ]).toEqual(['Miejsce postojowe', 'MP-91', '45000.00', today])
       expect([main[COL.room_kind], main[COL.room_designation], main[COL.room_price]]).toEqual([
         'Komórka lokatorska',
         'KL-91',
@@ -693,7 +697,7 @@ describeEachDatabase('offer editor', (getEnv) => {
       const repriced = await call(
         'PATCH',
         `/offers/${flat.id as number}/components/${spaceId}`,
-        { price: '47000.00', price_from: '2026-11-20', reason: 'Nowy cennik miejsc' },
+        { price: '47000.00', price_from: env.clock.now().toISOString().slice(0, 10), reason: 'Nowy cennik miejsc' },
         { 'if-match': withGarage.json().version },
       )
       expect(repriced.statusCode, repriced.body).toBe(200)
@@ -768,8 +772,10 @@ describeEachDatabase('offer editor', (getEnv) => {
         [`${source};SAME-1;S/1;mieszkanie;wolne;61,20;3;-1;9 500,00;2026-11-02;581 400,00;2026-11-02`],
         'editor-same-1',
       )
+      // the change is dated today: an earlier day's file may be published already
+      const today = env.clock.now().toISOString().slice(0, 10)
       await importRows(
-        [`${source};SAME-1;S/1;mieszkanie;rezerwacja;61,20;3;-1;9 600,00;2026-11-09;587 520,00;2026-11-09`],
+        [`${source};SAME-1;S/1;mieszkanie;rezerwacja;61,20;3;-1;9 600,00;${today};587 520,00;${today}`],
         'editor-same-2',
       )
 
@@ -794,9 +800,9 @@ describeEachDatabase('offer editor', (getEnv) => {
         {
           property_status: 'rezerwacja',
           price_m2: '9 600,00',
-          price_m2_from: '2026-11-09',
+          price_m2_from: today,
           price_total: '587 520,00',
-          price_total_from: '2026-11-09',
+          price_total_from: today,
         },
         { 'if-match': created.json().version },
       )

@@ -399,6 +399,11 @@ describeEachDatabase('offer planner on arbitrary rows', (getEnv) => {
         if (error.code === 'price_before_first_record') {
           expect(early).toBeDefined()
           expect(error.field).toBe(early)
+        } else if (error.code === 'inconsistent_price_dates') {
+          // both prices change with different dates: the new one beside the old other disagrees between them
+          expect(values.priceTotalCents).toBeDefined()
+          expect(values.priceM2Cents).toBeDefined()
+          expect(['price_total_from', 'price_m2_from']).toContain(error.field)
         } else {
           expect(error).toMatchObject({ field: 'price_total', code: 'inconsistent_price' })
           const touchesPrice =

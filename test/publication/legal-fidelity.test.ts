@@ -49,7 +49,7 @@ describeEachDatabase('legal fidelity of the daily file', (getEnv) => {
       offers_without_price_m2: 0,
       offers_without_total: 0,
       combined_price_missing: 0,
-      combined_price_computed: 0,
+      combined_package_held: 0,
       offers_left_out_by_status: 0,
       offers_hidden_in_draft: 0,
       investments_without_location: 0,
@@ -79,9 +79,10 @@ describeEachDatabase('legal fidelity of the daily file', (getEnv) => {
       .set({ price_total_cents: null, price_total_from: null, price_m2_cents: null, price_m2_from: null })
       .where('id', '=', withoutPrice.id)
       .execute()
+    // a package price below the total it packages is set aside, never published
     await env.ctx.db
       .updateTable('offers')
-      .set({ price_combined_cents: null, price_combined_from: null })
+      .set({ price_combined_cents: 10_000_000 })
       .where('id', '=', withParts.id)
       .execute()
     const investment = await env.ctx.db
@@ -101,11 +102,11 @@ describeEachDatabase('legal fidelity of the daily file', (getEnv) => {
     const byCode = (code: string) => warnings.find((w) => w.code === code)
     expect(byCode('offer_price_missing')?.details.offers).toEqual([{ id: withoutPrice.id, code: withoutPrice.code }])
     expect(byCode('offer_price_missing')?.message).toContain(withoutPrice.code)
-    // column 42 is computed (the total plus the priced parts), never left X: named, with what to click
-    expect(byCode('price_combined_computed')?.details.offers).toEqual([
-      { id: withParts.id, code: withParts.code, cents: expect.any(Number) },
+    // column 42 is then the total plus the priced parts: the package is named, with where to set it again
+    expect(byCode('price_combined_package_held')?.details.offers).toEqual([
+      { id: withParts.id, code: withParts.code, package_cents: 10_000_000, cents: expect.any(Number) },
     ])
-    expect(byCode('price_combined_computed')?.message).toMatch(/kolumna 42.*Przelicz cenę łączną/)
+    expect(byCode('price_combined_package_held')?.message).toMatch(/kolumnie 42.*„Cena z elementami dodatkowymi”/)
     expect(byCode('investment_location_missing')?.details.investments).toEqual([investment])
     expect(byCode('investment_prospectus_missing')?.details.investments).toEqual([investment])
 
@@ -116,7 +117,7 @@ describeEachDatabase('legal fidelity of the daily file', (getEnv) => {
       offers_without_price_m2: 0,
       offers_without_total: 0,
       combined_price_missing: 0,
-      combined_price_computed: 1,
+      combined_package_held: 1,
       offers_left_out_by_status: 0,
       offers_hidden_in_draft: 0,
       investments_without_location: 1,

@@ -362,7 +362,8 @@ describeEachDatabase('the price in force on the day', (getEnv) => {
     })
     expect((below as { extra: { issues: Json[] } }).extra.issues[0]?.message).toMatch(/2026-12-02.*R\/2/)
 
-    // a combined price below the total written around the write path is caught at the output too
+    // a package price below the total written around the write path is never published: column 42
+    // falls back to the derived price (here X: no part) and the package is named
     const flat = await createFlat()
     await env.ctx.db
       .updateTable('offers')
@@ -370,14 +371,10 @@ describeEachDatabase('the price in force on the day', (getEnv) => {
       .where('id', '=', flat.id as number)
       .execute()
     const preflight = (await call('POST', '/publications/preflight', { date: '2026-12-02' })).json()
-    expect(preflight.issues).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({
-          code: 'invariant_combined_below_total',
-          details: expect.objectContaining({ day: '2026-12-02', unit: flat.prop_no }),
-        }),
-      ]),
-    )
+    expect(preflight.issues.filter((i: Json) => i.code === 'invariant_combined_below_total')).toEqual([])
+    expect(
+      (preflight.warnings as Json[]).find((w) => w.code === 'price_combined_package_held')?.details.offers,
+    ).toEqual(expect.arrayContaining([{ id: flat.id, code: flat.prop_no, package_cents: 40_000_000, cents: null }]))
     await env.ctx.db
       .updateTable('offers')
       .set({ price_combined_cents: null, price_combined_from: null })
@@ -385,13 +382,12 @@ describeEachDatabase('the price in force on the day', (getEnv) => {
       .execute()
   })
 
-  it('column 42: refused below the total at input, computed in the file when not given, and named', async () => {
+  it('column 42 is the total plus the parts as in force on the day; a package price holds until the total or a part changes after it, then is set aside and named', async () => {
     at('2026-12-03')
     const flat = await createFlat()
     const refused = await patch(flat, { price_combined: '450000.00', price_combined_from: '2026-12-03' })
     expect(refused.statusCode).toBe(422)
     expect(refused.body).toContain('combined_below_total')
-    expect(refused.body).toContain('Przelicz cenę łączną')
 
     const withPart = await call(
       'POST',
@@ -401,22 +397,85 @@ describeEachDatabase('the price in force on the day', (getEnv) => {
         kind_label: 'Miejsce postojowe',
         designation: 'MP 99',
         price: '40000.00',
-        price_from: '2026-11-20',
+        price_from: '2026-12-03',
         version: flat.version,
       },
       { 'if-match': flat.version as string },
     )
     expect([200, 201], withPart.body).toContain(withPart.statusCode)
-    const preflight = (await call('POST', '/publications/preflight', { date: '2026-12-03' })).json()
-    const computed = (preflight.warnings as Json[]).find((w) => w.code === 'price_combined_computed')
-    expect(computed?.details.offers).toEqual(
-      expect.arrayContaining([{ id: flat.id, code: flat.prop_no, cents: 54_000_000 }]),
-    )
-    expect(computed?.message).toContain('Przelicz cenę łączną')
+    // derived, not a warning: the file needs nothing stored
+    const heldIds = (warnings: Json[]) =>
+      ((warnings.find((w) => w.code === 'price_combined_package_held')?.details.offers ?? []) as Json[]).map(
+        (o) => o.id,
+      )
+    let preflight = (await call('POST', '/publications/preflight', { date: '2026-12-03' })).json()
+    expect(heldIds(preflight.warnings)).not.toContain(flat.id)
     expect((await call('POST', '/publications', { date: '2026-12-03' })).statusCode).toBe(200)
-    const main = rowOf(await fileOf('2026-12-03'), flat.prop_no)
-    expect(main?.slice(COL.price_combined, COL.price_combined_from + 1)).toEqual(['540000.00', '2026-11-20'])
-    expect(Number(main?.[COL.price_combined])).toBeGreaterThanOrEqual(Number(main?.[COL.price_total]))
+    let main = rowOf(await fileOf('2026-12-03'), flat.prop_no)
+    expect(main?.slice(COL.price_combined, COL.price_combined_from + 1)).toEqual(['540000.00', '2026-12-03'])
+
+    // a package price the operator sets holds while nothing changed after it
+    let current = (await call('GET', `/offers/${flat.id}`)).json()
+    const packaged = await patch(current, { price_combined: '530000.00', reason: 'Pakiet z miejscem postojowym' })
+    expect(packaged.statusCode, packaged.body).toBe(200)
+    expect(packaged.json().in_force.price_combined).toMatchObject({
+      amount: '530000.00',
+      from: '2026-12-03',
+      source: 'package',
+      held_package: null,
+    })
+    expect((await call('POST', '/publications', { date: '2026-12-03' })).statusCode).toBe(200)
+    main = rowOf(await fileOf('2026-12-03'), flat.prop_no)
+    expect(main?.slice(COL.price_combined, COL.price_combined_from + 1)).toEqual(['530000.00', '2026-12-03'])
+
+    // the next day the total rises above the package: accepted (never blocked by a stale package),
+    // column 42 is the new total plus the part, and the package is named until it is set again
+    at('2026-12-04')
+    current = (await call('GET', `/offers/${flat.id}`)).json()
+    const raised = await patch(current, { price_total: '550000.00', price_m2: '5500.00' })
+    expect(raised.statusCode, raised.body).toBe(200)
+    expect(raised.json().in_force.price_combined).toMatchObject({
+      amount: '590000.00',
+      from: '2026-12-04',
+      source: 'derived',
+      held_package: { amount: '530000.00', from: '2026-12-03' },
+    })
+    preflight = (await call('POST', '/publications/preflight', { date: '2026-12-04' })).json()
+    const held = (preflight.warnings as Json[]).find((w) => w.code === 'price_combined_package_held')
+    expect(held?.details.offers).toEqual(
+      expect.arrayContaining([{ id: flat.id, code: flat.prop_no, package_cents: 53_000_000, cents: 59_000_000 }]),
+    )
+    expect(held?.message).toMatch(/Cena z elementami dodatkowymi/)
+    expect((await call('POST', '/publications', { date: '2026-12-04' })).statusCode).toBe(200)
+    main = rowOf(await fileOf('2026-12-04'), flat.prop_no)
+    expect(main?.slice(COL.price_total, COL.price_total_from + 1)).toEqual(['550000.00', '2026-12-04'])
+    expect(main?.slice(COL.price_combined, COL.price_combined_from + 1)).toEqual(['590000.00', '2026-12-04'])
+    // the file of 03.12 is what it was
+    main = rowOf(await fileOf('2026-12-03'), flat.prop_no)
+    expect(main?.slice(COL.price_combined, COL.price_combined_from + 1)).toEqual(['530000.00', '2026-12-03'])
+
+    // a part's price change sets the package aside too; the part dated today moves column 42's date
+    current = (await call('GET', `/offers/${flat.id}`)).json()
+    const part = (current.components as Json[])[0] as Json
+    const repackaged = await patch(current, { price_combined: '585000.00' })
+    expect(repackaged.statusCode, repackaged.body).toBe(200)
+    expect(repackaged.json().in_force.price_combined).toMatchObject({ amount: '585000.00', source: 'package' })
+    current = repackaged.json()
+    at('2026-12-05')
+    const partRaised = await call(
+      'PATCH',
+      `/offers/${flat.id}/components/${part.id as number}`,
+      { price: '45000.00', version: current.version },
+      { 'if-match': current.version as string },
+    )
+    expect([200], partRaised.body).toContain(partRaised.statusCode)
+    const view = (await call('GET', `/offers/${flat.id}`)).json()
+    expect(view.in_force.price_combined).toMatchObject({
+      amount: '595000.00',
+      from: '2026-12-05',
+      source: 'derived',
+      held_package: { amount: '585000.00', from: '2026-12-04' },
+    })
   })
 
   it('dates a record by the Warsaw day it was written: a price entered at 00:17 on 08.12 is recorded on 08.12, in both histories', async () => {
@@ -432,13 +491,14 @@ describeEachDatabase('the price in force on the day', (getEnv) => {
   })
 
   it('refuses a plain price change dated before the first price record, in the editor and in an import plan; a correction may', async () => {
-    at('2026-12-04')
-    const flat = await createFlat({ price_total_from: '2026-11-10', price_m2_from: '2026-11-10' })
+    // days after every file the other cases publish: the dates below are on no published day
+    at('2027-03-20')
+    const flat = await createFlat({ price_total_from: '2027-03-15', price_m2_from: '2027-03-15' })
     const early = await patch(flat, {
       price_total: '510000.00',
       price_m2: '5100.00',
-      price_total_from: '2026-01-15',
-      price_m2_from: '2026-01-15',
+      price_total_from: '2027-03-10',
+      price_m2_from: '2027-03-10',
     })
     expect(early.statusCode).toBe(422)
     expect(early.body).toContain('price_before_first_record')
@@ -447,8 +507,8 @@ describeEachDatabase('the price in force on the day', (getEnv) => {
     const corrected = await patch(flat, {
       price_total: '510000.00',
       price_m2: '5100.00',
-      price_total_from: '2026-01-15',
-      price_m2_from: '2026-01-15',
+      price_total_from: '2027-03-10',
+      price_m2_from: '2027-03-10',
       correction: true,
       reason: 'Błędna data pierwszej ceny',
     })
@@ -459,8 +519,8 @@ describeEachDatabase('the price in force on the day', (getEnv) => {
     const { validateOfferRow } = await import('../../src/offers/validation/validate-offer-row.js')
     const sourced = await createFlat({
       source_property_id: 'FIRST-1',
-      price_total_from: '2026-11-10',
-      price_m2_from: '2026-11-10',
+      price_total_from: '2027-03-15',
+      price_m2_from: '2027-03-15',
     })
     const investment = await env.ctx.db
       .selectFrom('investments')
@@ -481,16 +541,16 @@ describeEachDatabase('the price in force on the day', (getEnv) => {
         source_investment_id: sourceInvestment,
         source_property_id: 'FIRST-1',
         price_total: '520000.00',
-        price_total_from: '2026-03-09',
+        price_total_from: '2027-03-09',
         price_m2: '5200.00',
-        price_m2_from: '2026-03-09',
+        price_m2_from: '2027-03-09',
       },
       { row: 2, mode: 'patch' },
     )
     expect(validated.errors).toEqual([])
     const plan = await planOffers(env.ctx.db, [{ row: 2, values: validated.values }], {
       mode: 'patch',
-      today: '2026-12-04',
+      today: '2027-03-20',
     })
     expect(plan.errors).toEqual([
       expect.objectContaining({ row: 2, field: 'price_total_from', code: 'price_before_first_record' }),
@@ -558,6 +618,15 @@ describeEachDatabase('the price in force on the day', (getEnv) => {
     const dayNumber = (date: string) =>
       Math.round((Date.parse(`${date}T00:00:00Z`) - Date.UTC(2026, 9, 1)) / 86_400_000)
     const dayOf = (n: number) => new Date(Date.UTC(2026, 9, 1 + n)).toISOString().slice(0, 10)
+    // a change dated on a published day before today is refused whatever else holds (closed-day.ts)
+    const lastPublished = (
+      await env.ctx.db
+        .selectFrom('publications')
+        .select((eb) => eb.fn.max<string>('publication_date').as('day'))
+        .where('status', '=', 'published')
+        .executeTakeFirstOrThrow()
+    ).day
+    const closed = (n: number) => dayOf(n) < '2026-11-15' && lastPublished !== null && dayOf(n) <= lastPublished
     const op = fc.record({
       m2: fc.integer({ min: 3000, max: 9000 }),
       day: fc.integer({ min: 0, max: 90 }),
@@ -587,6 +656,11 @@ describeEachDatabase('the price in force on the day', (getEnv) => {
             if (o.day < earliest && !o.correction) {
               expect(changed.statusCode).toBe(422)
               expect(changed.body).toContain('price_before_first_record')
+              continue
+            }
+            if (closed(o.day)) {
+              expect(changed.statusCode).toBe(422)
+              expect(changed.body).toContain('price_date_published')
               continue
             }
             expect([200], changed.body).toContain(changed.statusCode)

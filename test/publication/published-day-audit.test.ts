@@ -395,6 +395,42 @@ describeEachDatabase('each entity’s dataset over several days, the report impo
     expect(filled23.statusCode, filled23.body).toBe(200)
   })
 
+  it('fills a missed day by a report only where it agrees with the files published after that day', async () => {
+    const served = resourceTexts(await xmlOf(secondId)).find((r) => r.date === '2026-11-21')?.url as string
+    const report = (await env.app.inject({ url: new URL(served).pathname })).rawPayload
+    const rows = report.toString('utf8').trimEnd().split('\n')
+    // the 25th is published after the missed 24th: it says which prices held on the 24th
+    env.clock.set('2026-11-25T10:00:00Z')
+    await publish('2026-11-25', secondId)
+    const unitRow = rows.findIndex(
+      (line, i) => i > 0 && /^\d+\.\d{2}$/.test(line.split(';')[OFFICIAL_COLUMN_INDEX.price_m2] ?? ''),
+    )
+    const cells = (rows[unitRow] as string).split(';')
+    const unit = cells[OFFICIAL_COLUMN_INDEX.property_code] as string
+    const m2 = Number(cells[OFFICIAL_COLUMN_INDEX.price_m2])
+    cells[OFFICIAL_COLUMN_INDEX.price_m2] = (m2 - 100).toFixed(2)
+    cells[OFFICIAL_COLUMN_INDEX.email] = 'raport@drugi-deweloper.example.pl'
+    const altered = rows.map((line, i) => (i === unitRow ? cells.join(';') : line)).join('\n') + '\n'
+    const previewed = await uploadReport(Buffer.from(altered, 'utf8'))
+    const refused = await confirmReport({ job_id: previewed.id, confirm: 'true', date: '2026-11-24' })
+    expect(refused.statusCode).toBe(422)
+    expect(refused.json().error).toBe('report_contradicts_published')
+    expect(refused.json().issues[0].message_pl).toContain(`${unit}: w raporcie ${(m2 - 100).toFixed(2)}`)
+    expect(refused.json().issues[0].message_pl).toContain('w pliku z dnia 2026-11-25')
+    // the same report with the prices the later file gives fills the day
+    const agreeing = rows
+      .map((line, i) => {
+        if (i === 0) return line
+        const row = line.split(';')
+        row[OFFICIAL_COLUMN_INDEX.email] = 'raport@drugi-deweloper.example.pl'
+        return row.join(';')
+      })
+      .join('\n')
+    const again = await uploadReport(Buffer.from(`${agreeing}\n`, 'utf8'))
+    const filled = await confirmReport({ job_id: again.id, confirm: 'true', date: '2026-11-24' })
+    expect(filled.statusCode, filled.body).toBe(200)
+  })
+
   it('audits everything published, lists each problem with its day and unit, and alerts on the nightly run', async () => {
     const clean = await call('GET', '/publication/audit')
     expect(clean.statusCode, clean.body).toBe(200)
@@ -402,7 +438,8 @@ describeEachDatabase('each entity’s dataset over several days, the report impo
     const datasets = clean.json().datasets
     expect(datasets.map((d: { developer_id: number }) => d.developer_id)).toEqual([primaryId, secondId])
     expect(datasets[0].files_checked).toBe(datasets[0].resources)
-    expect(datasets[1].files_checked).toBe(4)
+    // 20, 21, 22 and 23, the 25th and the 24th filled by a report
+    expect(datasets[1].files_checked).toBe(6)
 
     // the nightly run of 2027-01-03 audits everything published and raises nothing on clean files
     env.clock.set('2027-01-02T23:30:00Z')

@@ -26,6 +26,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { warsawDate } from '../../src/licensing/license.js'
 import { CANONICAL_FIELDS, type CanonicalField, VOIVODESHIPS } from '../../src/offers/canonical-fields.js'
+import { priceWithinRounding } from '../../src/offers/validation/price-consistency.js'
 import { validateOfferRow } from '../../src/offers/validation/validate-offer-row.js'
 import { WEBHOOK_BODY_LIMIT } from '../../src/webhook/routes.js'
 import { sign, verifySignedRequest } from '../../src/webhook/verify-signature.js'
@@ -597,7 +598,13 @@ describeEachDatabase('webhook fuzzing', (getEnv) => {
     const offer = await env.ctx.db
       .selectFrom('offers')
       .innerJoin('investments', 'investments.id', 'offers.investment_id')
-      .select(['offers.id', 'offers.price_total_cents', 'offers.price_m2_cents', 'offers.price_combined_cents'])
+      .select([
+        'offers.id',
+        'offers.area',
+        'offers.price_total_cents',
+        'offers.price_m2_cents',
+        'offers.price_combined_cents',
+      ])
       .where('investments.source_id', '=', values.sourceInvestmentId ?? '')
       .where('offers.source_property_id', '=', values.sourcePropertyId ?? '')
       .executeTakeFirst()
@@ -611,17 +618,20 @@ describeEachDatabase('webhook fuzzing', (getEnv) => {
       .execute()
     // a price sent without its date takes effect today (the service's clock), so it is dated today
     const today = warsawDate(env.clock.now())
+    // an undated price of the pair takes the date sent with the other one
+    const totalFrom = values.priceTotalFrom ?? (values.priceM2Cents !== undefined ? values.priceM2From : undefined)
+    const m2From = values.priceM2From ?? (values.priceTotalCents !== undefined ? values.priceTotalFrom : undefined)
     const prices = [
       {
         type: 'total',
         field: 'price_total_from',
-        from: values.priceTotalFrom,
+        from: totalFrom,
         changed: values.priceTotalCents !== undefined && values.priceTotalCents !== offer.price_total_cents,
       },
       {
         type: 'm2',
         field: 'price_m2_from',
-        from: values.priceM2From,
+        from: m2From,
         changed: values.priceM2Cents !== undefined && values.priceM2Cents !== offer.price_m2_cents,
       },
       {
@@ -637,11 +647,25 @@ describeEachDatabase('webhook fuzzing', (getEnv) => {
       if (typeof from === 'string' && firsts.length > 0 && firsts.every((first) => from < first))
         out.push({ field: price.field, code: 'price_before_first_record' })
     }
-    if ((values.priceCombinedCents === undefined) !== (values.priceTotalCents === undefined)) {
-      const combined = values.priceCombinedCents !== undefined ? values.priceCombinedCents : offer.price_combined_cents
-      const total = values.priceTotalCents !== undefined ? values.priceTotalCents : offer.price_total_cents
-      if (combined != null && total != null && combined < total)
+    // a package price sent alone is held to the stored total; a total sent alone never to a package
+    if (values.priceCombinedCents !== undefined && values.priceTotalCents === undefined) {
+      const total = offer.price_total_cents
+      if (total != null && values.priceCombinedCents < total)
         out.push({ field: 'price_combined', code: 'combined_below_total' })
+    }
+    // both prices changed with different dates: the new one beside the old other must agree in between
+    const [total, m2] = prices
+    const area = values.area ?? offer.area
+    if (total?.changed && m2?.changed && area !== null) {
+      const totalDay = totalFrom ?? today
+      const m2Day = m2From ?? today
+      if (totalDay !== m2Day) {
+        const totalFirst = totalDay < m2Day
+        const pairTotal = totalFirst ? values.priceTotalCents : offer.price_total_cents
+        const pairM2 = totalFirst ? offer.price_m2_cents : values.priceM2Cents
+        if (pairTotal != null && pairM2 != null && pairTotal > 0 && !priceWithinRounding(pairTotal, pairM2, area))
+          out.push({ field: totalFirst ? 'price_total_from' : 'price_m2_from', code: 'inconsistent_price_dates' })
+      }
     }
     return out
   }

@@ -22,6 +22,7 @@ import * as developerDataset from './migrations/0018-developer-dataset.js'
 import * as scheduledSources from './migrations/0019-scheduled-sources.js'
 import * as publicPrices from './migrations/0020-public-prices.js'
 import * as passwordResets from './migrations/0021-password-resets.js'
+import * as statusHistory from './migrations/0022-status-history.js'
 
 interface MigrationModule {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>
@@ -53,6 +54,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, MigrationModule]> = [
   ['0019-scheduled-sources', scheduledSources],
   ['0020-public-prices', publicPrices],
   ['0021-password-resets', passwordResets],
+  ['0022-status-history', statusHistory],
 ]
 
 export class MigrationError extends Error {}

@@ -204,6 +204,18 @@ export interface PriceHistoryTable {
   run_id: number | null
 }
 
+/** Every change of an offer's status (migration 0022), append-only like the price history. */
+export interface StatusHistoryTable {
+  id: Generated<number>
+  offer_id: number
+  before_status: string
+  after_status: string
+  valid_from: string
+  recorded_at: string
+  reason: string
+  run_id: number | null
+}
+
 export interface AttachmentsTable {
   id: Generated<number>
   investment_id: number | null
@@ -403,6 +415,7 @@ export interface Database {
   offers: OffersTable
   offer_components: OfferComponentsTable
   price_history: PriceHistoryTable
+  status_history: StatusHistoryTable
   attachments: AttachmentsTable
   publications: PublicationsTable
   catalog_state: CatalogStateTable

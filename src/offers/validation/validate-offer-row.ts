@@ -55,6 +55,9 @@ export const ROW_ERROR_CODES = [
   'inconsistent_price',
   'combined_below_total',
   'price_before_first_record',
+  'price_date_published',
+  'inconsistent_price_dates',
+  'part_already_listed',
   'duplicate_key',
 ] as const
 export type RowErrorCode = (typeof ROW_ERROR_CODES)[number]

@@ -10,9 +10,10 @@ import type { HostContext } from '../../host/context.js'
 import type { DeveloperRow, OfferComponentsTable } from '../../host/db/schema.js'
 import { slugify } from '../../catalog/presentation.js'
 import { priceWithinRounding } from '../../offers/validation/price-consistency.js'
-import { groupPriceRecords, type OfferPriceRecords, priceInForce, priceKey } from '../../offers/price-in-force.js'
+import { groupPriceRecords } from '../../offers/price-in-force.js'
 import { selectPriceRecordsUpTo } from '../../offers/offers-repository.js'
-import { combinedPrice, hasPricedParts } from '../../offers/combined-price.js'
+import { hasPricedParts } from '../../offers/combined-price.js'
+import { unitPricesOnDay } from '../../offers/prices-on-day.js'
 import type {
   ComponentGroupKind,
   DailyCsvComponent,
@@ -104,12 +105,17 @@ export interface DailyFileGaps {
   offersWithoutPriceM2: { id: number; code: string }[]
   offersWithoutTotal: { id: number; code: string }[]
   combinedPriceMissing: { id: number; code: string }[]
-  /** Column 42 computed as the total plus the priced parts, rooms and rights (not stored in the offer). */
-  combinedPriceComputed: { id: number; code: string; cents: number }[]
+  /**
+   * A package price set aside (combined-price.ts): the total or a part changed after it, or it is
+   * below the total; column 42 shows the total plus the parts instead.
+   */
+  combinedPackageHeld: { id: number; code: string; package_cents: number; cents: number | null }[]
   offersLeftOutByStatus: { id: number; code: string; status: string }[]
   offersHiddenInDraft: { id: number; code: string; status: string }[]
   investmentsWithoutLocation: { id: number; title: string }[]
   investmentsWithoutProspectus: { id: number; title: string }[]
+  /** A part or room listed with two units, or with a unit and also offered on its own (same designation). */
+  partsListedTwice: { id: number; designation: string; units: string[] }[]
 }
 
 export const noGaps = (): DailyFileGaps => ({
@@ -117,11 +123,12 @@ export const noGaps = (): DailyFileGaps => ({
   offersWithoutPriceM2: [],
   offersWithoutTotal: [],
   combinedPriceMissing: [],
-  combinedPriceComputed: [],
+  combinedPackageHeld: [],
   offersLeftOutByStatus: [],
   offersHiddenInDraft: [],
   investmentsWithoutLocation: [],
   investmentsWithoutProspectus: [],
+  partsListedTwice: [],
 })
 
 /** Statuses of units on sale: a file that leaves one of them out hides an offered unit. */
@@ -261,7 +268,22 @@ export async function* readDailyOffers(
       for (let i = 0; i < offerRows.length; i++) {
         const stored = offerRows[i] as (typeof offerRows)[number]
         const own = records.get(stored.id)
-        const o = inForce(stored, own, args.day)
+        const offerComponents: ComponentRow[] = []
+        // both lists are ordered by offer id and read with the same filter in one snapshot
+        while (next < componentRows.length && (componentRows[next] as ComponentRow).offer_id < stored.id) next++
+        for (; next < componentRows.length; next++) {
+          const row = componentRows[next] as ComponentRow
+          if (row.offer_id !== stored.id) break
+          offerComponents.push(row)
+        }
+        const prices = unitPricesOnDay(stored, offerComponents, own, args.day)
+        const o = {
+          ...stored,
+          price_m2_cents: prices.m2.cents,
+          price_m2_from: prices.m2.from,
+          price_total_cents: prices.total.cents,
+          price_total_from: prices.total.from,
+        }
         // legal qualification is never guessed (contract 4.7.6): an offer without a type is not published
         if (o.property_type === '') {
           args.untyped.push({ id: o.id, code: o.code })
@@ -278,16 +300,8 @@ export async function* readDailyOffers(
             args.inconsistent.push({ id: o.id, code: o.code })
         }
         const components: DailyCsvComponent[] = []
-        // both lists are ordered by offer id and read with the same filter in one snapshot
-        while (next < componentRows.length && (componentRows[next] as ComponentRow).offer_id < o.id) next++
-        for (; next < componentRows.length; next++) {
-          const row = componentRows[next] as ComponentRow
-          if (row.offer_id !== o.id) break
-          const price = priceInForce(
-            own?.get(priceKey('component', row.id)) ?? [],
-            { cents: row.price_cents, from: row.price_from },
-            args.day,
-          )
+        for (const row of offerComponents) {
+          const price = prices.components.get(row.id) ?? { cents: null, from: null }
           const c = { ...row, price_cents: price.cents, price_from: price.from }
           components.push({
             groupKind: c.group_kind as ComponentGroupKind,
@@ -299,15 +313,17 @@ export async function* readDailyOffers(
             position: c.position,
           })
         }
-        // column 42 is computed when it is due and not given, never left X silently (combined-price.ts)
-        let combined = { cents: o.price_combined_cents, from: o.price_combined_from }
-        if (o.offer_kind === 'property' && combined.cents === null && hasPricedParts(components)) {
-          const computed = combinedPrice(o.price_total_cents, o.price_total_from, components)
-          if (computed) {
-            combined = computed
-            gaps?.combinedPriceComputed.push({ id: o.id, code: o.code, cents: computed.cents })
-          } else gaps?.combinedPriceMissing.push({ id: o.id, code: o.code })
-        }
+        // column 42 is derived, a package price holds only while it is current, never silently stale
+        const combined = prices.combined
+        if (gaps && combined.heldPackage?.cents != null)
+          gaps.combinedPackageHeld.push({
+            id: o.id,
+            code: o.code,
+            package_cents: combined.heldPackage.cents,
+            cents: combined.cents,
+          })
+        if (gaps && o.offer_kind === 'property' && combined.cents === null && hasPricedParts(components))
+          gaps.combinedPriceMissing.push({ id: o.id, code: o.code })
         offers.push({
           id: o.id,
           investment,
@@ -323,6 +339,25 @@ export async function* readDailyOffers(
           components,
         })
       }
+      if (gaps) {
+        // a part belongs to one unit or is offered on its own, never both (the editor refuses it now;
+        // data entered before that rule is named here)
+        const holders = new Map<string, { designation: string; units: string[] }>()
+        const hold = (designation: string | null, unit: string) => {
+          const key = designation?.replace(/\s+/g, '').toLowerCase() ?? ''
+          if (key === '') return
+          const entry = holders.get(key) ?? { designation: designation as string, units: [] }
+          entry.units.push(unit)
+          holders.set(key, entry)
+        }
+        for (const offer of offers) {
+          if (offer.offerKind === 'standalone_part') hold(offer.code, offer.code)
+          for (const c of offer.components)
+            if (c.groupKind === 'part' || c.groupKind === 'appurtenant_room') hold(c.designation, offer.code)
+        }
+        for (const entry of holders.values())
+          if (entry.units.length > 1) gaps.partsListedTwice.push({ id: r.id, ...entry })
+      }
       if (offers.length > 0) yield offers
     }
     ended = true
@@ -334,33 +369,6 @@ export async function* readDailyOffers(
         .rollback()
         .execute()
         .catch(() => undefined)
-  }
-}
-
-type PricedOffer = {
-  price_m2_cents: number | null
-  price_m2_from: string | null
-  price_total_cents: number | null
-  price_total_from: string | null
-  price_combined_cents: number | null
-  price_combined_from: string | null
-}
-
-/** The offer with each of its prices as in force on `day`. */
-function inForce<T extends PricedOffer>(offer: T, records: OfferPriceRecords | undefined, day: string): T {
-  const resolve = (type: string, cents: number | null, from: string | null) =>
-    priceInForce(records?.get(type) ?? [], { cents, from }, day)
-  const m2 = resolve('m2', offer.price_m2_cents, offer.price_m2_from)
-  const total = resolve('total', offer.price_total_cents, offer.price_total_from)
-  const combined = resolve('combined', offer.price_combined_cents, offer.price_combined_from)
-  return {
-    ...offer,
-    price_m2_cents: m2.cents,
-    price_m2_from: m2.from,
-    price_total_cents: total.cents,
-    price_total_from: total.from,
-    price_combined_cents: combined.cents,
-    price_combined_from: combined.from,
   }
 }
 

@@ -11,6 +11,8 @@ import { createReadStream } from 'node:fs'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 
+import { parse as parseCsv } from 'csv-parse/sync'
+
 import { type Actor, recordAudit } from '../../host/audit/audit.js'
 import type { HostContext } from '../../host/context.js'
 import { PluginError } from '../../host/errors.js'
@@ -29,6 +31,7 @@ import { getPublicationSettings, resolvePublishingDeveloper } from '../settings/
 import { checkCsvBytes } from '../daily-file/csv-byte-check.js'
 import { type PublicationOutcome, publish } from '../publication-service.js'
 import { datasetOf, datasetStore } from '../daily-file/datasets.js'
+import { OFFICIAL_COLUMN_INDEX } from '../daily-file/official-columns.js'
 import { issue } from '../publication-issue.js'
 import {
   type ConvertedReport,
@@ -415,7 +418,7 @@ export async function confirmReportImport(ctx: HostContext, args: ReportConfirmA
   const counters = JSON.parse(job.counters) as { rows?: number }
   const storedReport = stored
   const developerId = storedReport.developer_id ?? null
-  await refuseUnprovenDay(ctx, job.id, date, storedReport)
+  await refuseUnprovenDay(ctx, job.id, date, storedReport, content)
   const developer = developerId
     ? await ctx.db.selectFrom('developers').selectAll().where('id', '=', developerId).executeTakeFirst()
     : await resolvePublishingDeveloper(ctx, await getPublicationSettings(ctx))
@@ -498,7 +501,13 @@ function developerMismatchRefusal(jobId: string, mismatch: IdentityMismatch): Pl
  * price was not in force yet) and not a day its dataset already has a file of (a published file
  * never changes). Each refusal is a 422 naming the rows.
  */
-async function refuseUnprovenDay(ctx: HostContext, jobId: string, date: string, stored: StoredReport): Promise<void> {
+async function refuseUnprovenDay(
+  ctx: HostContext,
+  jobId: string,
+  date: string,
+  stored: StoredReport,
+  content: Buffer,
+): Promise<void> {
   const later = (stored.price_dates ?? []).filter((d) => d.value > date)
   if (later.length > 0) {
     const rows = [...new Set(later.flatMap((d) => d.rows))].sort((a, b) => a - b)
@@ -530,6 +539,79 @@ async function refuseUnprovenDay(ctx: HostContext, jobId: string, date: string, 
       issues: [issue('report_day_published', pl, en, { date })],
     })
   }
+  // a missed day's report may not contradict the files published after that day: where a later
+  // file says a price was in force on the report's day (its date on or before it), the report's
+  // price and date must be the same
+  if (!dataset || !manifest) return
+  const store = datasetStore(ctx, dataset)
+  const report = unitPrices(content)
+  const contradictions: { unit: string; column: string; report: string; later: string; day: string }[] = []
+  for (const later of manifest.days.filter((d) => d.date > date)) {
+    const bytes = await fs.readFile(store.csvPath(later.md5)).catch(() => undefined)
+    if (!bytes) continue
+    for (const [key, laterPrices] of unitPrices(bytes)) {
+      const own = report.get(key)
+      if (!own) continue
+      for (const [column, price] of [
+        ['m2', laterPrices.m2],
+        ['total', laterPrices.total],
+      ] as const) {
+        if (price.from === 'X' || price.from > date) continue
+        const mine = own[column]
+        if (mine.amount !== price.amount || mine.from !== price.from)
+          contradictions.push({
+            unit: key.split('\t').at(-1) ?? key,
+            column,
+            report: `${mine.amount} od ${mine.from}`,
+            later: `${price.amount} od ${price.from}`,
+            day: later.date,
+          })
+      }
+    }
+  }
+  if (contradictions.length > 0) {
+    const shown = contradictions
+      .slice(0, 10)
+      .map((c) => `${c.unit}: w raporcie ${c.report}, w pliku z dnia ${c.day} ${c.later}`)
+      .join('; ')
+    const shownEn = contradictions
+      .slice(0, 10)
+      .map(
+        (c) =>
+          `${c.unit}: ${c.report.replace(' od ', ' from ')} in the report, ${c.later.replace(' od ', ' from ')} in the file of ${c.day}`,
+      )
+      .join('; ')
+    const pl = `Raport za dzień ${date} przeczy plikom opublikowanym później, które podają cenę obowiązującą już tego dnia: ${shown}${contradictions.length > 10 ? ' …' : ''}. Opublikowanych plików nie wolno podważać: popraw ceny w raporcie.`
+    const en = `The report for ${date} contradicts files published later that give the price in force on that day: ${shownEn}${contradictions.length > 10 ? ' …' : ''}. Published files are never contradicted: correct the report's prices.`
+    throw new PluginError('report_contradicts_published', 422, {
+      message: en,
+      id: jobId,
+      issues: [issue('report_contradicts_published', pl, en, { date, units: contradictions.slice(0, 100) })],
+    })
+  }
+}
+
+interface FilePrice {
+  amount: string
+  from: string
+}
+
+/** Each unit row's price per m² and total with their dates, keyed by its location and designation. */
+function unitPrices(csv: Buffer): Map<string, { m2: FilePrice; total: FilePrice }> {
+  const col = OFFICIAL_COLUMN_INDEX
+  const out = new Map<string, { m2: FilePrice; total: FilePrice }>()
+  const rows = parseCsv(csv, { delimiter: ';', from_line: 2, relax_column_count: true })
+  for (const row of rows) {
+    const code = row[col.property_code] ?? 'X'
+    if (code === 'X' || code.trim() === '') continue
+    const key = [row[col.loc_city], row[col.loc_street], row[col.loc_building_no], code].join('\t')
+    if (out.has(key)) continue
+    out.set(key, {
+      m2: { amount: row[col.price_m2] ?? 'X', from: row[col.price_m2_from] ?? 'X' },
+      total: { amount: row[col.price_total] ?? 'X', from: row[col.price_total_from] ?? 'X' },
+    })
+  }
+  return out
 }
 
 /**

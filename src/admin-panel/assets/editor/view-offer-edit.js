@@ -436,7 +436,10 @@ export async function renderOfferEditor(page, { api, signal, id }) {
         : null
 
     // a stored price dated after today is announced: the price in force is the one before it
-    const current = (name) => priceHint(offer[name], offer[`${name}_from`], offer.in_force?.[name])
+    const current = (name) => {
+      const hint = priceHint(offer[name], offer[`${name}_from`], offer.in_force?.[name])
+      return name === 'price_combined' ? `${hint}${combinedSourceText(offer.in_force?.price_combined)}` : hint
+    }
     const form = h(
       'form',
       { id: 'price-form', novalidate: true },
@@ -1189,6 +1192,28 @@ function priceHint(stored, storedFrom, inForce) {
         )
   if (!inForce.next) return now
   return `${now}; ${announcedText(inForce.next)}`
+}
+
+/**
+ * Where column 42 comes from: the sum of the unit's and its parts' prices, or the package price;
+ * a package set aside because a price changed after it is named, with what to do.
+ */
+export function combinedSourceText(inForce) {
+  if (!inForce) return ''
+  const source =
+    inForce.source === 'derived'
+      ? tr(' (suma ceny lokalu i części)', ' (total plus the parts)')
+      : inForce.source === 'package'
+        ? tr(' (cena pakietowa)', ' (package price)')
+        : ''
+  if (!inForce.held_package) return source
+  return (
+    source +
+    tr(
+      `; cena pakietowa ${formatMoney(inForce.held_package.amount)} od ${formatDate(inForce.held_package.from)} jest wstrzymana, bo cena lokalu lub części zmieniła się później: wpisz ją ponownie albo usuń`,
+      `; the package price ${formatMoney(inForce.held_package.amount)} since ${formatDate(inForce.held_package.from)} is set aside because the unit's or a part's price changed after it: enter it again or remove it`,
+    )
+  )
 }
 
 /** "519 000,00 zł od 01.12.2026 (zapowiedziana)": the next price announced after today. */
