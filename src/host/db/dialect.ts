@@ -259,7 +259,7 @@ export function bigintType(dialect: DialectName): 'integer' | 'bigint' {
 
 /**
  * Makes a table append-only in the database itself, so that no code path (nor a later bug) can
- * rewrite the audit trail or price history.
+ * rewrite the audit trail or price history: UPDATE, DELETE and (PostgreSQL) TRUNCATE are refused.
  */
 export async function makeAppendOnly(db: Kysely<unknown>, dialect: DialectName, table: string): Promise<void> {
   if (dialect === 'sqlite') {
@@ -282,6 +282,28 @@ export async function makeAppendOnly(db: Kysely<unknown>, dialect: DialectName, 
   await sql
     .raw(
       `CREATE TRIGGER ${table}_append_only BEFORE UPDATE OR DELETE ON ${table} FOR EACH ROW EXECUTE FUNCTION dg_refuse_change()`,
+    )
+    .execute(db)
+  await refuseTruncate(db, dialect, table)
+}
+
+/*
+ * TRUNCATE fires no row trigger, so on PostgreSQL an append-only table needs a statement trigger
+ * as well. SQLite has no TRUNCATE (its DELETE without WHERE still fires the row trigger). Safe to
+ * run again on a table that has it already.
+ */
+export async function refuseTruncate(db: Kysely<unknown>, dialect: DialectName, table: string): Promise<void> {
+  if (dialect === 'sqlite') return
+  await sql
+    .raw(
+      `CREATE OR REPLACE FUNCTION dg_refuse_truncate() RETURNS trigger LANGUAGE plpgsql AS $$ ` +
+        `BEGIN RAISE EXCEPTION '% is append-only: TRUNCATE is refused', TG_TABLE_NAME; END $$`,
+    )
+    .execute(db)
+  await sql.raw(`DROP TRIGGER IF EXISTS ${table}_no_truncate ON ${table}`).execute(db)
+  await sql
+    .raw(
+      `CREATE TRIGGER ${table}_no_truncate BEFORE TRUNCATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION dg_refuse_truncate()`,
     )
     .execute(db)
 }

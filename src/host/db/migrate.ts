@@ -23,6 +23,7 @@ import * as scheduledSources from './migrations/0019-scheduled-sources.js'
 import * as publicPrices from './migrations/0020-public-prices.js'
 import * as passwordResets from './migrations/0021-password-resets.js'
 import * as statusHistory from './migrations/0022-status-history.js'
+import * as appendOnlyRefusesTruncate from './migrations/0023-append-only-refuses-truncate.js'
 
 interface MigrationModule {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>
@@ -55,6 +56,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, MigrationModule]> = [
   ['0020-public-prices', publicPrices],
   ['0021-password-resets', passwordResets],
   ['0022-status-history', statusHistory],
+  ['0023-append-only-refuses-truncate', appendOnlyRefusesTruncate],
 ]
 
 export class MigrationError extends Error {}
