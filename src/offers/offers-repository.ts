@@ -569,10 +569,9 @@ export async function selectLastComponentPrices(
 }
 
 /**
- * The price-history records of these offers dated on or before `day` (price-in-force.ts): what
- * decides the price in force that day; records announced for later days are not read.
+ * The price-history records of these offers dated on or before `day` (price-in-force.ts), and
+ * their withdrawals dated later; all of them when `day` is undefined.
  */
-/** The price records of these offers dated up to `day`, or all of them (`day` undefined). */
 export async function selectPriceRecordsUpTo(db: Executor, offerIds: readonly number[], day: string | undefined) {
   const out: Array<{
     id: number
@@ -588,7 +587,11 @@ export async function selectPriceRecordsUpTo(db: Executor, offerIds: readonly nu
         .selectFrom('price_history')
         .select(['id', 'offer_id', 'component_id', 'price_type', 'after_cents', 'valid_from'])
         .where('offer_id', 'in', part)
-        .$if(day !== undefined, (q) => q.where('valid_from', '<=', day as string))
+        // a withdrawal dated after the day is read too: it tells a price stored empty (withdrawn
+        // ahead) from one removed outside the write path, which is none on any day (price-in-force.ts)
+        .$if(day !== undefined, (q) =>
+          q.where((eb) => eb.or([eb('valid_from', '<=', day as string), eb('after_cents', 'is', null)])),
+        )
         .execute()),
     )
   }

@@ -42,7 +42,7 @@ const flatArb = fc.record({
 
 const editArb = fc.record({
   unit: fc.nat({ max: 9 }),
-  kind: fc.constantFrom('change', 'announce', 'part', 'part_announce', 'package'),
+  kind: fc.constantFrom('change', 'announce', 'part', 'part_announce', 'package', 'part_withdraw'),
   m2: fc.integer({ min: 600_000, max: 2_000_000 }),
   part: fc.integer({ min: 100, max: 900 }).map((hundreds) => hundreds * 10_000),
   ahead: fc.integer({ min: 1, max: 3 }),
@@ -60,7 +60,7 @@ type Edit = typeof editArb extends fc.Arbitrary<infer T> ? T : never
 
 /** One price as entered: its amount, the day it holds from, and the order it was written in. */
 interface Entered {
-  cents: number
+  cents: number | null
   from: string
   seq: number
 }
@@ -102,7 +102,8 @@ function nextAfter(entered: readonly Entered[], day: string): Entered | undefine
     .at(-1)
 }
 
-const price = (e: Entered | undefined): Price => (e ? { cents: e.cents, from: e.from } : NONE)
+const raw = (e: Entered | undefined): Price => (e ? { cents: e.cents, from: e.from } : NONE)
+const price = (e: Entered | undefined): Price => (e && e.cents !== null ? { cents: e.cents, from: e.from } : NONE)
 
 /**
  * What the unit's prices were on the day, read from what was entered: column 42 is the total plus
@@ -111,16 +112,27 @@ const price = (e: Entered | undefined): Price => (e ? { cents: e.cents, from: e.
  */
 function expectedOn(unit: Unit, day: string) {
   const total = inForce(unit.total, day)
-  const part = inForce(unit.part, day)
+  const partRecord = inForce(unit.part, day)
+  const part = partRecord?.cents === null ? undefined : partRecord
   const packagePrice = inForce(unit.package, day)
   const derived: Price =
-    total && part ? { cents: total.cents + part.cents, from: part.from > total.from ? part.from : total.from } : NONE
+    total && part
+      ? {
+          cents: (total.cents as number) + (part.cents as number),
+          from: part.from > total.from ? part.from : total.from,
+        }
+      : NONE
   let combined = derived
   let source = derived.cents === null ? 'none' : 'derived'
   let heldPackage: Price | null = null
   if (packagePrice && total) {
     const inputsFrom = part && part.from > total.from ? part.from : total.from
-    if (packagePrice.from >= inputsFrom && packagePrice.cents >= total.cents) {
+    if (
+      packagePrice.from >= inputsFrom &&
+      packagePrice.cents !== null &&
+      total.cents !== null &&
+      packagePrice.cents >= total.cents
+    ) {
       combined = price(packagePrice)
       source = 'package'
     } else if (derived.cents !== packagePrice.cents) {
@@ -283,13 +295,22 @@ describeEachDatabase(
           unit.part.push({ cents, from, seq: ++seq })
           return
         }
+        case 'part_withdraw': {
+          if (unit.partId === null || unit.part.at(-1)?.cents === null) return
+          await write(unit, 'PATCH', `/offers/${unit.id}/components/${unit.partId}`, { price: null, price_from: ahead })
+          unit.part.push({ cents: null, from: ahead, seq: ++seq })
+          return
+        }
         case 'package': {
           // a package price is the unit with its part: none for a flat without a part
           const part = unit.part.at(-1)
           const total = unit.total.at(-1) as Entered
           if (!part) return
           // never below the stored total, which the editor holds a package price sent alone to
-          const cents = fresh(unit.package, total.cents + Math.floor((part.cents * edit.share) / 100))
+          const cents = fresh(
+            unit.package,
+            (total.cents as number) + Math.floor(((part.cents ?? 0) * edit.share) / 100),
+          )
           await write(unit, 'PATCH', `/offers/${unit.id}`, {
             price_combined: decimal(cents),
             price_combined_from: today,
@@ -417,7 +438,7 @@ describeEachDatabase(
             [...entered].sort((a, b) => a.from.localeCompare(b.from) || a.seq - b.seq).map((e) => [e.cents, e.from]),
           )
           const latest = records.filter((i) => !i.announced).at(-1)
-          const wanted = price(inForce(entered, day))
+          const wanted = raw(inForce(entered, day))
           expect(
             latest ? { cents: latest.after.cents, from: latest.valid_from } : NONE,
             `catalog history ${type}, latest in force: ${where}`,
@@ -481,7 +502,7 @@ describeEachDatabase(
             amount: amountOf(now),
             from: now.from,
             announced: next !== undefined,
-            next: next ? { amount: decimal(next.cents), from: next.from } : null,
+            next: next ? { amount: next.cents === null ? null : decimal(next.cents), from: next.from } : null,
           }
         }
         expect(view.in_force, `editor in_force: ${where}`).toMatchObject({
