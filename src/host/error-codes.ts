@@ -383,6 +383,11 @@ export const ERROR_CODES = {
 
   // --- scheduled sources ---
   invalid_source: { status: [400], description: 'A source’s settings are refused; `data.issues` names each field.' },
+  source_address_not_public: {
+    status: [422],
+    description:
+      'A source’s address is an IP literal that is not public unicast (loopback, private, link-local or metadata, unique- or site-local, reserved; any notation, IPv6 forms carrying an IPv4 address judged by it) and private_hosts does not name it; `issues[0]` at `url` says why in Polish. Nothing is stored.',
+  },
   source_not_found: { status: [404], description: 'No scheduled source has this id.' },
   source_run_not_found: { status: [404], description: 'No run of a scheduled source has this id.' },
   source_run_not_held: {

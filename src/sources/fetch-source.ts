@@ -1,7 +1,8 @@
 /*
  * Fetches a source's file over https with limits: size (the import's own), time (one deadline for
  * every hop), redirects (followed by hand, each hop checked), content type. The address guard
- * refuses private, loopback and link-local addresses, for the first address and every redirect,
+ * refuses every address that is not public unicast (address-ranges.ts, the same classifier that
+ * refuses such a literal when a source is entered), for the first address and every redirect,
  * both as written and after DNS resolution (the check runs in the socket's own lookup, so the
  * address checked is the address connected to), unless an administrator allowed that host.
  * Configured headers (a token) go to the source's own origin only, never to a redirect elsewhere.
@@ -13,9 +14,10 @@ import { createWriteStream } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import type { IncomingMessage } from 'node:http'
 import https from 'node:https'
-import net from 'node:net'
+import type net from 'node:net'
 
 import { explainNetworkError } from '../host/http/network-errors.js'
+import { classifyAddress, isPrivateAddress, privateAllowed } from './address-ranges.js'
 
 export interface FetchLimits {
   maxBytes: number
@@ -69,61 +71,6 @@ export class SourceFetchError extends Error {
     super(message)
     this.name = 'SourceFetchError'
   }
-}
-
-const BLOCKED = new net.BlockList()
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  BLOCKED.addSubnet(network, prefix, 'ipv4')
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b::', 96],
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const)
-  BLOCKED.addSubnet(network, prefix, 'ipv6')
-
-/** Whether an address is private, loopback, link-local, reserved or multicast (IPv4-mapped IPv6 included). */
-export function isPrivateAddress(address: string): boolean {
-  const family = net.isIP(address)
-  if (family === 4) return BLOCKED.check(address, 'ipv4')
-  if (family === 6) {
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)
-    if (mapped) return BLOCKED.check(mapped[1] as string, 'ipv4')
-    return BLOCKED.check(address, 'ipv6')
-  }
-  return true
-}
-
-function bareHost(url: URL): string {
-  return url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase()
-}
-
-function privateAllowed(url: URL, privateHosts: readonly string[]): boolean {
-  const host = bareHost(url)
-  const port = url.port || '443'
-  return privateHosts.some((allowed) => {
-    const entry = allowed.toLowerCase().replace(/^\[(.*)\](:\d+)?$/, '$1$2')
-    return entry === host || entry === `${host}:${port}` || allowed.toLowerCase() === `${url.hostname}:${port}`
-  })
 }
 
 /** An address an administrator may give a source: https, no credentials in it. */
@@ -182,8 +129,8 @@ function checkHop(url: URL, privateHosts: readonly string[]): void {
     throw new SourceFetchError('source_address_refused', `${url.origin}: only https addresses are fetched`, {
       origin: url.origin,
     })
-  const host = bareHost(url)
-  if (net.isIP(host) && isPrivateAddress(host) && !privateAllowed(url, privateHosts))
+  const literal = classifyAddress(url.hostname)
+  if (literal && !literal.public && !privateAllowed(url, privateHosts))
     throw new SourceFetchError('source_private_address', `${url.origin} is a private or loopback address`, {
       origin: url.origin,
     })

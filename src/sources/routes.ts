@@ -52,10 +52,11 @@ export async function sourceRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Add a source: an https CSV/XLSX address pulled on a schedule and imported within guards',
         description:
           'Header values (a token) are stored like the webhook secret and never returned: the answer lists header names. ' +
-          'A private or loopback address is fetched only when its host is in private_hosts. 400 invalid_source with issues.',
+          'A private or loopback address is fetched only when its host is in private_hosts: an address literal that is not public unicast, in any notation, ' +
+          'is refused here with 422 source_address_not_public (issues[0] at url, in Polish), a name is checked after DNS resolution at each run. 400 invalid_source with issues.',
         security,
         body: SourceCreateBody,
-        response: { 201: Type.Ref('Source'), ...errorResponses(400, 401, 403) },
+        response: { 201: Type.Ref('Source'), ...errorResponses(400, 401, 403, 422) },
       },
     },
     async (request, reply) => {
@@ -90,10 +91,13 @@ export async function sourceRoutes(app: FastifyInstance): Promise<void> {
         operationId: 'updateSource',
         tags,
         summary: 'Change a source (fields sent only; headers replaces every header, {} removes them)',
+        description:
+          'A url on another origin (scheme, host or port) removes the stored headers unless the same request sends them: the answer says so in warnings (source_headers_removed). ' +
+          'A url or private_hosts that leaves a non-public address literal without its allowance: 422 source_address_not_public, nothing changed.',
         security,
         params: IdParams,
         body: SourceUpdateBody,
-        response: { 200: Type.Ref('Source'), ...errorResponses(400, 401, 403, 404) },
+        response: { 200: Type.Ref('Source'), ...errorResponses(400, 401, 403, 404, 422) },
       },
     },
     async (request) => {

@@ -22,9 +22,15 @@ export const GuardLimitsSchema = Type.Object(
 
 const sourceFields = {
   name: Type.String({ minLength: 1, maxLength: 120 }),
-  url: Type.String({ minLength: 9, maxLength: 2000, description: 'https address of a CSV or XLSX file' }),
+  url: Type.String({
+    minLength: 9,
+    maxLength: 2000,
+    description:
+      'https address of a CSV or XLSX file; an address literal that is not public unicast (loopback, private, link-local, metadata, unique- or site-local, reserved, in any notation) is refused with 422 source_address_not_public unless private_hosts names it',
+  }),
   headers: Type.Record(Type.String(), Type.String({ maxLength: 4000 }), {
-    description: 'Request headers (a token, say); stored, never returned nor logged. {} removes them.',
+    description:
+      'Request headers (a token, say); stored, never returned nor logged. {} removes them. A change of url to another origin removes them unless sent again.',
   }),
   mapping: Type.Record(Type.String(), Type.String(), {
     description: 'Canonical field (or meta:<key>) → column header, as the import mapping',
@@ -36,7 +42,8 @@ const sourceFields = {
   }),
   private_hosts: Type.Array(Type.String({ maxLength: 260 }), {
     maxItems: 10,
-    description: 'Hosts (host or host:port) allowed to be private or loopback addresses',
+    description:
+      'Hosts (host, host:port, [IPv6] or [IPv6]:port) allowed to be private or loopback addresses; read as URL reads a host, so 127.1 names 127.0.0.1',
   }),
   guards: GuardLimitsSchema,
   stale_after_days: Type.Integer({ minimum: 1, maximum: 90 }),
@@ -99,6 +106,25 @@ export const SourceSchema = Type.Object(
     changed_at: Type.Union([Type.String(), Type.Null()]),
     content_sha256: Type.Union([Type.String(), Type.Null()]),
     last_run: Type.Union([RunSummarySchema, Type.Null()]),
+    warnings: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            field: Type.String(),
+            code: Type.String({
+              description:
+                'Stable code; source_headers_removed: the address moved to another origin (scheme, host or port) and the stored headers were removed, as they were not sent again',
+            }),
+            message: Type.String({ description: 'Polish' }),
+            message_pl: Type.String(),
+            message_en: Type.String(),
+            details: Type.Optional(Type.Object({}, { additionalProperties: true })),
+          },
+          { additionalProperties: false },
+        ),
+        { description: 'Only in the answer to a change: what it did besides what was asked' },
+      ),
+    ),
   },
   { $id: 'Source', additionalProperties: false },
 )

@@ -15,6 +15,7 @@ import {
   selectLatestRuns,
   selectRuns,
   selectSources,
+  type SourceRow,
   transitionRun,
   updateSource,
 } from './sources-repository.js'
@@ -86,15 +87,53 @@ export async function createSource(ctx: HostContext, actor: Actor, input: Source
   return getSource(ctx, id)
 }
 
+/** What a change did besides what it was asked, for the operator to know (the settings' warnings' shape). */
+export interface SourceWarning {
+  field: string
+  code: string
+  message: string
+  message_pl: string
+  message_en: string
+  details?: Record<string, unknown>
+}
+
+/**
+ * The stored headers (a token) were given for one origin: an address moved to another scheme,
+ * host or port must not take them along, unless the same change sends headers again.
+ */
+function headersLeftBehind(existing: SourceRow, url: string | undefined, input: SourceInput): SourceWarning | null {
+  if (url === undefined || input.headers !== undefined) return null
+  const from = new URL(existing.url).origin
+  const to = new URL(url).origin
+  const names = Object.keys(JSON.parse(existing.headers) as Record<string, string>)
+  if (from === to || names.length === 0) return null
+  const pl =
+    `Adres źródła przeniesiono na inny serwer (${from} → ${to}), więc zapisane nagłówki (${names.join(', ')}) usunięto: ` +
+    'nie zostaną wysłane pod nowy adres. Jeśli nowy serwer ich potrzebuje, wpisz je ponownie.'
+  const en =
+    `The source moved to another origin (${from} → ${to}), so its stored headers (${names.join(', ')}) were removed ` +
+    'and will not be sent there. Send them again if the new server needs them.'
+  return {
+    field: 'headers',
+    code: 'source_headers_removed',
+    message: pl,
+    message_pl: pl,
+    message_en: en,
+    details: { header_names: names, from_origin: from, to_origin: to },
+  }
+}
+
 export async function changeSource(
   ctx: HostContext,
   actor: Actor,
   id: number,
   input: SourceInput,
-): Promise<SourceView> {
+): Promise<SourceView & { warnings: SourceWarning[] }> {
   const existing = await findSource(ctx.db, id)
   if (!existing) throw notFound(id)
   const columns = sourceColumns(ctx, input, existing)
+  const removed = headersLeftBehind(existing, columns.url, input)
+  if (removed) columns.headers = '{}'
   // another address, mapping or sheet makes the next file a new one, whatever its bytes
   const refetch = columns.url !== undefined || columns.mapping !== undefined || columns.sheet !== undefined
   await ctx.db.transaction().execute(async (trx) => {
@@ -111,12 +150,12 @@ export async function changeSource(
         objectType: 'source',
         objectId: id,
         outcome: 'success',
-        details: audited(input),
+        details: { ...audited(input), ...(removed ? { headers_removed: removed.details?.header_names } : {}) },
       },
       trx,
     )
   })
-  return getSource(ctx, id)
+  return { ...(await getSource(ctx, id)), warnings: removed ? [removed] : [] }
 }
 
 export async function removeSource(ctx: HostContext, actor: Actor, id: number): Promise<void> {

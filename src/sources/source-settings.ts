@@ -7,6 +7,7 @@ import { Cron } from 'croner'
 import type { HostContext } from '../host/context.js'
 import { PluginError } from '../host/errors.js'
 import { parseMapping, parseMode } from '../imports/offer-import-service.js'
+import { type AddressClass, classifyAddress, privateAllowed } from './address-ranges.js'
 import { checkSourceUrl } from './fetch-source.js'
 import type { SourceRow, SourceRunRow } from './sources-repository.js'
 import type { SourcesTable } from '../host/db/source-tables.js'
@@ -157,7 +158,68 @@ export function sourceColumns(
     else out.enabled = enabled ? 1 : 0
   }
   if (issues.length > 0) refuse(issues)
+  if (input.url !== undefined || input.private_hosts !== undefined || existing === undefined)
+    refusePrivateLiteral(
+      out.url ?? existing!.url,
+      JSON.parse(out.private_hosts ?? existing?.private_hosts ?? '[]') as string[],
+    )
   return out
+}
+
+/** Polish names of the ranges an address literal is refused for. */
+const RANGE_NAMES_PL: Readonly<Record<string, string>> = {
+  loopback: 'adres pętli zwrotnej (ten sam serwer)',
+  private: 'adres sieci prywatnej',
+  linkLocal: 'adres lokalny łącza (w nim adres metadanych chmury 169.254.169.254)',
+  uniqueLocal: 'adres lokalny IPv6 (fc00::/7)',
+  deprecatedSiteLocal: 'adres lokalny ośrodka IPv6 (fec0::/10)',
+  carrierGradeNat: 'adres sieci operatora (100.64.0.0/10)',
+  unspecified: 'adres nieokreślony',
+  broadcast: 'adres rozgłoszeniowy',
+  multicast: 'adres grupowy (multicast)',
+  reserved: 'adres zarezerwowany',
+  ipv4Compatible: 'przestarzały zapis IPv6 zgodny z IPv4 (::a.b.c.d)',
+  nat64LocalUse: 'lokalny prefiks NAT64 (64:ff9b:1::/48)',
+  teredo: 'adres tunelu Teredo',
+}
+
+function rangeNamePl(found: AddressClass): string {
+  return RANGE_NAMES_PL[found.range] ?? `adres niepubliczny (${found.range})`
+}
+
+/**
+ * A source is fetched from public addresses only. An address literal in any other range (in any
+ * notation: URL has normalised IPv4 forms, the classifier reads IPv6 transition forms) is refused
+ * now rather than at the first run, unless private_hosts names it; names are judged at each run,
+ * after DNS resolution.
+ */
+function refusePrivateLiteral(href: string, privateHosts: readonly string[]): void {
+  const url = new URL(href)
+  const found = classifyAddress(url.hostname)
+  if (!found || found.public || privateAllowed(url, privateHosts)) return
+  const allowance = url.port ? `${url.hostname}:${url.port}` : url.hostname
+  const leadsTo = found.embeddedIn ? ` (prowadzi do ${found.address})` : ''
+  const pl =
+    `${url.hostname}${leadsTo} to ${rangeNamePl(found)}. Źródło pobiera się tylko z adresów publicznych. ` +
+    `Jeśli ten serwer jest zamierzony, dopisz „${allowance}” do hostów prywatnych (private_hosts).`
+  const en =
+    `${url.hostname}${found.embeddedIn ? ` (leads to ${found.address})` : ''} is not a public address (${found.range}). ` +
+    `Sources are fetched from public addresses only; if this server is intended, add "${allowance}" to private_hosts.`
+  throw new PluginError('source_address_not_public', 422, {
+    message: pl,
+    message_pl: pl,
+    message_en: en,
+    issues: [
+      {
+        field: 'url',
+        code: 'source_address_not_public',
+        message: pl,
+        message_pl: pl,
+        message_en: en,
+        details: { address: found.address, range: found.range, allowance },
+      },
+    ],
+  })
 }
 
 /** Control characters (a line break would split a header; a name shows on one line). */

@@ -472,8 +472,8 @@ function sourceForm({ api, reload, source = null }) {
         hint:
           source && source.header_names.length > 0
             ? tr(
-                `Zapisane: ${source.header_names.join(', ')} (wartości nie są pokazywane). Zostaw puste, aby je zachować; wpisane zastąpią wszystkie zapisane.`,
-                `Saved: ${source.header_names.join(', ')} (values are not shown). Leave empty to keep them; what you type replaces them all.`,
+                `Zapisane: ${source.header_names.join(', ')} (wartości nie są pokazywane). Zostaw puste, aby je zachować; wpisane zastąpią wszystkie zapisane. Adres na innym serwerze (inny protokół, host lub port) usuwa zapisane nagłówki, chyba że wpiszesz je tu ponownie.`,
+                `Saved: ${source.header_names.join(', ')} (values are not shown). Leave empty to keep them; what you type replaces them all. An address on another server (scheme, host or port) removes the saved headers unless you type them here again.`,
               )
             : tr('Zapisywane bezpiecznie i nigdy więcej niepokazywane.', 'Stored safely and never shown again.'),
       }),
@@ -583,13 +583,14 @@ function sourceForm({ api, reload, source = null }) {
       stale_after_days: Number(staleDays.value),
     }
     try {
-      if (source) await api.request('PATCH', `/sources/${source.id}`, { json: body })
-      else await api.post('/sources', { json: body })
+      const saved = source
+        ? await api.request('PATCH', `/sources/${source.id}`, { json: body })
+        : await api.post('/sources', { json: body })
       headers.value = ''
       toast(
         source ? tr('Zapisano zmiany źródła.', 'The source was saved.') : tr('Dodano źródło.', 'The source was added.'),
       )
-      await reload()
+      await reload(saved?.body?.warnings ?? [])
     } catch (error) {
       const issues = error.body?.issues
       replaceChildren(
@@ -601,7 +602,9 @@ function sourceForm({ api, reload, source = null }) {
               h(
                 'ul',
                 {},
-                issues.map((i) => h('li', {}, `${i.field}: ${i.message}`)),
+                issues.map((i) =>
+                  h('li', {}, `${i.field}: ${i.message_pl ? tr(i.message_pl, i.message_en) : i.message}`),
+                ),
               ),
             )
           : errorBox(error),
@@ -611,20 +614,41 @@ function sourceForm({ api, reload, source = null }) {
   return form
 }
 
-/** A source's own page (#/zrodla/zrodlo/ID): its settings to change, and its removal. */
-async function renderSource(page, { api, signal, id }) {
+/**
+ * A source's own page (#/zrodla/zrodlo/ID): its settings to change, and its removal. `warnings`:
+ * what the last change did besides what was asked (headers removed with a move to another server),
+ * shown until the operator leaves the page rather than in a toast that fades.
+ */
+async function renderSource(page, { api, signal, id, warnings = [] }) {
   const { body: source } = await api.get(`/sources/${id}`, { signal })
   page.append(
     h('p', {}, h('a', { href: '#/zrodla' }, tr('← Źródła ofert', '← Offer sources'))),
     h('div', { class: 'page-header' }, h('h1', {}, tr(`Źródło: ${source.name}`, `Source: ${source.name}`))),
+    ...(warnings.length > 0
+      ? [
+          h(
+            'div',
+            { id: 'source-warnings' },
+            alertBox(
+              'warning',
+              tr('Zapisano, ale zwróć uwagę:', 'Saved, but note:'),
+              h(
+                'ul',
+                {},
+                warnings.map((w) => h('li', {}, tr(w.message_pl, w.message_en))),
+              ),
+            ),
+          ),
+        ]
+      : []),
     card(
       tr('Ustawienia źródła', 'Source settings'),
       sourceForm({
         api,
         source,
-        reload: async () => {
+        reload: async (warnings) => {
           replaceChildren(page)
-          await renderSource(page, { api, signal, id }).catch((error) => page.append(errorBox(error)))
+          await renderSource(page, { api, signal, id, warnings }).catch((error) => page.append(errorBox(error)))
         },
       }),
     ),
