@@ -1,7 +1,8 @@
 /*
  * `dg source …` on both databases: a source added with its token read from a file (never
  * printed), run against the local https server (applied), a price typo held and listed with
- * --held, then applied from the command line once.
+ * --held, then applied from the command line once; a private address literal refused as over
+ * REST unless --private-hosts names it.
  */
 import fs from 'node:fs'
 import path from 'node:path'
@@ -92,5 +93,41 @@ describeEachDatabase('dg source', (getEnv) => {
       .where('source_property_id', '=', '2')
       .executeTakeFirstOrThrow()
     expect(Number(price.price_total_cents)).toBe(4_000_020 * 100)
+  })
+
+  it('refuses a private address literal as the API does, adding nothing, unless --private-hosts names it', async () => {
+    const count = async () =>
+      Number(
+        (
+          await env.ctx.db
+            .selectFrom('sources')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      )
+    const before = await count()
+    const add = (...more: string[]) =>
+      dg(
+        env,
+        'source',
+        'add',
+        '--name',
+        'CRM',
+        '--url',
+        'https://0x7f.1/ceny.csv',
+        '--mapping',
+        JSON.stringify(MAPPING),
+        ...more,
+      )
+    const refused = await add()
+    expect(refused.code).not.toBe(0)
+    expect(refused.stderr).toContain(
+      'Error (source_address_not_public): 127.0.0.1 to adres pętli zwrotnej (ten sam serwer). Źródło pobiera się tylko z adresów publicznych.',
+    )
+    expect(await count()).toBe(before)
+    const allowed = await add('--private-hosts', '127.0.0.1', '--json')
+    expect(allowed.code, allowed.stderr).toBe(0)
+    expect(allowed.json().url).toBe('https://127.0.0.1/ceny.csv')
+    expect(await count()).toBe(before + 1)
   })
 })
