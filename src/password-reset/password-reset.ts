@@ -15,7 +15,7 @@
  */
 import { effectiveAlertChannels } from '../alerts/alert-settings.js'
 import { sendEmail } from '../alerts/email-channel.js'
-import { recordAudit } from '../host/audit/audit.js'
+import { recordAnonymousRefusal, recordAudit } from '../host/audit/audit.js'
 import type { HostContext } from '../host/context.js'
 import { claimSignInAttempt, type SignInBucket } from '../host/auth/login-throttle.js'
 import { claimPasswordReset, replacePasswordReset } from '../host/auth/password-resets-repository.js'
@@ -100,22 +100,23 @@ async function sendResetLink(ctx: HostContext, args: { name: string; ip: string 
   const user = await findUserByLoginOrEmail(ctx, args.name.trim())
   const token = randomToken(32)
   const tokenHash = hashResetToken(ctx, token)
-  const audit = (outcome: 'success' | 'refused', details: Record<string, unknown>) =>
-    recordAudit(ctx, {
-      actor: { type: 'system' },
+  const refuse = (reason: string) =>
+    recordAnonymousRefusal(ctx, {
       action: 'session.password_reset_request',
+      reason,
+      ip: args.ip,
       ...(user ? { objectType: 'user', objectId: user.id } : {}),
-      outcome,
-      details: { name: args.name.slice(0, 254), ip: args.ip, ...details },
+      details: { name: args.name.slice(0, 254) },
     })
   if (!user || user.disabled_at !== null || !user.email) {
-    await audit('refused', { reason: !user ? 'unknown_account' : user.disabled_at ? 'account_disabled' : 'no_email' })
+    await refuse(!user ? 'unknown_account' : user.disabled_at ? 'account_disabled' : 'no_email')
     return
   }
-  // per account too, whichever of its names was typed
+  // per account too, whichever of its names was typed; so a sent link is audited on its own, at
+  // the pace of this throttle
   const delay = await claimSignInAttempt(ctx, [{ kind: 'account', key: `password-reset:user:${user.id}` }])
   if (delay) {
-    await audit('refused', { reason: 'throttled' })
+    await refuse('throttled')
     return
   }
   const smtp = (await effectiveAlertChannels(ctx)).smtp
@@ -156,7 +157,14 @@ async function sendResetLink(ctx: HostContext, args: { name: string; ip: string 
     ].join('\n'),
     messageId: `<password-reset.${user.id}.${now.getTime()}@dg-offers>`,
   })
-  await audit('success', { sent: true, expires_at: expiresAt.toISOString() })
+  await recordAudit(ctx, {
+    actor: { type: 'system' },
+    action: 'session.password_reset_request',
+    objectType: 'user',
+    objectId: user.id,
+    outcome: 'success',
+    details: { name: args.name.slice(0, 254), ip: args.ip, sent: true, expires_at: expiresAt.toISOString() },
+  })
 }
 
 /**
@@ -184,12 +192,11 @@ export async function completePasswordReset(
   const userId = await claimPasswordReset(ctx.db, hashResetToken(ctx, args.token), ctx.now().toISOString())
   const user = userId === undefined ? undefined : await getUserById(ctx, userId)
   if (!user || user.disabled_at !== null) {
-    await recordAudit(ctx, {
-      actor: { type: 'system' },
+    await recordAnonymousRefusal(ctx, {
       action: 'session.password_reset',
+      reason: user ? 'account_disabled' : 'invalid_link',
+      ip: args.ip,
       ...(user ? { objectType: 'user', objectId: user.id } : {}),
-      outcome: 'refused',
-      details: { ip: args.ip, reason: user ? 'account_disabled' : 'invalid_link' },
     })
     throw invalid()
   }

@@ -85,3 +85,58 @@ export async function selectAuditActions(db: Executor): Promise<string[]> {
   const rows = await db.selectFrom('audit_log').select('action').distinct().orderBy('action').execute()
   return rows.map((row) => row.action)
 }
+
+export interface RefusalWindowKey {
+  action: string
+  reason: string
+  address: string
+  window_start: string
+}
+
+/** Opens the key's window; true when this call opened it (the window's first refusal). */
+export async function openRefusalWindow(db: Executor, key: RefusalWindowKey): Promise<boolean> {
+  const opened = await db
+    .insertInto('audit_refusal_windows')
+    .values({ ...key, pending: 0 })
+    .onConflict((oc) => oc.columns(['action', 'reason', 'address', 'window_start']).doNothing())
+    .returning('action')
+    .executeTakeFirst()
+  return opened !== undefined
+}
+
+export async function countRefusalInWindow(db: Executor, key: RefusalWindowKey): Promise<void> {
+  await db
+    .updateTable('audit_refusal_windows')
+    .set((eb) => ({ pending: eb('pending', '+', 1) }))
+    .where('action', '=', key.action)
+    .where('reason', '=', key.reason)
+    .where('address', '=', key.address)
+    .where('window_start', '=', key.window_start)
+    .execute()
+}
+
+/** How many addresses have a window of this action open. */
+export async function countRefusalAddresses(db: Executor, action: string, windowStart: string): Promise<number> {
+  const row = await db
+    .selectFrom('audit_refusal_windows')
+    .where('action', '=', action)
+    .where('window_start', '=', windowStart)
+    .select(sql<number>`count(distinct address)`.as('n'))
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}
+
+/**
+ * Takes the windows that started before `windowStart` out of the table: deleting them is the claim,
+ * so of two instances closing the same window only one writes its entry.
+ */
+export async function takeClosedRefusalWindows(
+  db: Executor,
+  windowStart: string,
+): Promise<Array<RefusalWindowKey & { pending: number }>> {
+  return db
+    .deleteFrom('audit_refusal_windows')
+    .where('window_start', '<', windowStart)
+    .returning(['action', 'reason', 'address', 'window_start', 'pending'])
+    .execute()
+}

@@ -9,11 +9,17 @@ import {
   type AuditQuery,
   type AuditRow,
   countAuditEntries,
+  countRefusalAddresses,
+  countRefusalInWindow,
   insertAuditEntry,
+  openRefusalWindow,
+  type RefusalWindowKey,
   selectAuditActions,
   selectAuditEntries,
   selectAuditPage,
+  takeClosedRefusalWindows,
 } from './audit-repository.js'
+import { clientBucketIp } from '../http/rate-limit/rate-limit.js'
 
 /** Who acted. `credential` names the application password used, never its value. */
 export type Actor =
@@ -69,6 +75,105 @@ export async function recordAudit(
   })
 }
 
+/*
+ * Refusals of anonymous requests (failed sign-ins, password reset requests, unknown reset links)
+ * cost the caller nothing, and the audit log keeps every entry forever: one entry each would let
+ * anyone grow it without bound. They are counted per client address (IPv6 by /64), action, cause
+ * and fixed window instead: the window's first refusal is written at once, with its details, and
+ * the others as one entry with their `count` when the window is over (at the next refusal or read
+ * of the log after it). At most REFUSAL_WINDOW_ADDRESSES addresses get their own count per action
+ * and window; the rest share one. So one address adds at most two entries per action, cause and
+ * window, and all anonymous callers together a fixed number (docs/decisions/authentication.md).
+ */
+export const ANONYMOUS_REFUSALS = Object.freeze({
+  windowMinutes: 15,
+  addressesPerWindow: 50,
+  /** The address key shared by the addresses beyond `addressesPerWindow`. */
+  otherAddresses: 'other',
+})
+
+export interface AnonymousRefusal {
+  action: string
+  /** The cause, counted apart (`wrong_password`, `throttled`, `unknown_account`…). */
+  reason: string
+  ip: string
+  objectType?: string
+  objectId?: string | number
+  /** Details of the window's first refusal (the others are counted only). */
+  details?: Record<string, unknown>
+}
+
+function refusalWindow(now: Date): { from: string; until: string } {
+  const length = ANONYMOUS_REFUSALS.windowMinutes * 60_000
+  const start = Math.floor(now.getTime() / length) * length
+  return { from: new Date(start).toISOString(), until: new Date(start + length).toISOString() }
+}
+
+/** Writes the counts of the windows that are over as one entry each. */
+export async function closeRefusalWindows(ctx: Pick<HostContext, 'db' | 'now'>): Promise<void> {
+  const current = refusalWindow(ctx.now()).from
+  await ctx.db.transaction().execute(async (trx) => {
+    for (const window of await takeClosedRefusalWindows(trx, current)) {
+      if (window.pending === 0) continue
+      const length = ANONYMOUS_REFUSALS.windowMinutes * 60_000
+      await recordAudit(
+        { db: trx, now: () => new Date(Date.parse(window.window_start) + length) },
+        {
+          actor: { type: 'system' },
+          action: window.action,
+          outcome: 'refused',
+          details: {
+            ip: window.address,
+            address: window.address,
+            reason: window.reason,
+            count: window.pending,
+            window_from: window.window_start,
+            window_until: new Date(Date.parse(window.window_start) + length).toISOString(),
+          },
+        },
+        trx,
+      )
+    }
+  })
+}
+
+/** Audits a refusal of an anonymous request, counted per address, cause and window (above). */
+export async function recordAnonymousRefusal(
+  ctx: Pick<HostContext, 'db' | 'now'>,
+  refusal: AnonymousRefusal,
+): Promise<void> {
+  await closeRefusalWindows(ctx)
+  const window = refusalWindow(ctx.now())
+  const key: RefusalWindowKey = {
+    action: refusal.action,
+    reason: refusal.reason,
+    address: clientBucketIp(refusal.ip),
+    window_start: window.from,
+  }
+  if ((await countRefusalAddresses(ctx.db, key.action, key.window_start)) >= ANONYMOUS_REFUSALS.addressesPerWindow)
+    key.address = ANONYMOUS_REFUSALS.otherAddresses
+  if (!(await openRefusalWindow(ctx.db, key))) {
+    await countRefusalInWindow(ctx.db, key)
+    return
+  }
+  await recordAudit(ctx, {
+    actor: { type: 'system' },
+    action: refusal.action,
+    ...(refusal.objectType === undefined ? {} : { objectType: refusal.objectType }),
+    ...(refusal.objectId === undefined ? {} : { objectId: refusal.objectId }),
+    outcome: 'refused',
+    details: {
+      ...refusal.details,
+      ip: refusal.ip,
+      address: key.address,
+      reason: refusal.reason,
+      count: 1,
+      window_from: window.from,
+      window_until: window.until,
+    },
+  })
+}
+
 export interface AuditView {
   id: number
   occurred_at: string
@@ -80,7 +185,8 @@ export interface AuditView {
   details: Record<string, unknown>
 }
 
-export async function listAudit(ctx: Pick<HostContext, 'db'>, query: AuditQuery): Promise<AuditView[]> {
+export async function listAudit(ctx: Pick<HostContext, 'db' | 'now'>, query: AuditQuery): Promise<AuditView[]> {
+  await closeRefusalWindows(ctx)
   const rows = await selectAuditEntries(ctx.db, query)
   return rows.map((row: AuditRow) => ({
     id: row.id,
@@ -134,11 +240,12 @@ function parseDetails(text: string | null): Record<string, unknown> {
 
 /** One page of the audit log, newest first, with the total of entries the filter matches. */
 export async function auditPage(
-  ctx: Pick<HostContext, 'db'>,
+  ctx: Pick<HostContext, 'db' | 'now'>,
   filter: AuditFilter,
   page: number,
   perPage: number,
 ): Promise<{ items: AuditPageEntry[]; total: number }> {
+  await closeRefusalWindows(ctx)
   const [rows, total] = await Promise.all([
     selectAuditPage(ctx.db, filter, perPage, (page - 1) * perPage),
     countAuditEntries(ctx.db, filter),

@@ -5,7 +5,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 
-import { recordAudit } from '../audit/audit.js'
+import { recordAnonymousRefusal, recordAudit } from '../audit/audit.js'
 import { HostError } from '../errors.js'
 import { actorOf, requirePrincipal } from '../http/authenticate.js'
 import { errorResponses } from '../http/schemas.js'
@@ -110,18 +110,12 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
       // counted before the password is checked, in one step with the check of the count
       const delay = await claimSignInAttempt(ctx, buckets)
       if (delay) {
-        await recordAudit(ctx, {
-          actor: { type: 'system' },
+        await recordAnonymousRefusal(ctx, {
           action: 'session.login',
+          reason: 'throttled',
+          ip: request.ip,
           ...(found ? { objectType: 'user', objectId: found.id } : {}),
-          outcome: 'refused',
-          details: {
-            login,
-            ip: request.ip,
-            reason: 'throttled',
-            scope: delay.scope,
-            retry_after: delay.retryAfterSeconds,
-          },
+          details: { login, scope: delay.scope, retry_after: delay.retryAfterSeconds },
         })
         throw new HostError(
           'too_many_login_attempts',
@@ -133,24 +127,24 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
       }
       const user = await verifyUserPassword(found, password)
       if (!user) {
-        await recordAudit(ctx, {
-          actor: { type: 'system' },
+        await recordAnonymousRefusal(ctx, {
           action: 'session.login',
+          reason: 'wrong_password',
+          ip: request.ip,
           ...(found ? { objectType: 'user', objectId: found.id } : {}),
-          outcome: 'refused',
-          details: { login, ip: request.ip, reason: 'wrong_password' },
+          details: { login },
         })
         throw new HostError('incorrect_password', 'Unknown login or wrong password.', 401)
       }
       await recordSignInSuccess(ctx, buckets)
       if (user.disabled_at !== null) {
-        await recordAudit(ctx, {
-          actor: { type: 'system' },
+        await recordAnonymousRefusal(ctx, {
           action: 'session.login',
+          reason: 'account_disabled',
+          ip: request.ip,
           objectType: 'user',
           objectId: user.id,
-          outcome: 'refused',
-          details: { login, ip: request.ip, reason: 'account_disabled' },
+          details: { login },
         })
         throw new HostError('account_disabled', 'This account is disabled; an administrator can enable it.', 403)
       }

@@ -24,6 +24,7 @@ import * as publicPrices from './migrations/0020-public-prices.js'
 import * as passwordResets from './migrations/0021-password-resets.js'
 import * as statusHistory from './migrations/0022-status-history.js'
 import * as appendOnlyRefusesTruncate from './migrations/0023-append-only-refuses-truncate.js'
+import * as auditRefusalWindows from './migrations/0024-audit-refusal-windows.js'
 
 interface MigrationModule {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>
@@ -57,6 +58,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, MigrationModule]> = [
   ['0021-password-resets', passwordResets],
   ['0022-status-history', statusHistory],
   ['0023-append-only-refuses-truncate', appendOnlyRefusesTruncate],
+  ['0024-audit-refusal-windows', auditRefusalWindows],
 ]
 
 export class MigrationError extends Error {}

@@ -70,6 +70,19 @@ export interface AuditLogTable {
   details: string | null
 }
 
+/**
+ * Refusals of anonymous requests counted per client address, cause and time window; the audit log
+ * gets the window's first refusal at once and the rest as one entry when the window is over.
+ */
+export interface AuditRefusalWindowsTable {
+  action: string
+  reason: string
+  address: string
+  window_start: string
+  /** Refusals of the window not yet written to the audit log. */
+  pending: number
+}
+
 /** Legal entity of the official columns 1–28. */
 export interface DevelopersTable {
   id: Generated<number>
@@ -410,6 +423,7 @@ export interface Database {
   password_resets: PasswordResetsTable
   options: OptionsTable
   audit_log: AuditLogTable
+  audit_refusal_windows: AuditRefusalWindowsTable
   developers: DevelopersTable
   investments: InvestmentsTable
   offers: OffersTable
