@@ -19,7 +19,7 @@ import { HostError, PluginError } from '../host/errors.js'
 import { actorOf, requireCapability, requirePrincipal } from '../host/http/authenticate.js'
 import { ifNoneMatchMatches } from '../host/http/responses/conditional.js'
 import { errorResponse, errorResponses, RowId } from '../host/http/schemas.js'
-import { serviceOrigin } from '../host/http/service-origin.js'
+import { configuredServiceBase } from '../host/http/service-origin.js'
 import { type MediaOwner, selectAttachmentByFile } from './editor-repository.js'
 import { MEDIA_FILE_NAME, mediaDir } from './media-files.js'
 import { deleteMedia, getMedia, listMedia, MEDIA_PATH, type Upload, updateMedia, uploadMedia } from './media-service.js'
@@ -147,7 +147,7 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
         const principal = await actor(request)
         const owned = ownerOf(request)
         const upload = await receiveUpload(request)
-        const view = await uploadMedia(app.ctx, principal, owned, upload, serviceOrigin(request))
+        const view = await uploadMedia(app.ctx, principal, owned, upload, configuredServiceBase(app.ctx.config))
         return reply.code(201).send(view)
       },
     )

@@ -136,7 +136,7 @@ export interface Upload {
   fields: Record<string, string>
 }
 
-/** A new image or document of an offer or investment, served under `origin` + /dg-media/. */
+/** A new image or document of an offer or investment, served under `origin` (the configured public address) + /dg-media/. */
 export async function uploadMedia(
   ctx: HostContext,
   actor: Actor,

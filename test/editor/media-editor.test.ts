@@ -58,7 +58,8 @@ describeEachDatabase(
         method: 'POST',
         url: `${API}/${owner}/media`,
         payload: body.payload,
-        headers: { ...body.headers, authorization: admin.authorization },
+        // a Host header of the caller's choosing never reaches a stored address
+        headers: { ...body.headers, authorization: admin.authorization, host: 'attacker.example' },
       })
     }
     const catalog = (url: string) =>
@@ -100,8 +101,8 @@ describeEachDatabase(
         offer_id: offer.id,
         uploaded: true,
       })
-      expect(media.url).toMatch(/\/dg-media\/[0-9a-f]{24}\.jpg$/)
-      expect(media.preview_url).toMatch(/\/dg-media\/[0-9a-f]{24}-preview\.webp$/)
+      expect(media.url).toMatch(/^https:\/\/oferty\.example\/dg-media\/[0-9a-f]{24}\.jpg$/)
+      expect(media.preview_url).toMatch(/^https:\/\/oferty\.example\/dg-media\/[0-9a-f]{24}-preview\.webp$/)
 
       const file = await served(media.url as string)
       expect(file.statusCode).toBe(200)
@@ -236,5 +237,5 @@ describeEachDatabase(
       expect(asReader.statusCode).toBe(403)
     })
   },
-  { env: { DG_MEDIA_MAX_BYTES: String(MAX_BYTES) } },
+  { env: { DG_MEDIA_MAX_BYTES: String(MAX_BYTES), DG_PANEL_URL: 'https://oferty.example' } },
 )

@@ -63,7 +63,11 @@ async function refuseCrossSiteLogin(request: FastifyRequest): Promise<void> {
     throw new HostError('rest_unsupported_media_type', 'Send the login and the password as application/json.', 415)
 }
 
-/** Compares the host (and port) a browser names in Origin with the one the request reached. */
+/**
+ * Compares the scheme, host and port a browser names in Origin with the service's public address
+ * (DG_PANEL_URL), or, without one, with the origin the request reached: an `http://` page is
+ * another origin than the `https://` service, and may be a network attacker's.
+ */
 function sameOrigin(origin: string, request: FastifyRequest): boolean {
   let url: URL
   try {
@@ -71,7 +75,9 @@ function sameOrigin(origin: string, request: FastifyRequest): boolean {
   } catch {
     return false // `null` (a sandboxed frame, a redirect across sites) and anything malformed
   }
-  return (url.protocol === 'https:' || url.protocol === 'http:') && url.host === new URL(serviceOrigin(request)).host
+  const panelUrl = request.server.ctx.config.panelUrl
+  const expected = new URL(panelUrl ?? serviceOrigin(request)).origin
+  return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === expected
 }
 
 export async function sessionRoutes(app: FastifyInstance): Promise<void> {

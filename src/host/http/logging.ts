@@ -48,10 +48,17 @@ const SECRET_PARAM_NAMES = new Set([
   'credential',
   'credentials',
   'code',
+  'hmac',
+  'jwt',
+  'bearer',
+  'otp',
+  'totp',
+  'mfa',
+  'pin',
 ])
 
 /** Names that look like a secret although not listed: `x_api_key`, `webhookSecret`, `auth_token`. */
-const SECRET_LOOKING = /key$|token|secret|passw|signature|nonce|credential|session|auth/
+const SECRET_LOOKING = /key$|token|secret|passw|signature|nonce|credential|session|auth|hmac|jwt|bearer/
 
 /** The name as the query parser reads it (`%6bey`, `k%65y`, `+`), decoded again while it changes. */
 function decodedName(raw: string): string {
@@ -70,12 +77,13 @@ function decodedName(raw: string): string {
   return name
 }
 
+/** A bracketed name (`key[a]`, `auth[token][]`) is secret when any of its parts is. */
 export function isSecretParamName(raw: string): boolean {
-  const name = decodedName(raw)
-    .toLowerCase()
-    .replace(/\[\]$/, '')
-    .replace(/[^a-z0-9]/g, '')
-  return SECRET_PARAM_NAMES.has(name) || SECRET_LOOKING.test(name)
+  const decoded = decodedName(raw).toLowerCase()
+  const parts = [decoded, ...decoded.split(/[[\]]+/)]
+    .map((part) => part.replace(/[^a-z0-9]/g, ''))
+    .filter((part) => part !== '')
+  return parts.some((name) => SECRET_PARAM_NAMES.has(name) || SECRET_LOOKING.test(name))
 }
 
 /** The service's own secret shapes (a webhook secret), found in a piece once it is decoded. */

@@ -22,3 +22,14 @@ export function serviceOrigin(request: FastifyRequest): string {
   const address = listen === '0.0.0.0' || listen === '::' ? '127.0.0.1' : listen
   return `http://${address.includes(':') ? `[${address}]` : address}:${port}`
 }
+
+/**
+ * The service's public address as configured, for addresses that outlive the request (a stored
+ * media URL) or that decide trust (the login's Origin check): DG_PANEL_URL with its path, else the
+ * listening address. Never a request's Host header, which any client chooses.
+ */
+export function configuredServiceBase(config: { panelUrl: string | undefined; host: string; port: number }): string {
+  if (config.panelUrl) return config.panelUrl
+  const address = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host
+  return `http://${address.includes(':') ? `[${address}]` : address}:${config.port}`
+}

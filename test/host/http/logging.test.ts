@@ -112,6 +112,14 @@ for (const dialect of TEST_DIALECTS) {
       'signature',
       '_wpnonce',
       'auth_token',
+      'hmac',
+      'jwt',
+      'bearer',
+      'otp',
+      'pin',
+      'key[a]',
+      'key%5Ba%5D',
+      'x[api_key]',
     ]
     const sent: string[] = []
     const request = async (path: string, enabled: boolean) => {
