@@ -538,6 +538,11 @@ export function parsePostalCode(value: unknown): ParseResult<string | null> {
  */
 const UNPRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u
 
+/** The rule of every text field that reaches the official file or the export (a line break too). */
+export function hasUnprintableCharacter(text: string): boolean {
+  return UNPRINTABLE.test(text.normalize('NFC'))
+}
+
 /*
  * Texts reach the official daily CSV, which the public downloads and opens in spreadsheet
  * programs: a designation or a street such as `=cmd|' /C calc'!A0` or `=HYPERLINK(…)` was

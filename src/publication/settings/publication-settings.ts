@@ -13,7 +13,7 @@ import type { DeveloperRow } from '../../host/db/schema.js'
 import { PluginError } from '../../host/errors.js'
 import { getOption, setOption } from '../../host/options/options.js'
 import { VOIVODESHIPS } from '../../offers/canonical-fields.js'
-import { looksLikeFormula } from '../../offers/validation/parse-values.js'
+import { hasUnprintableCharacter, looksLikeFormula } from '../../offers/validation/parse-values.js'
 import { DEVELOPER_NAME_MAX, descriptionNoteMax } from '../daily-file/harvester-xml.js'
 
 export const PUBLICATION_SETTINGS_OPTION = 'dg_publication_settings'
@@ -142,16 +142,11 @@ function checksumOk(digits: string, weights: number[], tenMeansZero: boolean): b
 
 /*
  * Characters neither the official files (XML 1.0) nor PostgreSQL (U+0000, which made a PUT of a
- * developer or a location answer 500 there: found by the fuzz suite) can hold. Tabs and line
- * breaks are text: the daily CSV quotes a value that has one.
+ * developer or a location answer 500 there: found by the fuzz suite) can hold, and those the
+ * offer's texts refuse (control and invisible ones, line breaks and tabs included).
  */
 function hasUnstorableCharacter(text: string): boolean {
-  for (const char of text) {
-    const code = char.codePointAt(0) ?? 0
-    const lineBreakOrTab = code === 0x09 || code === 0x0a || code === 0x0d
-    if ((code < 0x20 && !lineBreakOrTab) || code === 0x7f || code === 0xfffe || code === 0xffff) return true
-  }
-  return false
+  return hasUnprintableCharacter(text) || /[\ufffe\uffff]/.test(text)
 }
 
 /**
@@ -161,12 +156,14 @@ function hasUnstorableCharacter(text: string): boolean {
 export function unstorableTextIssues(values: Readonly<Record<string, unknown>>): SettingsIssue[] {
   return Object.entries(values).flatMap(([field, value]): SettingsIssue[] => {
     if (typeof value !== 'string') return []
+    // the rule of the offer's texts (prop_no, proj_*): a line break or tab in an address or a name
+    // splits the official file's row or the export's cell
     if (hasUnstorableCharacter(value))
       return [
         {
           field,
           code: 'invalid_text',
-          message: `${field} holds a control character, which the official files cannot carry.`,
+          message: `${field} holds control or invisible characters (a line break, a tab…), which the official files cannot carry.`,
         },
       ]
     if (looksLikeFormula(value.trim()))

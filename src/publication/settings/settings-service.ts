@@ -166,7 +166,7 @@ function polishMessage(issue: SettingsIssue): string {
     case 'invalid_text':
       return issue.field.startsWith('description_note')
         ? `Popraw ${label}: zwykły tekst bez znaków sterujących i bez < >, najwyżej ${String(issue.max ?? 500)} znaków (opis zbioru mieści 1000 znaków razem z nazwą dewelopera).`
-        : `Popraw ${label}: usuń znaki sterujące (niewidoczne znaki, których pliki urzędowe nie mogą zawierać).`
+        : `Popraw ${label}: usuń znaki sterujące (nowe wiersze, tabulatory i inne niewidoczne znaki, których pliki urzędowe nie mogą zawierać).`
     case 'name_too_long':
       return `Skróć nazwę dewelopera do najwyżej ${String(issue.max ?? '')} znaków: nazwa trafia do tytułu każdego zasobu w pliku XML, a schemat portalu dopuszcza tytuł do 300 znaków (dłuższa nazwa zatrzymałaby każdą publikację).`
     case 'note_not_english':
