@@ -10,6 +10,7 @@ import { Writable } from 'node:stream'
 import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { closeRefusalWindows } from '../../src/host/audit/audit.js'
 import { keyedHash } from '../../src/host/auth/secrets.js'
 import { loggerOptions } from '../../src/host/http/logging.js'
 import { setLoginPasswordOf } from '../../src/host/users/users.js'
@@ -170,6 +171,29 @@ for (const dialect of TEST_DIALECTS) {
       expect(refused.json().code).toBe('too_many_password_reset_requests')
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0)
       await settledPasswordResetRequests(env.ctx)
+    })
+
+    it('audits the requests for names no account has as counts per address and window', async () => {
+      const ip = '198.51.100.77'
+      for (let i = 0; i < 20; i++)
+        expect((await post('/session/password-reset', { login: `nobody-${i}@example.test` }, ip)).statusCode).toBe(202)
+      await settledPasswordResetRequests(env.ctx)
+      const entries = async () =>
+        (
+          await env.ctx.db
+            .selectFrom('audit_log')
+            .select('details')
+            .where('action', '=', 'session.password_reset_request')
+            .execute()
+        )
+          .map((row) => JSON.parse(row.details ?? '{}') as { address?: string; reason: string; count: number })
+          .filter((details) => details.address === ip)
+      expect((await entries()).map((e) => [e.reason, e.count])).toEqual([['unknown_account', 1]])
+      env.clock.advance(15 * 60_000)
+      await closeRefusalWindows(env.ctx)
+      const closed = await entries()
+      expect(closed).toHaveLength(2)
+      expect(closed.reduce((sum, e) => sum + e.count, 0)).toBe(20)
     })
 
     it('writes no token, link or password to the log', () => {
