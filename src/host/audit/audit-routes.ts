@@ -65,6 +65,8 @@ export async function auditRoutes(app: FastifyInstance): Promise<void> {
         operationId: 'listAuditEntries',
         tags: ['audit'],
         summary: 'The audit log, newest first, paged and filtered',
+        description:
+          'Refusals of anonymous requests (sign-ins, password reset requests and links) are counted per client address, cause and 15-minute window: the first is an entry of its own with its details, the others one entry with `details.count` once the window is over.',
         security,
         querystring: Type.Object({
           page: Type.Integer({ minimum: 1, maximum: 100000, default: 1 }),
