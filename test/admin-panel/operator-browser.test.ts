@@ -399,7 +399,8 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('operator administr
     await page.selectOption('#audit-action', 'session.login')
     await page.selectOption('#audit-outcome', 'refused')
     await page.click('#audit-apply')
-    await expect.poll(() => page.locator('#audit-table tbody tr[data-action]').count()).toBe(6)
+    // refused sign-ins are counted per address, cause and window: one entry for each cause so far
+    await expect.poll(() => page.locator('#audit-table tbody tr[data-action]').count()).toBe(2)
     const body = await page.textContent('#audit-table')
     expect(body).not.toContain(adminPassword)
   })
