@@ -147,7 +147,13 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
         const principal = await actor(request)
         const owned = ownerOf(request)
         const upload = await receiveUpload(request)
-        const view = await uploadMedia(app.ctx, principal, owned, upload, configuredServiceBase(app.ctx.config))
+        const view = await uploadMedia(
+          app.ctx,
+          principal,
+          owned,
+          upload,
+          configuredServiceBase(app.ctx.config, app.server.address()),
+        )
         return reply.code(201).send(view)
       },
     )

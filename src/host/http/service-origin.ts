@@ -2,6 +2,8 @@
  * The origin (scheme, host and port) a request reached, for addresses the service writes into its
  * answers: the OpenAPI document's `servers`, the catalog's discovery resources and its Link header.
  */
+import type { AddressInfo } from 'node:net'
+
 import type { FastifyRequest } from 'fastify'
 
 const HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?$/
@@ -28,8 +30,13 @@ export function serviceOrigin(request: FastifyRequest): string {
  * media URL) or that decide trust (the login's Origin check): DG_PANEL_URL with its path, else the
  * listening address. Never a request's Host header, which any client chooses.
  */
-export function configuredServiceBase(config: { panelUrl: string | undefined; host: string; port: number }): string {
+export function configuredServiceBase(
+  config: { panelUrl: string | undefined; host: string; port: number },
+  /** The socket the server is bound to (`server.address()`): its port when the configured one is 0. */
+  bound?: AddressInfo | string | null,
+): string {
   if (config.panelUrl) return config.panelUrl
   const address = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host
-  return `http://${address.includes(':') ? `[${address}]` : address}:${config.port}`
+  const port = bound !== null && typeof bound === 'object' ? bound.port : config.port
+  return `http://${address.includes(':') ? `[${address}]` : address}:${port}`
 }
