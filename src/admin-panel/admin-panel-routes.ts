@@ -1,5 +1,5 @@
 /*
- * The admin panel (design.md section 2): static HTML, CSS and ES modules served by this process at
+ * The admin panel (docs/operations/admin-panel.md): static HTML, CSS and ES modules served by this process at
  * /dg-admin/. The panel holds no server logic of its own; every action is a call to the public REST
  * endpoints with the session cookie and X-WP-Nonce, so it can never skip their validation.
  *

@@ -1,5 +1,5 @@
 /*
- * The offer editor (design.md section 3; contract 1.5, 2.3, 2.4, 4.7.6): offers of every host
+ * The offer editor (docs/decisions/editor.md; contract 1.5, 2.3, 2.4, 4.7.6): offers of every host
  * status listed, read, created, changed, archived and restored, with their components. Every write
  * is one input of the shared write path, exactly as an import row or a webhook event is: the
  * validator (validate-editor-offer.ts, which runs the import's own row validator on the canonical

@@ -1,5 +1,5 @@
 /*
- * Optimistic concurrency of the editor (design.md section 3: no lost updates). Every answer names
+ * Optimistic concurrency of the editor (docs/decisions/editor.md: no lost updates). Every answer names
  * the version of what it shows (`ETag`, and `version` in the body); every write names the version
  * it edits (`If-Match`, or `version` in the body for clients that cannot set headers) and is
  * refused with 409 and the current values when that version is no longer current. A version is a

@@ -1,5 +1,5 @@
 /*
- * Licence and entitlements (design.md section 3). Feature code calls `requires(ctx, feature)`;
+ * Licence and entitlements (docs/decisions/licence.md). Feature code calls `requires(ctx, feature)`;
  * it never tests the plan name. Without an active licence the service is in continuity mode:
  * the daily official publication keeps running (the legal duty does not pause), while PRO
  * features answer 403 `pro_feature_required`.

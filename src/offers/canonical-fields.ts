@@ -1,5 +1,5 @@
 /*
- * The vocabulary of canonical offer rows (contract 2.7, design.md section 3), shared by the file
+ * The vocabulary of canonical offer rows (contract 2.7, docs/reference/import-format.md), shared by the file
  * import, the webhook and the admin editor so that all three accept exactly the same words.
  */
 
@@ -186,7 +186,7 @@ export const PROPERTY_TYPE_SYNONYMS: Readonly<Record<DwellingType, readonly stri
 
 /*
  * Words that name what the import and the webhook do not accept as a type: standalone parts,
- * appurtenant rooms and non-residential units (design.md section 3: they are entered in the
+ * appurtenant rooms and non-residential units (docs/reference/import-format.md: they are entered in the
  * editor). They are refused like any other word other than a flat or a house; knowing them only
  * gives the refusal its own code (`prop_type_not_allowed` instead of `invalid_enum`), so a sender
  * can tell "send this through the editor" from "a typing mistake". The stored codes of standalone
@@ -306,7 +306,7 @@ export const lookupPropertyType: (text: string) => OfferTypeCode | undefined = m
 })
 
 /*
- * The types only the editor takes (design.md section 3): a standalone part sold on its own, by its
+ * The types only the editor takes (docs/reference/import-format.md): a standalone part sold on its own, by its
  * stored code or its name in the official file (`Miejsce postojowe`, …) or in English.
  */
 export const STANDALONE_PART_TYPE_SYNONYMS: Readonly<Record<StandalonePartType, readonly string[]>> = {

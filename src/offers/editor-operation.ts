@@ -1,5 +1,5 @@
 /*
- * What the offer editor adds to an input of the shared write path (design.md section 2: the admin
+ * What the offer editor adds to an input of the shared write path (docs/decisions/editor.md: the admin
  * editor is a third channel through the same validator, planner and writer as the import and the
  * webhook): the offer it names by id, the fields only it may change or remove, the note that goes
  * with a price change, archiving and restoring, and the offer's components (contract 2.3). The
@@ -7,7 +7,7 @@
  * the canonical fields, with the same price history and audit run.
  */
 
-/** Host statuses (design.md section 3); the catalog and the daily file show `publish` only. */
+/** Host statuses (docs/decisions/editor.md); the catalog and the daily file show `publish` only. */
 export const HOST_STATUSES = ['publish', 'draft', 'private', 'trash'] as const
 export type HostStatus = (typeof HOST_STATUSES)[number]
 
@@ -31,7 +31,7 @@ export const CLEARABLE_FIELDS = [
 ] as const
 export type ClearableField = (typeof CLEARABLE_FIELDS)[number]
 
-/** Blocks of the official file a component fills (design.md section 4): 44–47, 48–51, 52–54, 55–57. */
+/** Blocks of the official file a component fills (docs/decisions/publication-pipeline.md): 44–47, 48–51, 52–54, 55–57. */
 export const COMPONENT_GROUPS = ['part', 'appurtenant_room', 'right', 'other_payment'] as const
 export type ComponentGroup = (typeof COMPONENT_GROUPS)[number]
 

@@ -1,5 +1,5 @@
 /*
- * The planner of the shared write path (design.md section 2): for each offer key one operation
+ * The planner of the shared write path (docs/decisions/one-write-path.md): for each offer key one operation
  * (create, update with the changed fields, unchanged, archive) computed against the current
  * catalog. Preview is the plan without a commit, and execution re-plans inside its transaction and
  * must arrive at the same digest, so what is committed is exactly what the operator saw.

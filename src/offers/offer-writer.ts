@@ -1,7 +1,7 @@
 /*
  * The transactional writer of the shared write path. It applies a plan inside the caller's
  * transaction: investments found or created by source id, offers created, updated or archived,
- * and the append-only price history (design.md section 3):
+ * and the append-only price history (docs/decisions/one-write-path.md):
  * - `first`: no earlier record of that price (before = null);
  * - `withdrawal`: the price goes away, e.g. the offer is archived (after = null);
  * - `correction`: a new amount with the same valid-from date as the last record (correction = true);

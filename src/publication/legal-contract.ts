@@ -1,5 +1,5 @@
 /*
- * The official data standard is a versioned module (design.md section 3): its id, the date until
+ * The official data standard is a versioned module (docs/decisions/publication-pipeline.md): its id, the date until
  * which this service applies it, and its 58 columns and rules. A new ministry standard
  * becomes a new module beside this one, never an edit of it.
  */

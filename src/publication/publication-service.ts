@@ -1,5 +1,5 @@
 /*
- * The one publication pipeline (design.md section 4), used by the API, the daily schedule, the
+ * The one publication pipeline (docs/decisions/publication-pipeline.md), used by the API, the daily schedule, the
  * report import and legacy generate: lock → new version folder → build the day's CSV from the
  * catalog (row rules and prices checked on the rows, byte rules on the bytes as they are written
  * to the folder) and the harvester XML (XSD-checked in a worker thread meanwhile) → prove the

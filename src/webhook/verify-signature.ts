@@ -69,7 +69,7 @@ const TOKEN_BYTES = new Set(Buffer.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklm
 
 /**
  * Whether the signing string `timestamp.nonce.key.body` could be split into another nonce/key
- * pair (design.md section 6). The timestamp is 10 digits, so another split needs another end for
+ * pair (docs/decisions/webhook-exactly-once.md). The timestamp is 10 digits, so another split needs another end for
  * the nonce or the key: a dot inside the nonce or the key, or key characters taken from the body,
  * which needs a body that starts with a key character. JSON objects start with `{` or
  * whitespace, so senders' usual requests (nonce and key without dots) have exactly one reading,

@@ -1,7 +1,7 @@
 /*
  * The webhook secret (contract 5.1.4): its own option, never autoloaded, shown to the operator as
  * the webhook key. Rotation replaces it at once; the old secret is not kept alongside. The HMAC
- * key is the UTF-8 text exactly as shown (design.md section 6), so it is plain ASCII.
+ * key is the UTF-8 text exactly as shown (docs/integration/webhook.md), so it is plain ASCII.
  */
 import type { Actor } from '../host/audit/audit.js'
 import { recordAudit } from '../host/audit/audit.js'

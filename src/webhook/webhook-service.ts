@@ -357,7 +357,7 @@ async function runDelivery(
 
   // the signing string is remembered too when it has another reading: with dots allowed in nonce
   // and key, such a captured request can be re-split into another nonce/key pair with the same
-  // signature (design.md section 6); a request with one reading is identified by its nonce alone
+  // signature (docs/decisions/webhook-exactly-once.md); a request with one reading is identified by its nonce alone
   const expiresAt = new Date(delivery.now.getTime() + NONCE_TTL_MS).toISOString()
   const fingerprints = signingStringIsAmbiguous(delivery.headers, delivery.rawBody)
     ? [`n:${nonce}`, `s:${verified.signingStringSha256}`]

@@ -1,7 +1,7 @@
 /*
  * A small, fixed catalog for the publication's golden files and the harvester simulation: one
  * developer with complete legal data (valid NIP/REGON check digits), two investments and eight
- * offers covering every row shape of the official file (design.md section 4):
+ * offers covering every row shape of the official file (docs/decisions/publication-pipeline.md):
  *   A/1    flat, one part + one appurtenant room (both on the main row), combined price
  *   A/2    reserved flat, one part + one room, m² price with grosze
  *   A/10   flat with two parts and two rooms → main row + 2 extra rows; a 123456.78 garage

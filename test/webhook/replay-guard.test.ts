@@ -1,6 +1,6 @@
 /*
  * The replay guard remembers a request's nonce, and also its signing string when that string has
- * another reading as `timestamp.nonce.key.body` (design.md section 6; `signingStringIsAmbiguous`).
+ * another reading as `timestamp.nonce.key.body` (docs/decisions/webhook-exactly-once.md; `signingStringIsAmbiguous`).
  * Unit level: whenever a second valid reading exists, the function says so (checked by listing
  * every reading of random signing strings). Server level: every kind of re-split of a captured
  * request is refused as a replay.

@@ -437,7 +437,7 @@ export function parseStatus(value: unknown): ParseResult<OfferStatus | null> {
   )
 }
 
-/** Where the types the import and the webhook refuse are entered (design.md section 3). */
+/** Where the types the import and the webhook refuse are entered (docs/decisions/editor.md). */
 const EDITOR_HINT_EN =
   'standalone parts (parking spaces, garages, storage rooms) and appurtenant rooms are entered in the ' +
   'offer editor (admin panel or REST API)'
@@ -472,7 +472,7 @@ export function parsePropertyType(value: unknown): ParseResult<OfferTypeCode | n
 }
 
 /**
- * The editor's types (design.md section 3): a flat or a house as the import takes them, or a
+ * The editor's types (docs/decisions/editor.md): a flat or a house as the import takes them, or a
  * standalone part sold on its own (`parking_space`, `garage`, `storage_room`, `other`, or their
  * names). Appurtenant rooms and parts of a flat are its components, not offers of their own.
  */

@@ -1,5 +1,5 @@
 /*
- * The editor's channel of the shared validator (design.md section 3). An offer sent by the editor
+ * The editor's channel of the shared validator (docs/decisions/editor.md). An offer sent by the editor
  * uses the canonical field names of the import and the webhook, and those fields go through
  * `validateOfferRow` itself, so they follow the same rules with the same codes and messages; the
  * editor's own type rule lets `prop_type` name a standalone part. What only the editor sends (the

@@ -71,7 +71,7 @@ export interface OfferRowOptions {
   /** Both modes validate alike today; the mode is passed so that a rule can depend on it without changing callers. */
   mode: ImportMode
   /**
-   * `editor`: the offer editor's rules (design.md section 3): `prop_type` may also name a standalone
+   * `editor`: the offer editor's rules (docs/decisions/editor.md): `prop_type` may also name a standalone
    * part, and the two source ids are optional, since the editor names offers by their id.
    */
   channel?: 'editor'
