@@ -34,11 +34,12 @@ export function publishedDayError(
     row,
     field,
     PRICE_DATE_PUBLISHED,
-    `${from} is on or before ${lastPublished}, the last day whose official file is published; a published day is never changed. ` +
+    `${from} is on or before ${lastPublished}, the last day whose official file is published: the published files said which price held then, and they are never contradicted. ` +
       `Date the change ${earliest} or later.`,
-    `dzień ${formatDatePl(from)} jest już opublikowany w pliku urzędowym (ostatni opublikowany dzień: ` +
-      `${formatDatePl(lastPublished)}), a opublikowanego dnia nie wolno zmieniać. Podaj datę od ${formatDatePl(earliest)} ` +
-      'lub późniejszą; jeśli wcześniejsza cena była błędna, wpisz poprawioną cenę z tą datą.',
+    `dzień ${formatDatePl(from)} jest objęty opublikowanymi już plikami urzędowymi (ostatni opublikowany dzień: ` +
+      `${formatDatePl(lastPublished)}): opublikowane pliki podały, jaka cena obowiązywała w tych dniach, a ich nie ` +
+      `wolno podważać. Podaj datę od ${formatDatePl(earliest)} lub późniejszą; jeśli wcześniejsza cena była błędna, ` +
+      'wpisz poprawioną cenę z tą datą.',
   )
 }
 

@@ -454,7 +454,7 @@ export function createPlanWriter(
           ...(claimed !== undefined
             ? {
                 note: {
-                  reason: `Przesłano z datą ${claimed}, a ten dzień jest już opublikowany; cena obowiązuje od ${validFrom}.`,
+                  reason: `Przesłano z datą ${claimed}, a ten dzień jest objęty opublikowanymi już plikami urzędowymi; cena obowiązuje od ${validFrom}.`,
                   correction: false,
                 },
               }

@@ -113,7 +113,9 @@ describeEachDatabase('one published record', (getEnv) => {
       ['price_total_from', 'price_date_published'],
       ['price_m2_from', 'price_date_published'],
     ])
-    expect(issues[0]?.message).toMatch(/15\.10\.2026 jest już opublikowany.*02\.11\.2026.*Podaj datę od 02\.11\.2026/)
+    expect(issues[0]?.message).toMatch(
+      /15\.10\.2026 jest objęty opublikowanymi już plikami.*02\.11\.2026.*Podaj datę od 02\.11\.2026/,
+    )
     expect((await call('GET', `/offers/${flat.id as number}/price-history`)).json().items).toEqual(historyBefore)
 
     // an import preview shows the date the change will take
