@@ -51,7 +51,7 @@ import {
 import { MD5_NAME } from '../src/publication/publication-service.js'
 import { updatePublicationSettings } from '../src/publication/settings/publication-settings.js'
 import { type Manifest, type ManifestDay, PublicationStore, XML_NAME } from '../src/publication/publication-store.js'
-import { warsawDate } from '../src/licensing/license.js'
+import { warsawDate } from '../src/host/warsaw-day.js'
 import type { ChildResult } from './processes/publication-child.js'
 
 const OFFERS = Number(process.env.BENCH_OFFERS ?? 20_000)

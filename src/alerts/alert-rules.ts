@@ -23,7 +23,8 @@ import { type Dataset, datasetBase, datasetStore, listDatasets } from '../public
 import { checkDelivery } from '../publication/delivery/delivery-check.js'
 import { missingSetUp } from '../publication/installation-readiness.js'
 import { getPublicationSettings } from '../publication/settings/publication-settings.js'
-import { daysMissedSinceLastFile, isTrialAddress, todayInWarsaw } from '../publication/publication-service.js'
+import { daysMissedSinceLastFile, isTrialAddress } from '../publication/publication-service.js'
+import { todayInWarsaw } from '../host/warsaw-day.js'
 import type { Manifest } from '../publication/publication-store.js'
 import {
   type AlertDataset,

@@ -30,7 +30,7 @@ import {
   withPricesDay,
 } from './caching/listing-cache.js'
 import { withPricesInForce } from './current-prices.js'
-import { warsawDate, warsawDayOf } from '../licensing/license.js'
+import { warsawDate, warsawDayOf } from '../host/warsaw-day.js'
 import { exposableOffer, exposeCustomMeta, exposedExtensionOptions } from './custom-meta.js'
 import {
   formatArea,

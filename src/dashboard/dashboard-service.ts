@@ -9,7 +9,8 @@ import { Cron } from 'croner'
 
 import { recentAlerts } from '../alerts/alert-service.js'
 import type { HostContext } from '../host/context.js'
-import { getLicenseState, warsawDate } from '../licensing/license.js'
+import { getLicenseState } from '../licensing/license.js'
+import { warsawDate } from '../host/warsaw-day.js'
 import { listDatasets } from '../publication/daily-file/datasets.js'
 import {
   type PublicationRecord,

@@ -16,7 +16,8 @@ import {
 } from '../host/auth/app-passwords.js'
 import type { HostContext } from '../host/context.js'
 import { checkLoginPassword, createUser, findUserByLoginOrEmail, setLoginPassword } from '../host/users/users.js'
-import { ENTITLEMENTS, getLicenseState, setLicense, warsawDate } from '../licensing/license.js'
+import { ENTITLEMENTS, getLicenseState, setLicense } from '../licensing/license.js'
+import { warsawDate } from '../host/warsaw-day.js'
 import { ensureWebhookSecret } from '../webhook/webhook-secret.js'
 import { seedDemoCatalog } from './demo-catalog.js'
 

@@ -17,7 +17,7 @@ import { recordAudit } from '../host/audit/audit.js'
 import type { Actor } from '../host/audit/audit.js'
 import type { HostContext } from '../host/context.js'
 import { PluginError } from '../host/errors.js'
-import { isCalendarDate } from '../licensing/license.js'
+import { isCalendarDate } from '../host/warsaw-day.js'
 import { executeOfferImport, previewOfferImport } from '../imports/offer-import-service.js'
 
 export type Rounding = 'grosz' | 'zloty' | 'hundred'

@@ -12,7 +12,7 @@ import { sql } from 'kysely'
 
 import type { HostContext } from '../host/context.js'
 import { listedTotal, type OfferFilters, pricesDayOf } from '../editor/editor-repository.js'
-import { warsawDate } from '../licensing/license.js'
+import { warsawDate } from '../host/warsaw-day.js'
 
 /** The columns of an export and of the template, in order. `proj_local_no` is not stored, so not exported. */
 export const EXPORT_COLUMNS = [

@@ -30,7 +30,7 @@ import { isDeniedKey } from '../host/meta/exposure-rules.js'
 import type { MetaRegistry, MetaType } from '../host/meta/meta-registry.js'
 import { isLockOwnerAlive, keepLockAlive, newLockOwner, releaseLock, tryAcquireLock } from '../host/locks.js'
 import { measured, recordImportExecution, recordImportPreview } from '../host/metrics.js'
-import { warsawDate } from '../licensing/license.js'
+import { warsawDate } from '../host/warsaw-day.js'
 import { selectCatalogState } from '../catalog/catalog-repository.js'
 import {
   keepListingValues,

@@ -7,12 +7,13 @@
  * file is published stays allowed: it is a new version of today's file.
  */
 import { fieldError, type RowError } from './validation/row-errors.js'
+import { addDays } from '../host/warsaw-day.js'
 
 export const PRICE_DATE_PUBLISHED = 'price_date_published'
 
 /** The earliest "valid from" a change may take: the day after the last published one, today at the latest. */
 export function earliestOpenDay(lastPublished: string, today: string): string {
-  const next = nextDay(lastPublished)
+  const next = addDays(lastPublished, 1)
   return next < today ? next : today
 }
 
@@ -41,12 +42,6 @@ export function publishedDayError(
       `wolno podważać. Podaj datę od ${formatDatePl(earliest)} lub późniejszą; jeśli wcześniejsza cena była błędna, ` +
       'wpisz poprawioną cenę z tą datą.',
   )
-}
-
-function nextDay(day: string): string {
-  const date = new Date(`${day}T00:00:00Z`)
-  date.setUTCDate(date.getUTCDate() + 1)
-  return date.toISOString().slice(0, 10)
 }
 
 function formatDatePl(date: string): string {

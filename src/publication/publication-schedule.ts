@@ -25,7 +25,8 @@ import { auditPublications } from './audit/publication-audit.js'
 import { type Dataset, datasetStore, listDatasets } from './daily-file/datasets.js'
 import { missingSetUp } from './installation-readiness.js'
 import { getPublicationSettings } from './settings/publication-settings.js'
-import { publish, todayInWarsaw } from './publication-service.js'
+import { publish } from './publication-service.js'
+import { todayInWarsaw } from '../host/warsaw-day.js'
 
 /** `not_set_up`: nothing ran, the installation has no active administrator or no developer entity yet. */
 export type ScheduledPublicationOutcome = 'published' | 'skipped' | 'failed' | 'busy' | 'not_set_up'

@@ -18,7 +18,7 @@ import type { DeveloperRow } from '../host/db/schema.js'
 import { PluginError } from '../host/errors.js'
 import { keepLockAlive, releaseLock, tryAcquireLock } from '../host/locks.js'
 import { measured, recordPublication } from '../host/metrics.js'
-import { isCalendarDate, warsawDate } from '../licensing/license.js'
+import { addDays, isCalendarDate, todayInWarsaw } from '../host/warsaw-day.js'
 import {
   dailyCompanySlug,
   developerForCsv,
@@ -230,12 +230,8 @@ export function missedDays(listedDates: readonly string[], date: string): string
   const first = [...listed].filter((d) => d < date).sort()[0]
   if (first === undefined) return []
   const missed: string[] = []
-  const day = new Date(`${first}T12:00:00Z`)
-  for (;;) {
-    day.setUTCDate(day.getUTCDate() + 1)
-    const text = day.toISOString().slice(0, 10)
-    if (text >= date) break
-    if (!listed.has(text)) missed.push(text)
+  for (let day = addDays(first, 1); day < date; day = addDays(day, 1)) {
+    if (!listed.has(day)) missed.push(day)
   }
   return missed.slice(-1000)
 }
@@ -1074,8 +1070,4 @@ async function publishOnce(ctx: HostContext, args: PublishArgs): Promise<Publica
 
 function actorName(actor: Actor): string {
   return actor.type === 'user' ? actor.login : actor.type
-}
-
-export function todayInWarsaw(ctx: HostContext): string {
-  return warsawDate(ctx.now())
 }

@@ -17,7 +17,8 @@ import { DateString, errorResponses } from '../host/http/schemas.js'
 import { requireEntitlement } from '../licensing/require-entitlement.js'
 import { datasetByKey, datasetStore } from './daily-file/datasets.js'
 import { type PublicationStore, XML_NAME } from './publication-store.js'
-import { MD5_NAME, PUBLIC_PATH, publicationStore, publish, todayInWarsaw } from './publication-service.js'
+import { MD5_NAME, PUBLIC_PATH, publicationStore, publish } from './publication-service.js'
+import { todayInWarsaw } from '../host/warsaw-day.js'
 import { PublicationOutcomeSchema } from './schemas.js'
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]

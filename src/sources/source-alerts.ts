@@ -9,7 +9,7 @@ import { englishCount, polishCount } from '../host/plural.js'
 import { raiseAlert } from '../alerts/alert-service.js'
 import type { AlertInput } from '../alerts/alert-causes.js'
 import type { HostContext } from '../host/context.js'
-import { warsawDate, warsawDayOf } from '../licensing/license.js'
+import { warsawDate, warsawDayOf } from '../host/warsaw-day.js'
 import type { FlaggedOffer, GuardBreach } from './source-guards.js'
 import type { SourceRow } from './sources-repository.js'
 

@@ -22,7 +22,7 @@ import {
 } from '../imports/offer-import-service.js'
 import type { NetworkErrorExplanation } from '../host/http/network-errors.js'
 import { readOfferFile } from '../imports/reading/read-offer-file.js'
-import { warsawDate } from '../licensing/license.js'
+import { warsawDate } from '../host/warsaw-day.js'
 import type { ImportMode } from '../offers/validation/validate-offer-row.js'
 import { DEFAULT_FETCH_LIMITS, fetchSourceFile, SourceFetchError } from './fetch-source.js'
 import { alertFailedRun, alertHeldRun, alertStaleSource } from './source-alerts.js'

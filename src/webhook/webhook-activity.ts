@@ -7,7 +7,7 @@
  * many deliveries arrive, and keeps 90 days.
  */
 import type { HostContext } from '../host/context.js'
-import { warsawDate } from '../licensing/license.js'
+import { warsawDate } from '../host/warsaw-day.js'
 import {
   addWebhookActivity,
   deleteWebhookActivityBefore,

@@ -14,7 +14,7 @@ import { type Browser, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { setUpDemo } from '../../src/demo/demo-setup.js'
-import { warsawDate } from '../../src/licensing/license.js'
+import { warsawDate } from '../../src/host/warsaw-day.js'
 import { updatePublicationSettings } from '../../src/publication/settings/publication-settings.js'
 import { getWebhookSecret } from '../../src/webhook/webhook-secret.js'
 import { createTestUser } from '../helpers/factories.js'

@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'csv-parse/sync'
 
 import { setUpDemo } from '../../src/demo/demo-setup.js'
-import { warsawDate } from '../../src/licensing/license.js'
+import { warsawDate } from '../../src/host/warsaw-day.js'
 import { OFFICIAL_COLUMN_INDEX as COL } from '../../src/publication/daily-file/official-columns.js'
 import { publicationStore } from '../../src/publication/publication-service.js'
 import { updatePublicationSettings } from '../../src/publication/settings/publication-settings.js'

@@ -24,7 +24,7 @@ import { type Browser, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { setUpDemo } from '../../src/demo/demo-setup.js'
-import { warsawDate } from '../../src/licensing/license.js'
+import { warsawDate } from '../../src/host/warsaw-day.js'
 import { basicAuth } from '../helpers/factories.js'
 import { handbookShot } from '../helpers/handbook-screenshots.js'
 import { startTestApp, type TestEnv } from '../helpers/test-app.js'

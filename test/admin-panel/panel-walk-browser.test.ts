@@ -23,7 +23,7 @@ import path from 'node:path'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { warsawDate } from '../../src/licensing/license.js'
+import { warsawDate } from '../../src/host/warsaw-day.js'
 import { publish } from '../../src/publication/publication-service.js'
 import { updatePublicationSettings } from '../../src/publication/settings/publication-settings.js'
 import { createSource } from '../../src/sources/source-service.js'

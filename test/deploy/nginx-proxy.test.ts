@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url'
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { warsawDate } from '../../src/licensing/license.js'
+import { warsawDate } from '../../src/host/warsaw-day.js'
 import { updatePublicationSettings } from '../../src/publication/settings/publication-settings.js'
 import { createTestUser, grantProLicense, type TestUser } from '../helpers/factories.js'
 import { FIXED_PUBLISHED_CODES, seedFixedCatalog } from '../helpers/fixed-catalog.js'

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest'
 
-import { warsawDate } from '../../src/licensing/license.js'
+import { warsawDate } from '../../src/host/warsaw-day.js'
 
 const formatter = new Intl.DateTimeFormat('en-CA', {
   timeZone: 'Europe/Warsaw',

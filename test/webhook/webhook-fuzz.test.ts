@@ -24,7 +24,7 @@ import { randomBytes } from 'node:crypto'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { warsawDate } from '../../src/licensing/license.js'
+import { warsawDate } from '../../src/host/warsaw-day.js'
 import { CANONICAL_FIELDS, type CanonicalField, VOIVODESHIPS } from '../../src/offers/canonical-fields.js'
 import { priceWithinRounding } from '../../src/offers/validation/price-consistency.js'
 import { validateOfferRow } from '../../src/offers/validation/validate-offer-row.js'

@@ -6,7 +6,7 @@
 import { testAlert } from '../../alerts/alert-causes.js'
 import { configuredChannels, sendTestAlert } from '../../alerts/alert-service.js'
 import { HostError } from '../../host/errors.js'
-import { todayInWarsaw } from '../../publication/publication-service.js'
+import { todayInWarsaw } from '../../host/warsaw-day.js'
 import { withHostContext } from '../cli-context.js'
 import type { Command } from '../command.js'
 

@@ -4,7 +4,7 @@
  * or a monitoring check can act on it; gaps are listed but do not fail it.
  */
 import { HostError, PluginError } from '../../host/errors.js'
-import { isCalendarDate } from '../../licensing/license.js'
+import { isCalendarDate } from '../../host/warsaw-day.js'
 import { type AuditReport, auditPublications } from '../../publication/audit/publication-audit.js'
 import { withHostContext } from '../cli-context.js'
 import type { Command } from '../command.js'

@@ -5,8 +5,8 @@
  * day rules are the pipeline's own (today, or a day whose file exists already).
  */
 import { HostError, PluginError } from '../../host/errors.js'
-import { isCalendarDate } from '../../licensing/license.js'
-import { type PublicationOutcome, publish, todayInWarsaw } from '../../publication/publication-service.js'
+import { isCalendarDate, todayInWarsaw } from '../../host/warsaw-day.js'
+import { type PublicationOutcome, publish } from '../../publication/publication-service.js'
 import { withHostContext } from '../cli-context.js'
 import type { Command } from '../command.js'
 

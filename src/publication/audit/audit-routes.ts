@@ -8,7 +8,7 @@ import { Type } from 'typebox'
 
 import { PluginError } from '../../host/errors.js'
 import { requireCapability } from '../../host/http/authenticate.js'
-import { isCalendarDate } from '../../licensing/license.js'
+import { isCalendarDate } from '../../host/warsaw-day.js'
 import { DateString, errorResponses } from '../../host/http/schemas.js'
 import { auditPublications } from './publication-audit.js'
 
