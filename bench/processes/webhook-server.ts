@@ -11,7 +11,7 @@ import Fastify from 'fastify'
 
 import { buildApp } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
-import { WEBHOOK_BODY_LIMIT } from '../../src/webhook/routes.js'
+import { WEBHOOK_BODY_LIMIT } from '../../src/webhook/webhook-routes.js'
 import { verifySignedRequest } from '../../src/webhook/verify-signature.js'
 import { webhookBatchStats } from '../../src/webhook/webhook-service.js'
 
