@@ -4,7 +4,7 @@
  * under catalog, webhook and /healthz load (bench/lib/mixed-workload.ts), and three faults:
  *
  * 1. SIGKILL of instance A during a webhook storm (up to BENCH_STORM_RATE, 300 events/s, from
- *    BENCH_STORM_SENDERS, 32, senders, each waiting for its answer before its next event, that retry as contract 5.2.5 tells: the same key and body, a new nonce, on the other
+ *    BENCH_STORM_SENDERS, 32, senders, each waiting for its answer before its next event, that retry as the sender algorithm (docs/integration/webhook.md) tells: the same key and body, a new nonce, on the other
  *    instance when the connection failed). B must keep serving. Afterwards, checked against the
  *    senders' log of accepted events (2xx) and the database: every accepted event is executed
  *    exactly once (one completed execution and exactly one price record per price of its offer

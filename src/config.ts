@@ -24,7 +24,7 @@ export interface AppConfig {
   readonly authKey: string | undefined
   /** Lifetime of an admin-panel login session. */
   readonly sessionTtlSeconds: number
-  /** Catalog requests allowed per minute for one user–IP pair (contract 8: 120). */
+  /** Catalog requests allowed per minute for one user–IP pair (120 by default). */
   readonly catalogRateLimit: number
   /** Public price requests allowed per minute from one client address (IPv6: one /64). */
   readonly publicPricesRateLimit: number
@@ -45,7 +45,7 @@ export interface AppConfig {
   /** SQLite page cache in MiB (reads go through the memory map; the cache holds a write's pages). */
   readonly sqliteCacheMib: number
   /**
-   * Accept the webhook key in the `key` query parameter of legacy generate (contract 4.8). Off by
+   * Accept the webhook key in the `key` query parameter of legacy generate (docs/integration/publication.md). Off by
    * default; when on, answers carry Deprecation/Sunset/Warning headers and each use is audited.
    */
   readonly legacyKeyParam: boolean
@@ -85,7 +85,7 @@ export interface AlertSmtpConfig {
 export interface AlertConfig {
   /** Unset: no e-mail. */
   readonly smtp: AlertSmtpConfig | undefined
-  /** Unset: no notification webhook. The secret signs each request (HMAC-SHA256, as contract 5.2). */
+  /** Unset: no notification webhook. The secret signs each request (HMAC-SHA256, as the property webhook's). */
   readonly webhook: { readonly url: string; readonly secret: string } | undefined
   /** A day's file with fewer rows than the previous day's by more than this share (0–1) is alerted. */
   readonly rowDropShare: number

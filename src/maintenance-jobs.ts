@@ -1,5 +1,5 @@
 /*
- * The service's housekeeping schedule. Retention (contract 3): import previews after 24 hours and
+ * The service's housekeeping schedule. Retention (docs/integration/import.md): import previews after 24 hours and
  * results after 7 days; price history and the audit log are never removed. Alerts: the rules run
  * hourly too (a publication through the API, a licence that ended at midnight, a day missed while
  * no schedule ran; none before the installation has an administrator and a developer entity), and

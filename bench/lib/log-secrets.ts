@@ -1,6 +1,6 @@
 /*
- * Looks through the captured logs of a run for what must never be logged (contract 5.2.6, design
- * 5): any password, application password, webhook secret or key the run made, an Authorization
+ * Looks through the captured logs of a run for what must never be logged
+ * (docs/decisions/errors-and-logs.md): any password, application password, webhook secret or key the run made, an Authorization
  * value (`Basic …`, `Bearer …`), a header that carries a credential logged with its value, and any
  * webhook signature the run sent. A finding is reported by file, line and kind, never by the value.
  */

@@ -4,7 +4,7 @@
  *     varied filters, sorting and pages, offer details, price histories, and lists sent again with
  *     the ETag of their last answer (If-None-Match), each reader pausing between its requests;
  *   - a stream of signed webhook events, paced, each a price change of one offer, retried as
- *     contract 5.2.5 tells a sender (409 webhook_in_progress / 503: after Retry-After, new nonce);
+ *     docs/integration/webhook.md tells a sender (409 webhook_in_progress / 503: after Retry-After, new nonce);
  *   - a probe of the event loop: GET /healthz on every instance every 20 ms;
  *   - operator cycles: a large offer import (multipart preview, then the form-encoded execution on
  *     the next instance), then a publication of today (POST /publications).
@@ -87,7 +87,7 @@ export interface CycleResult {
   executeStatus: number
   publicationStatus: number
   counts?: Record<string, number>
-  /** The execution's result (contract 2.6). */
+  /** The execution's result. */
   result?: { status?: string; processed?: number; created?: number; updated?: number; archived?: number }
   publishedRows?: number
   error?: string

@@ -266,7 +266,7 @@ export function offerFile(options: OfferFileOptions): OfferFile {
       m2 = Math.round(inv.place.m2 * (0.6 + random() * 0.2))
     } else {
       // parking spaces, storage rooms and garages, exported without a type: the import takes flats and
-      // houses only (contract 2.7) and creates these unqualified; their type is set in the editor
+      // houses only and creates these unqualified; their type is set in the editor
       const part = kind < 0.93 ? 'miejsce postojowe' : kind < 0.97 ? 'komórka lokatorska' : 'garaż'
       type = ''
       rooms = null

@@ -2,7 +2,7 @@
  * The webhook benchmarks' catalog and events: `offers` flats in investments `BENCH-<i>` of
  * `perInvestment` offers `P<j>` each, seeded directly with their first price records (50 m², 8,000 zł
  * per m²), and event n, which changes offer n mod `offers` to a price no earlier event gave it
- * (so every event is a change and its price records can be found by value), signed as contract 5.2
+ * (so every event is a change and its price records can be found by value), signed as docs/integration/webhook.md
  * asks (own nonce and timestamp per attempt, the same key and body for every attempt).
  * Used by `bench:webhook`, `bench:mixed`, `bench:soak` and `bench:faults`.
  */

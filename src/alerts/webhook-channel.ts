@@ -1,5 +1,5 @@
 /*
- * The outgoing notification webhook: a JSON POST signed like contract 5.2 (X-DG-Timestamp,
+ * The outgoing notification webhook: a JSON POST signed like the property webhook (X-DG-Timestamp,
  * X-DG-Nonce, Idempotency-Key, X-DG-Signature = HMAC-SHA256 of timestamp.nonce.key.body with the
  * configured secret), the body serialized once and each attempt signed anew with a fresh nonce.
  * Its `text` field is what Slack and Teams incoming webhooks show. The address may hold a token

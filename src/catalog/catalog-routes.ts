@@ -1,5 +1,5 @@
 /*
- * GET endpoints of contract 4.1. Each handler asks the service for the data, then `answer()`
+ * GET endpoints of the catalog (docs/integration/catalog.md). Each handler asks the service for the data, then `answer()`
  * projects `_fields`, serializes once, computes the ETag over those bytes, caches the result by
  * catalog revision and answers 304 when the client's copy is current.
  */

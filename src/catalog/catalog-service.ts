@@ -1,6 +1,7 @@
 /*
- * The read-only catalog (contract 2.1–2.4, 4.1): builds the contract's objects from published rows
- * only, in batches per page (components, thumbnails), and runs the extension hooks of 4.9.
+ * The read-only catalog (docs/integration/catalog.md): builds the API's objects from published rows
+ * only, in batches per page (components, thumbnails), and runs the extensions' hooks
+ * (docs/integration/extensions.md).
  */
 import type { HostContext } from '../host/context.js'
 import type { DeveloperRow } from '../host/db/schema.js'

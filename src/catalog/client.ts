@@ -140,7 +140,7 @@ export interface Page<T> {
 export class CatalogApiError extends Error {
   constructor(
     readonly status: number,
-    /** `code` (host style) or `error` (plugin style) of contract section 7. */
+    /** `code` (host style) or `error` (plugin style) (docs/integration/api.md). */
     readonly code: string,
     message: string,
     readonly body: unknown,

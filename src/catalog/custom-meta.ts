@@ -1,5 +1,5 @@
 /*
- * What site data may leave through the catalog (contract 2.8). Meta reaches `custom_meta` only
+ * What site data may leave through the catalog (docs/integration/extensions.md). Meta reaches `custom_meta` only
  * when code registered it for REST or the `dg_rest_business_meta_keys` filter names it, and even
  * then never when its key looks like a credential or belongs to a technical prefix. Only scalars
  * and short lists of scalars are serialized.
@@ -13,7 +13,7 @@ import { getOption } from '../host/options/options.js'
 export { exposableValue, isDeniedKey, type MetaValue } from '../host/meta/exposure-rules.js'
 
 /**
- * An offer after the `dg_frontend_property_data` filters, held to the rules of contract 2.8 for
+ * An offer after the `dg_frontend_property_data` filters, held to the catalog's exposure rules for
  * everything the filters added or replaced: a key that looks like a credential or a technical key
  * is dropped, and so is a value that is not a scalar or a short list of scalars (a field the
  * catalog built keeps its built value instead). What the catalog built and the filters left as it

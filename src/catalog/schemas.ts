@@ -1,5 +1,5 @@
 /*
- * Parameter and response schemas of the catalog (contract 4.1, 2.1–2.4). Responses are sent
+ * Parameter and response schemas of the catalog (docs/integration/catalog.md). Responses are sent
  * pre-serialized (the ETag is computed over the exact bytes), so these response schemas document
  * the shapes for the OpenAPI description; `_fields` may leave any property out.
  */

@@ -1,5 +1,5 @@
 /*
- * Custom fields the editor may write (contract 2.8): keys registered by code (`ctx.meta`), each
+ * Custom fields the editor may write (docs/integration/extensions.md): keys registered by code (`ctx.meta`), each
  * value of its registered type. An unregistered key is refused, so that a typing mistake never
  * becomes a field nobody reads, and so is any key the catalog would never expose (credentials,
  * technical prefixes). A null value removes the field.

@@ -1,5 +1,5 @@
 /*
- * The offer editor (docs/decisions/editor.md; contract 1.5, 2.3, 2.4, 4.7.6): offers of every host
+ * The offer editor (docs/decisions/editor.md, docs/integration/editor-api.md): offers of every host
  * status listed, read, created, changed, archived and restored, with their components. Every write
  * is one input of the shared write path, exactly as an import row or a webhook event is: the
  * validator (validate-editor-offer.ts, which runs the import's own row validator on the canonical
@@ -147,7 +147,7 @@ export function offerView(
     source_property_id: o.source_property_id,
     offer_kind: o.offer_kind,
     prop_type: o.property_type,
-    /** false until an operator sets the type of an offer sent without one (contract 4.7.6). */
+    /** false until an operator sets the type of an offer sent without one (never guessed). */
     qualified: o.property_type !== UNQUALIFIED_PROPERTY_TYPE,
     prop_no: o.code,
     title: o.title,
@@ -519,7 +519,7 @@ function channelOf(action: string | undefined): string | null {
 }
 
 /**
- * The offer's price history in the catalog's shape (contract 2.4), for any host status, with what
+ * The offer's price history in the catalog's shape, for any host status, with what
  * the editor adds: the component a record is about and the channel that wrote it.
  */
 export async function getOfferPriceHistory(ctx: HostContext, id: number) {

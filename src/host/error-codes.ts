@@ -1,7 +1,7 @@
 /*
  * Every stable error code the service answers with, in one place: the `code` of a host-style error
  * body `{code, message, data: {status}}` or the `error` of a plugin-style body `{error, ...}`
- * (contract 7), and the codes `dg` commands print. Clients branch on these, never on a message.
+ * (docs/integration/api.md), and the codes `dg` commands print. Clients branch on these, never on a message.
  * docs/reference/error-codes.md is generated from this list (npm run docs:reference), and a test
  * fails when a code thrown in src/ is missing here or an entry lost its description.
  * Row errors of an import file (`issues[].code`) are listed with the file format instead.
@@ -220,7 +220,7 @@ export const ERROR_CODES = {
       'The change touches what is already published (for example the public address of published files) and needs an explicit confirmation.',
   },
 
-  // --- webhook (contract 7) ---
+  // --- webhook ---
   invalid_auth: { status: [401], description: 'Webhook authentication headers are missing or malformed.' },
   expired_timestamp: {
     status: [401],

@@ -1,5 +1,5 @@
 /**
- * The two error shapes of contract section 7, decided here and nowhere else:
+ * The two error shapes of the API (docs/integration/api.md), decided here and nowhere else:
  * - host style `{code, message, data: {status, ...}}` (WordPress REST conventions),
  * - plugin style `{error, feature?, ...}`.
  * Clients branch on the HTTP status and on `code`/`error`, never on the message text.

@@ -1,5 +1,6 @@
 /*
- * Schemas of the offer import (contract 4.3, 4.5, 2.6) and of the canonical offer fields (2.7).
+ * Schemas of the offer import (docs/integration/import.md) and of the canonical offer fields
+ * (docs/reference/import-format.md).
  * The responses are what offer-import-service.ts returns (PreviewBody, ImportResult, JobView).
  * The request bodies are multipart and form-encoded: the handler reads them itself, so they are
  * described for the OpenAPI document only (`documented`, see host/http/openapi/openapi.ts).
@@ -9,7 +10,7 @@ import { Type } from 'typebox'
 import { stringEnum } from '../host/http/schemas.js'
 import { CANONICAL_FIELDS, type CanonicalField } from '../offers/canonical-fields.js'
 
-/** Idempotency-Key of an import execution and of a webhook event (contract 5.2, 8). */
+/** Idempotency-Key of an import execution and of a webhook event. */
 export const IDEMPOTENCY_KEY_PATTERN = '^[A-Za-z0-9._:-]{8,128}$'
 
 const JOB_ID = Type.String({ pattern: '^[0-9a-f]{32}$', description: 'Import job id, 32 hexadecimal characters' })

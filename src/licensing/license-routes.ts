@@ -15,7 +15,7 @@ import { ENTITLEMENTS, type Entitlement, getLicenseState, type LicenseState, PLA
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
 
-/** The functions a licence governs and the entitlement each needs (contract 1, item 7). */
+/** The functions a licence governs and the entitlement each needs (docs/decisions/licence.md). */
 export const LICENSED_FUNCTIONS: Readonly<Record<string, Entitlement>> = {
   publication: 'api_webhooks',
   status: 'api_webhooks',

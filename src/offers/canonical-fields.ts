@@ -1,5 +1,5 @@
 /*
- * The vocabulary of canonical offer rows (contract 2.7, docs/reference/import-format.md), shared by the file
+ * The vocabulary of canonical offer rows (docs/reference/import-format.md is generated from it), shared by the file
  * import, the webhook and the admin editor so that all three accept exactly the same words.
  */
 
@@ -119,7 +119,7 @@ export const OFFER_KINDS = ['property', 'standalone_part'] as const
 export type OfferKind = (typeof OFFER_KINDS)[number]
 
 export const PROPERTY_TYPES = ['mieszkanie', 'dom'] as const
-/** The two types the import and the webhook accept (contract 2.7): a flat or a house. */
+/** The two types the import and the webhook accept: a flat or a house. */
 export type DwellingType = (typeof PROPERTY_TYPES)[number]
 export const STANDALONE_PART_TYPES = ['parking_space', 'garage', 'storage_room', 'other'] as const
 /** Types of standalone parts: entered in the editor; earlier releases also took them from files. */
@@ -127,7 +127,7 @@ export type StandalonePartType = (typeof STANDALONE_PART_TYPES)[number]
 export type PropertyType = DwellingType | StandalonePartType
 /**
  * The stored `property_type` of an offer that has no legal qualification yet: a new offer sent
- * without a type (contract 4.7.2), never given one by guessing (4.7.6). The column is NOT NULL.
+ * without a type, never given one by guessing (docs/integration/import.md). The column is NOT NULL.
  */
 export const UNQUALIFIED_PROPERTY_TYPE = ''
 
@@ -174,10 +174,10 @@ export const STATUS_SYNONYMS: Readonly<Record<OfferStatus, readonly string[]>> =
 }
 
 /*
- * The types the import and the webhook accept (contract 2.7), in the words operators and CRMs use.
+ * The types the import and the webhook accept, in the words operators and CRMs use.
  * Only unambiguous names: "apartament" is left out because in Polish sales it also names
- * non-residential units (lokal użytkowy), and contract 4.7 rule 6 says legal qualification is
- * never guessed. "lokal mieszkalny" and "dom jednorodzinny" are the official dataset's own words.
+ * non-residential units (lokal użytkowy), and legal qualification is never guessed. "lokal
+ * mieszkalny" and "dom jednorodzinny" are the official dataset's own words.
  */
 export const PROPERTY_TYPE_SYNONYMS: Readonly<Record<DwellingType, readonly string[]>> = {
   mieszkanie: ['mieszkanie', 'lokal mieszkalny', 'flat'],

@@ -2,7 +2,7 @@
  * What the offer editor adds to an input of the shared write path (docs/decisions/editor.md: the admin
  * editor is a third channel through the same validator, planner and writer as the import and the
  * webhook): the offer it names by id, the fields only it may change or remove, the note that goes
- * with a price change, archiving and restoring, and the offer's components (contract 2.3). The
+ * with a price change, archiving and restoring, and the offer's components. The
  * planner compares them with the stored offer; the writer applies them in the same transaction as
  * the canonical fields, with the same price history and audit run.
  */
@@ -36,7 +36,7 @@ export const COMPONENT_GROUPS = ['part', 'appurtenant_room', 'right', 'other_pay
 export type ComponentGroup = (typeof COMPONENT_GROUPS)[number]
 
 /*
- * The kinds an operator picks (contract 2.3: parking space, garage, storage room, other
+ * The kinds an operator picks (parking space, garage, storage room, other
  * appurtenant room), each a group and the official file's name of its kind; as the official
  * sample does, parking spaces and garages are parts of the property, storage rooms appurtenant rooms.
  */
@@ -75,7 +75,7 @@ export type ComponentChange =
   | { action: 'update'; id: number; values: ComponentValues }
   | { action: 'delete'; id: number; priceFrom?: string }
 
-/** The note of every price record the operation writes (contract 2.4: `reason`, `correction`). */
+/** The note of every price record the operation writes (`reason`, `correction`). */
 export interface PriceNote {
   reason: string
   /** The operator marks the new amount as replacing a wrong one; otherwise the date decides (see the writer). */

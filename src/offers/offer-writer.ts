@@ -151,7 +151,7 @@ function locationColumns(values: NormalizedOfferValues): Partial<InvestmentKeyRo
 }
 
 /*
- * The editor's note (contract 2.4) adds the operator's reason to every record of the operation,
+ * The editor's note (`reason`, `correction`) adds the operator's reason to every record of the operation,
  * and its correction flag makes a new amount a correction whatever its date; without the flag the
  * date decides, as for the import and the webhook. A first price and a withdrawal stay what they are.
  */
@@ -206,7 +206,7 @@ function newOfferRow(
   customMeta: boolean,
 ): NewOffer {
   const values = op.values
-  // a new offer sent without a type is not qualified: never a guessed type (contract 4.7.6)
+  // a new offer sent without a type is not qualified: never a guessed type
   const type: string = values.propertyType ?? UNQUALIFIED_PROPERTY_TYPE
   const code = values.code ?? op.sourcePropertyId
   const row: NewOffer = {

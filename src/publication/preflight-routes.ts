@@ -1,6 +1,6 @@
 /*
- * POST {base_url}/publications/preflight (contract 4.6): manage_options and the `publishing_gov`
- * entitlement (contract 1.7). 200 with the report when the day's file would pass validation,
+ * POST {base_url}/publications/preflight (docs/integration/publication.md): manage_options and the
+ * `publishing_gov` entitlement (docs/decisions/licence.md). 200 with the report when the day's file would pass validation,
  * 422 `preflight_failed` with the same report when it would not.
  */
 import type { FastifyInstance } from 'fastify'

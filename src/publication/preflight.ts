@@ -1,5 +1,5 @@
 /*
- * Publication preflight (contract 4.6): everything a publication for `date` would check, without
+ * Publication preflight (docs/decisions/preflight.md): everything a publication for `date` would check, without
  * publishing — the day's file and XML are built and validated by the same `preparePublication` the
  * pipeline uses — plus two outside views: whether the public URLs serve what was last published
  * (delivery) and, on request, whether dane.gov.pl lists a resource for the date (portal).

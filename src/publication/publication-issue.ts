@@ -1,5 +1,5 @@
 /**
- * A stable code with a corrective message in Polish and English (contract 4.6 `issues`). `message`
+ * A stable code with a corrective message in Polish and English (a publication's `issues`). `message`
  * is the Polish text until an answer is localized for its request (Accept-Language: en).
  */
 export interface PublicationIssue {

@@ -7,7 +7,7 @@ import { Type } from 'typebox'
 
 import { DateString, stringEnum } from '../host/http/schemas.js'
 
-/** An issue or warning: a stable code and a message in Polish and English (contract 4.6). */
+/** An issue or warning: a stable code and a message in Polish and English. */
 const Issue = Type.Object(
   {
     code: Type.String({ description: 'Stable code' }),

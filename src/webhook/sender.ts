@@ -1,5 +1,6 @@
 /*
- * Reference sender of the property webhook, following contract 5.2.5 to the letter:
+ * Reference sender of the property webhook, following the sender algorithm of
+ * docs/integration/webhook.md to the letter:
  * - the idempotency key is stable for the logical event, and the body is serialized once;
  * - every attempt gets a fresh timestamp, nonce and signature;
  * - 200 and 202 are success (200 with `replayed` means an earlier attempt already applied it);

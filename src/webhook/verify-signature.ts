@@ -1,5 +1,5 @@
 /*
- * Verification of a signed property webhook (contract 5.2), on the raw bytes exactly as received,
+ * Verification of a signed property webhook (docs/integration/webhook.md), on the raw bytes exactly as received,
  * in the contract's order: header formats (invalid_auth), clock skew (expired_timestamp),
  * HMAC-SHA256 in constant time (invalid_signature). Replay checks need the database and follow in
  * the service. Pure, so it is fuzzed without a server.

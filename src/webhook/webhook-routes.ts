@@ -33,7 +33,7 @@ const PropertyWebhookPayload = Type.Object(
   },
 )
 
-/** The signed headers of contract 5.2, for the document only: a missing or malformed one is 401 invalid_auth. */
+/** The signed headers (docs/integration/webhook.md), for the document only: a missing or malformed one is 401 invalid_auth. */
 const SignedHeaders = Type.Object({
   'x-dg-timestamp': Type.String({
     pattern: '^\\d{10}$',
@@ -164,8 +164,8 @@ export async function webhookRoutes(app: FastifyInstance): Promise<void> {
       } catch (error) {
         countWebhookDelivery(app.ctx, error instanceof PluginError ? error.error : 'error')
         if (error instanceof PluginError) {
-          // contract 5.2.6: event id, status, error code, duration and body hash; never the secret,
-          // the signature, headers or payload
+          // event id, status, error code, duration and body hash; never the secret, the signature,
+          // headers or payload (docs/decisions/webhook-exactly-once.md)
           const key = request.headers['idempotency-key']
           request.log.info(
             {

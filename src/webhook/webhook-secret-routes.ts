@@ -1,5 +1,5 @@
 /*
- * The webhook key of contract 5.1.4 over REST, for the admin panel (and any administrator's
+ * The webhook key (docs/integration/webhook.md) over REST, for the admin panel (and any administrator's
  * application password): GET shows the current secret, POST …/rotate replaces it through the same
  * service function as `dg webhook-secret rotate`, so the old secret stops verifying at once on
  * every instance (deliveries read it from the database). `manage_options` only, and deliberately

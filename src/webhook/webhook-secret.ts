@@ -1,5 +1,5 @@
 /*
- * The webhook secret (contract 5.1.4): its own option, never autoloaded, shown to the operator as
+ * The webhook secret: its own option, never autoloaded, shown to the operator as
  * the webhook key. Rotation replaces it at once; the old secret is not kept alongside. The HMAC
  * key is the UTF-8 text exactly as shown (docs/integration/webhook.md), so it is plain ASCII.
  */

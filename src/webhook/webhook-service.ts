@@ -1,5 +1,5 @@
 /*
- * The signed property webhook (contract 4.7, 5.2, 7): verified, replay-guarded, then executed
+ * The signed property webhook (docs/integration/webhook.md): verified, replay-guarded, then executed
  * exactly once per idempotency key through the shared write path in patch mode.
  *
  * Exactly-once: one transaction inserts the execution row for the key (unique), writes the offers,

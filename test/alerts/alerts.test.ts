@@ -67,7 +67,7 @@ async function startReceiver() {
   }
 }
 
-/** Checks the request as a receiver following contract 5.2 would, with its own HMAC. */
+/** Checks the request as a receiver of the property webhook would, with its own HMAC. */
 function expectSigned(request: Received): Record<string, unknown> {
   const timestamp = String(request.headers['x-dg-timestamp'])
   const nonce = String(request.headers['x-dg-nonce'])

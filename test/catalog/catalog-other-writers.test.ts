@@ -1,5 +1,5 @@
 /*
- * Contract 8: an answer's ETag is the latest write's, and a revoked application password is
+ * An answer's ETag is the latest write's, and a revoked application password is
  * refused on its next request, whichever instance or process wrote. A write from another
  * connection (another instance on PostgreSQL; another process, or the import thread, on the SQLite
  * file) must show on the very next request: whatever the service keeps between requests (answers,

@@ -692,7 +692,7 @@ for (const dialect of TEST_DIALECTS) {
     function allowedWrites(url: string, status: number, code: string | undefined): string[] {
       // a refused login is audited (who tried which login, never the password)
       if (url.startsWith(`${V2}/session`) && status === 401 && code === 'incorrect_password') return ['audit_log']
-      // an invalid preview answers with its job id (contract 4.3): the job, its items and its audit entry
+      // an invalid preview answers with its job id: the job, its items and its audit entry
       if (status === 422 && code === 'import_invalid') return ['import_jobs', 'import_job_items', 'audit_log']
       // a failed publication is recorded (GET /status shows it, alerts read it); files stay as they were
       if (status === 422 && code === 'publication_failed') return ['publications', 'audit_log']
@@ -846,7 +846,7 @@ for (const dialect of TEST_DIALECTS) {
       expect(file.statusCode, file.body.slice(0, 200)).toBe(200)
       expect(file.headers['content-type']).toContain('text/csv')
 
-      // the router's own refusals answer in contract 7's host shape, not Fastify's
+      // the router's own refusals answer in the API's host shape, not Fastify's
       for (const url of ['/dane-gov/%zz', `${V2}/catalog/properties/${'1'.repeat(1001)}`, '/dane-gov/d1/%E0%A4%A']) {
         const response = await env.app.inject({ method: 'GET', url, headers: { authorization: reader } })
         expect(response.statusCode, url).toBe(400)

@@ -34,7 +34,7 @@ function csv(rows: string[]): string {
 const BASE_ROWS = [
   'INV-A;1;A/1;mieszkanie;wolne;50,00;2;1;12 000,00;2026-05-01;600 000,00;2026-05-01;Poznań',
   'INV-A;2;A/2;mieszkanie;rezerwacja;60,50;3;2;12000;2026-05-01;726000;2026-05-01;Poznań',
-  // sent without a type: created unqualified (contract 4.7.2)
+  // sent without a type: created unqualified
   'INV-A;3;X1;;wolne;;;-1;;;45 000;2026-05-01;Poznań',
 ]
 

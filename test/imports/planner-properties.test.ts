@@ -49,7 +49,7 @@ const SEED_ROWS: Array<Record<string, string>> = [
   seed('INV-B', '2', 'dom', 'wolne', '150,00', '7 000', '1 050 000'),
   seed('INV-B', '3', '', 'wolne', '70,00', '9 000', '630 000'),
 ]
-/** Offers of the seed stored as standalone parts, as releases before contract 2.7's rule took them from files. */
+/** Offers of the seed stored as standalone parts, as earlier releases took them from files. */
 const STANDALONE_PARTS: Array<[string, string, string]> = [
   ['INV-A', '5', 'parking_space'],
   ['INV/2024/01', 'a/b', 'storage_room'],
@@ -339,7 +339,7 @@ describeEachDatabase('offer planner on arbitrary rows', (getEnv) => {
       for (const field of ['source_investment_id', 'source_property_id']) {
         if (!has(field)) expect(result.errors).toContainEqual(expect.objectContaining({ row, field, code: 'required' }))
       }
-      // a standalone part or a room is never taken as a type (contract 2.7)
+      // a standalone part or a room is never taken as a type
       if (input.prop_type === 'garaż' || input.prop_type === 'miejsce postojowe')
         expect(result.errors).toContainEqual(
           expect.objectContaining({ row, field: 'prop_type', code: 'prop_type_not_allowed' }),

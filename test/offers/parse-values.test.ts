@@ -86,7 +86,7 @@ describe('parseMoney', () => {
     expect(code(parseMoney(text))).toBe(expected)
   })
 
-  it('refuses JSON numbers, saying amounts must be strings (contract 4.7 rule 4)', () => {
+  it('refuses JSON numbers, saying amounts must be strings', () => {
     const result = parseMoney(123456.78)
     expect(result).toMatchObject({ ok: false, code: 'invalid_decimal' })
     expect(!result.ok && result.message).toContain('must be sent as strings')
@@ -256,7 +256,7 @@ describe('parseStatus', () => {
   })
 })
 
-describe('parsePropertyType (contract 2.7: mieszkanie or dom)', () => {
+describe('parsePropertyType (mieszkanie or dom)', () => {
   it.each([
     ['mieszkanie', 'mieszkanie'],
     ['  MIESZKANIE ', 'mieszkanie'],

@@ -84,7 +84,7 @@ describe('validateOfferRow', () => {
     expect(result.key).toBe('INV-1/7')
   })
 
-  it('takes prop_type mieszkanie or dom whatever its case and surrounding spaces (contract 2.7)', () => {
+  it('takes prop_type mieszkanie or dom whatever its case and surrounding spaces', () => {
     for (const [word, type] of [
       [' MIESZKANIE ', 'mieszkanie'],
       ['Dom', 'dom'],
@@ -226,7 +226,7 @@ describe('validateOfferRow', () => {
       /^price_m2: 12000\.5 .*must be sent as strings/,
     )
     expect(result.errors.find((error) => error.field === 'colour')?.message_pl).toBe(
-      '„colour” nie jest polem oferty; pola oferty to source_investment_id, source_property_id, prop_no, prop_type, … (kontrakt 2.7)',
+      '„colour” nie jest polem oferty; pola oferty to source_investment_id, source_property_id, prop_no, prop_type, …',
     )
     expect(result.key).toBe('I/P')
     expect(result.values).toEqual({ sourceInvestmentId: 'I', sourcePropertyId: 'P' })

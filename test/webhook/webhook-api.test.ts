@@ -267,7 +267,7 @@ describeEachDatabase('signed property webhook', (getEnv) => {
     expect(created.json().result).toMatchObject({ created: 1, updated: 0 })
     const offer = () =>
       env.ctx.db.selectFrom('offers').selectAll().where('source_property_id', '=', 'Q1').executeTakeFirstOrThrow()
-    // legal qualification is never guessed (contract 4.7.6)
+    // legal qualification is never guessed
     expect(await offer()).toMatchObject({
       offer_kind: 'property',
       property_type: '',

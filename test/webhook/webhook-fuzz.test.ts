@@ -65,7 +65,7 @@ type SentHeaders = Partial<Record<HeaderName, string | string[]>>
 /*
  * A Content-Type that is not a syntactically valid media type ("", "json", "application json",
  * anything non-ASCII) used to be refused by Fastify with 415 before the route ran; the webhook's
- * onRequest hook now answers it 401 invalid_auth as contract 5.2 wants. The fuzz asserts exactly
+ * onRequest hook now answers it 401 invalid_auth, as for any missing or malformed signed header. The fuzz asserts exactly
  * that for those values. This mirrors fastify/lib/content-type.js.
  */
 const MEDIA_TOKEN = /^[\w!#$%&'*+.^`|~-]+$/

@@ -1,5 +1,5 @@
 /*
- * A delivery never waits behind a long write (contract 7: 409 webhook_in_progress). On
+ * A delivery never waits behind a long write (409 webhook_in_progress). On
  * PostgreSQL an import execution holds `LOCK TABLE offers IN SHARE ROW EXCLUSIVE MODE` for its
  * whole commit; here a transaction of the test takes the same lock, so that the hold is
  * deterministic. SQLite has one writer: an import executes on a worker thread while the service

@@ -1,6 +1,6 @@
 // @ts-check
 /*
- * Pola serwisu WWW — an example extension of dg-offers (contract 2.8 and 4.9).
+ * Pola serwisu WWW — an example extension of dg-offers (docs/integration/extensions.md).
  *
  *   DG_EXTENSIONS=examples/extensions/website-fields/index.mjs npm start
  *

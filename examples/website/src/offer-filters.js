@@ -1,7 +1,7 @@
 // @ts-check
 /*
  * The offer list's filters as the visitor types them (Polish parameter names, prices in złoty,
- * areas with a comma) turned into the catalog's query (contract 4.1: prices in grosze, areas as
+ * areas with a comma) turned into the catalog's query (prices in grosze, areas as
  * decimal text). A value that is not understood is left out and named to the visitor, so the
  * catalog is never asked with a value it would refuse.
  */

@@ -2,7 +2,7 @@
 /*
  * The website's HTTP handler (node:http): routes, pages, and what every answer carries.
  * - Every page is rendered on the server from catalog answers; the browser never talks to the
- *   catalog, never receives its address or the application password (contract 1.9).
+ *   catalog, never receives its address or the application password.
  * - Pages carry a weak ETag of their HTML: a browser's repeat view of an unchanged page is a 304,
  *   and the catalog calls behind it are 304s too (see catalog-gateway.js).
  * - When the catalog cannot answer, the visitor gets a friendly page in Polish (503, with

@@ -5,7 +5,7 @@ import { language } from './i18n.js'
 export class ApiError extends Error {
   /**
    * @param {number} status HTTP status, 0 when the server could not be reached
-   * @param {string} code `code` (host style) or `error` (plugin style) of contract section 7
+   * @param {string} code `code` (host style) or `error` (plugin style), docs/integration/api.md
    * @param {Record<string, unknown>} body the whole error body
    */
   constructor(status, code, body, message) {

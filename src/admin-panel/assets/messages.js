@@ -1,4 +1,4 @@
-// What the operator reads for each stable error code of the API (contract section 7), in Polish and
+// What the operator reads for each stable error code of the API (docs/reference/error-codes.md), in Polish and
 // English, and the words for the API's codes (triggers, statuses, channels, actions). The panel
 // branches on the code, never on the server's message; the code and the server's message stay
 // available beneath, as the technical detail for support.

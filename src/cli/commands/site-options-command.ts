@@ -1,6 +1,6 @@
 /*
  * `dg site-options` and `dg site-option set`: the site options that the loaded extensions define
- * (dg_extension_settings_fields, contract 2.8), their values, and changing one. Both load the
+ * (dg_extension_settings_fields, docs/integration/extensions.md), their values, and changing one. Both load the
  * DG_EXTENSIONS modules, as the service does; the value is checked by the option's type and kept
  * as its sanitizer returns it.
  */

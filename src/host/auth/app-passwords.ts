@@ -1,5 +1,5 @@
 /*
- * Application passwords (contract 5.1): 24 random alphanumeric characters, shown once, stored
+ * Application passwords (docs/decisions/authentication.md): 24 random alphanumeric characters, shown once, stored
  * only as a keyed hash, several per user, each revocable on its own. Sent with HTTP Basic using
  * the user's login or e-mail.
  */

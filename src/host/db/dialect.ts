@@ -586,8 +586,8 @@ const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN)/
 
 /**
  * Whether an error means the database could not be reached or could not confirm the operation
- * (rather than that the query itself was wrong): answered 503, contract 7 ("state cannot be
- * safely confirmed"), never 500. PostgreSQL's `database "…" is not currently accepting
+ * (rather than that the query itself was wrong): answered 503 `database_unavailable`
+ * (docs/reference/error-codes.md), never 500. PostgreSQL's `database "…" is not currently accepting
  * connections` (55000) counts too: it is how a database closed for maintenance refuses.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {

@@ -13,13 +13,13 @@ import type { MetaDefinition, MetaType, PostType, RegisteredMeta } from '../meta
 export interface ExtensionApi {
   /** The module's path, as the service names it in logs and error messages. */
   readonly name: string
-  /** Filters and actions of contract 4.9 (priority: lower runs first, default 10). */
+  /** Filters and actions (docs/integration/extensions.md; priority: lower runs first, default 10). */
   readonly hooks: {
     addFilter<N extends FilterName>(name: N, callback: FilterCallback<N>, priority?: number): void
     addAction<N extends ActionName>(name: N, callback: ActionCallback<N>, priority?: number): void
   }
   /**
-   * Custom fields (contract 2.8): `showInRest: true` exposes the key in `custom_meta`; any
+   * Custom fields: `showInRest: true` exposes the key in `custom_meta`; any
    * registered key can be written by the import (mapping `meta:<key>`).
    */
   readonly meta: {

@@ -89,7 +89,7 @@ function registerFunctionOf(module: Record<string, unknown>): RegisterExtension 
   return undefined
 }
 
-/** The problem of one site-option definition (contract 2.8), or undefined when it is usable. */
+/** The problem of one site-option definition, or undefined when it is usable. */
 function settingProblem(name: string, field: unknown): string | undefined {
   if (!SETTING_NAME.test(name)) return 'its name must be 1–64 lowercase letters, digits or _, starting with a letter'
   if (typeof field !== 'object' || field === null || Array.isArray(field)) return 'its definition must be an object'
@@ -101,7 +101,7 @@ function settingProblem(name: string, field: unknown): string | undefined {
   if (f.sanitizer !== undefined && typeof f.sanitizer !== 'function') return 'sanitizer must be a function'
   if (typeof f.expose_in_catalog !== 'boolean') return 'expose_in_catalog must be true or false'
   if (f.expose_in_catalog && isDeniedKey(name))
-    return 'its name looks like a credential or a technical key, which the catalog never exposes (contract 2.8)'
+    return 'its name looks like a credential or a technical key, which the catalog never exposes'
   if (!('default' in f)) return 'default is missing (null for none)'
   const fits =
     f.default === null ||
@@ -215,7 +215,7 @@ export async function loadExtensions(
           closed()
           if (!isActionName(hook))
             throw new TypeError(
-              `there is no action ${String(hook)} (contract 4.9 lists dg_before_*/dg_after_* and dg_after_property_details)`,
+              `there is no action ${String(hook)} (the actions are dg_before_*/dg_after_* and dg_after_property_details)`,
             )
           if (typeof callback !== 'function') throw new TypeError(`the callback of ${hook} must be a function`)
           if (!Number.isInteger(priority)) throw new TypeError(`the priority of ${hook} must be an integer`)

@@ -1,5 +1,5 @@
 /*
- * Site options that extensions define (contract 2.8, `dg_extension_settings_fields`), administered
+ * Site options that extensions define (`dg_extension_settings_fields`, docs/integration/extensions.md), administered
  * over REST (manage_options; not licence-gated):
  *   GET {base_url}/site-options          every defined option with its definition and value in force
  *   PUT {base_url}/site-options/{name}   a new value, checked against the

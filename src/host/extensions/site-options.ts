@@ -1,5 +1,5 @@
 /*
- * Site options that extensions define through `dg_extension_settings_fields` (contract 2.8): their
+ * Site options that extensions define through `dg_extension_settings_fields`: their
  * current values and how one is changed. A value is kept as the option `dg_ext_<name>`; until one
  * is stored the definition's default applies. Every read goes through the definition's type and
  * sanitizer, so `/catalog`'s `extension_options`, `dg site-options` and (later) the admin panel's

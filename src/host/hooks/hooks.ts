@@ -1,5 +1,5 @@
 /*
- * Typed filters and actions with the names of contract 4.9. A filter receives the current value
+ * Typed filters and actions with the names docs/integration/extensions.md lists. A filter receives the current value
  * plus its arguments and must return the (possibly replaced) value; an action only observes.
  * Callbacks run by ascending priority (default 10), then in registration order, as in the CMS.
  *

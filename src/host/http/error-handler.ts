@@ -2,7 +2,7 @@
  * The one place where errors become HTTP responses. Domain code throws HostError or PluginError;
  * framework errors (schema validation, unparseable bodies, unknown routes) are mapped to the
  * host style. A database that cannot be reached (or cannot confirm the work) is 503
- * `database_unavailable` with Retry-After (contract 7), on every route. Anything unexpected is
+ * `database_unavailable` with Retry-After (docs/decisions/errors-and-logs.md), on every route. Anything unexpected is
  * logged with its stack and answered with a generic 500 that reveals nothing.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -107,7 +107,7 @@ const FRAMEWORK_ERRORS: Record<string, [code: string, status: number, message: s
   FST_ERR_ASYNC_CONSTRAINT: ['rest_invalid_request', 400, 'The request could not be routed.'],
 }
 
-/** The database could not be reached or could not confirm the work (contract 7): retry later. */
+/** The database could not be reached or could not confirm the work: retry later. */
 function databaseUnavailable(): HostError {
   return new HostError(
     'database_unavailable',
@@ -148,7 +148,7 @@ export function sendError(reply: FastifyReply, error: HostError | PluginError): 
  * The router's own refusals (a path with a broken percent escape, a path parameter over the
  * router's length limit) never reach the error handler: without this, Fastify answered them with
  * a body of its own (`{"error":"Bad Request","code":"FST_ERR_BAD_URL",…}`, and 414 for a long
- * parameter) instead of contract 7's shapes, and without the security headers. Passed to Fastify as
+ * parameter) instead of the API's two error shapes, and without the security headers. Passed to Fastify as
  * `frameworkErrors` (app.ts).
  */
 export function frameworkErrorAnswer(

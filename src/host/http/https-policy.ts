@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { HostError } from '../errors.js'
 
 /*
- * Contract 5.1.5: production needs HTTPS. `request.protocol` is the socket's, or the
+ * Production needs HTTPS (docs/operations/install.md, HTTPS and proxies). `request.protocol` is the socket's, or the
  * X-Forwarded-Proto of a proxy listed in DG_TRUSTED_PROXIES (fastify's trustProxy), never a
  * header sent by anybody else.
  */

@@ -36,7 +36,7 @@ export const PluginErrorSchema = Type.Object(
   },
 )
 
-/** Contract 7: what each error status means. */
+/** What each error status means (docs/integration/api.md). */
 const STATUS_MEANINGS: Readonly<Record<number, string>> = {
   400: 'Malformed request',
   401: 'Missing or wrong authentication',
@@ -52,7 +52,7 @@ const STATUS_MEANINGS: Readonly<Record<number, string>> = {
 
 /**
  * The error response of one status. The error handler may answer any status in either shape of
- * contract 7 (host `{code, message, data}` or plugin `{error, …}`), so both are documented;
+ * the API (host `{code, message, data}` or plugin `{error, …}`), so both are documented;
  * `specific` adds the schemas of bodies a route gives in more detail (they come first).
  */
 export function errorResponse(status: number, ...specific: TSchema[]): TSchema {

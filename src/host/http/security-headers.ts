@@ -5,7 +5,7 @@
  * - `Cache-Control: no-store` unless the route chose its own policy: answers are personal (a
  *   session's nonce, users, the audit log, settings) or authenticated, and no shared or browser
  *   cache may keep them. The routes that choose keep theirs: the catalog's collections
- *   `private, must-revalidate` (contract 4.1), the published files and the panel's assets
+ *   `private, must-revalidate` (docs/integration/catalog.md), the published files and the panel's assets
  *   `no-cache` (revalidated with their ETag), media and the website component's script
  *   `public, immutable`;
  * - in production, `Strict-Transport-Security`, also when no proxy adds it.

@@ -1,5 +1,5 @@
 /*
- * What site data may never leave through the catalog (contract 2.8), whoever asks: keys that look
+ * What site data may never leave through the catalog (docs/integration/extensions.md), whoever asks: keys that look
  * like credentials or belong to a technical prefix, and values that are not scalars or short lists
  * of scalars. The catalog applies them to `custom_meta`, `extension_options` and whatever the
  * extension filters add to an offer; meta registration refuses to promise exposure of such a key.

@@ -57,7 +57,7 @@ export class MetaRegistry {
       throw new MetaRegistryError(`meta key ${key}: showInRest must be true or false`)
     if (definition.showInRest && isDeniedKey(key))
       throw new MetaRegistryError(
-        `meta key ${key} looks like a credential or a technical key, which the catalog never exposes (contract 2.8); ` +
+        `meta key ${key} looks like a credential or a technical key, which the catalog never exposes; ` +
           'register it with showInRest: false or rename it',
       )
     const registered: RegisteredMeta = {

@@ -1,5 +1,5 @@
 /*
- * Values of custom fields (registered meta keys, contract 2.8) as a file or a form sends them,
+ * Values of custom fields (registered meta keys, docs/integration/extensions.md) as a file or a form sends them,
  * read by the key's registered type: text, a whole number, a decimal number (comma or dot, spaces
  * between thousands) or a yes/no word. The same error codes as the canonical fields' values, so a
  * preview reads alike whichever column is wrong.
@@ -20,7 +20,7 @@ export type MetaScalar = string | number | boolean
 /** The mapping name of a custom field in an import (`meta:energy_class`). */
 export const META_FIELD_PREFIX = 'meta:'
 
-/** Texts of custom fields are held to the catalog's exposure limit (contract 2.8). */
+/** Texts of custom fields are held to the catalog's exposure limit. */
 export const META_TEXT_MAX_LENGTH = 2000
 
 const YES = new Set(['tak', 'true', 'yes', 't', 'y', '1'])

@@ -223,7 +223,7 @@ const MONEY_SUFFIX = /\s*(?:zł|zl|pln)$/iu
 /**
  * Decimal text → integer grosze, e.g. `"123 456,78"` → `12345678`. Conversion is done on the digit
  * strings with BigInt so that no binary floating-point rounding can creep in. JSON numbers are
- * refused (contract 4.7 rule 4): by the time a float reaches us, `0.1 + 0.2`-style artefacts may
+ * refused (amounts are sent as text, docs/integration/webhook.md): by the time a float reaches us, `0.1 + 0.2`-style artefacts may
  * already have changed the amount, and we cannot tell.
  */
 export function parseMoney(value: unknown): ParseResult<number | null> {
@@ -446,10 +446,10 @@ const EDITOR_HINT_PL =
   'w edytorze oferty (panel administracyjny lub REST API)'
 
 /**
- * `mieszkanie` or `dom` (contract 2.7), in any case and with surrounding spaces, or one of their
+ * `mieszkanie` or `dom` (docs/reference/import-format.md), in any case and with surrounding spaces, or one of their
  * unambiguous synonyms. Any other word is refused: `prop_type_not_allowed` for a standalone part,
  * an appurtenant room or a non-residential unit (the editor's business), `invalid_enum` for a word
- * not known at all. Legal qualification is never guessed (contract 4.7 rule 6).
+ * not known at all. Legal qualification is never guessed (docs/integration/import.md).
  */
 export function parsePropertyType(value: unknown): ParseResult<OfferTypeCode | null> {
   if (isBlank(value)) return BLANK

@@ -1,6 +1,6 @@
 /*
  * Row errors of the shared write path (import preview rows, webhook `issues`), in Polish and in
- * English. Every error keeps `row`, `field`, `code` and `message` (contract 2.6) and carries both
+ * English. Every error keeps `row`, `field`, `code` and `message` (docs/integration/import.md) and carries both
  * texts: `message_pl` for the sales staff who fix a file, `message_en` for integrators. `message`
  * is the Polish text; the HTTP layer sets it to `message_en` for a request that prefers English.
  *

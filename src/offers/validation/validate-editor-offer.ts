@@ -385,7 +385,7 @@ const COMPONENT_TEXTS: ReadonlyArray<{ key: string; value: keyof ComponentValues
 ]
 
 /**
- * A component of a flat or a house (contract 2.3): its kind (`kind` picks the group and the name of
+ * A component of a flat or a house: its kind (`kind` picks the group and the name of
  * the official file; `group` and `kind_label` name any other), designation, price with its date,
  * relation, requirement, variant and legal title. Texts and amounts follow the import's rules.
  */

@@ -1,5 +1,5 @@
 /*
- * The one validator of canonical offer rows (contract 2.7), used by the file import, the webhook
+ * The one validator of canonical offer rows (docs/reference/import-format.md), used by the file import, the webhook
  * and the admin editor before the planner. It is pure: it knows nothing of the catalog, so rules
  * that need the stored offer (e.g. a new offer must have a type) belong to the planner.
  *
@@ -11,7 +11,7 @@
  *   an operator typing a new price means. A date without its price is valid too (a patch may
  *   correct only the date).
  * - Every problem of a row is reported, not only the first, so a file is fixed in one pass.
- * - `prop_type`, when sent, is `mieszkanie` or `dom` (contract 2.7); standalone parts and
+ * - `prop_type`, when sent, is `mieszkanie` or `dom`; standalone parts and
  *   appurtenant rooms are entered in the editor, so their words are refused like any other.
  * - Every error says why in Polish and in English (row-errors.ts).
  */
@@ -302,8 +302,8 @@ function unknownField(name: string): { pl: string; en: string } {
   const near = isCanonicalField(folded)
   const fields = `${CANONICAL_FIELDS.slice(0, 4).join(', ')}, …`
   return {
-    en: `${describeValue(name)} is not a canonical offer field; ${near ? `did you mean ${folded}?` : `canonical fields are ${fields} (contract 2.7)`}`,
-    pl: `${describeValuePl(name)} nie jest polem oferty; ${near ? `czy chodziło o ${folded}?` : `pola oferty to ${fields} (kontrakt 2.7)`}`,
+    en: `${describeValue(name)} is not a canonical offer field; ${near ? `did you mean ${folded}?` : `canonical fields are ${fields}`}`,
+    pl: `${describeValuePl(name)} nie jest polem oferty; ${near ? `czy chodziło o ${folded}?` : `pola oferty to ${fields}`}`,
   }
 }
 

@@ -284,7 +284,7 @@ export async function* readDailyOffers(
           price_total_cents: prices.total.cents,
           price_total_from: prices.total.from,
         }
-        // legal qualification is never guessed (contract 4.7.6): an offer without a type is not published
+        // legal qualification is never guessed: an offer without a type is not published
         if (o.property_type === '') {
           args.untyped.push({ id: o.id, code: o.code })
           continue

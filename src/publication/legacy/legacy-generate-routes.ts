@@ -1,6 +1,6 @@
 /*
  * GET and POST {legacy_base_url}/generate?date=YYYY-MM-DD with the header X-DG-Webhook-Key
- * (contract 4.8). HEAD is not exposed: it would publish. Any request body is read and ignored, so
+ * (docs/decisions/report-import-and-legacy.md). HEAD is not exposed: it would publish. Any request body is read and ignored, so
  * a legacy client posting an empty JSON body is not refused by a body parser.
  */
 import type { FastifyInstance } from 'fastify'

@@ -1,5 +1,5 @@
 /*
- * Legacy generate (contract 4.8), the transitional v1 entry point of integrations written for the
+ * Legacy generate (docs/decisions/report-import-and-legacy.md), the transitional v1 entry point of integrations written for the
  * CMS-hosted original: it authenticates with the webhook secret and runs the one publication
  * pipeline for a date. The secret travels in the header `X-DG-Webhook-Key`; the `key` query
  * parameter (a secret in a URL ends up in proxy and browser histories) is refused unless the

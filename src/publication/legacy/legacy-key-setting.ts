@@ -1,5 +1,5 @@
 /*
- * The switch of legacy generate's `key` query parameter (contract 4.8). The secret in a URL ends up
+ * The switch of legacy generate's `key` query parameter (docs/integration/publication.md). The secret in a URL ends up
  * in proxy and browser histories, so the parameter is off unless an operator turns it on for the
  * time it takes to move a client to the X-DG-Webhook-Key header. DG_LEGACY_KEY_PARAM gives the
  * default; a value set over REST (the admin panel) is kept as a site option, shared by every

@@ -1,5 +1,5 @@
 /*
- * Official report import, conversion step (contract 4.4): a developer's 58-column report, read by
+ * Official report import, conversion step (docs/decisions/report-import-and-legacy.md): a developer's 58-column report, read by
  * the offer-file readers (CSV or XLSX, header → cell text), becomes the canonical daily CSV: the
  * official headers verbatim and in order, `;`, UTF-8 without BOM, LF, `X` for every empty or
  * not-applicable cell, money `1234.50`, dates `YYYY-MM-DD`. Every cell is checked against the rules

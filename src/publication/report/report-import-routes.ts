@@ -1,5 +1,5 @@
 /*
- * POST {base_url}/imports/report (contract 4.4): multipart with `file` (and optionally `sheet`)
+ * POST {base_url}/imports/report (docs/decisions/report-import-and-legacy.md): multipart with `file` (and optionally `sheet`)
  * previews; form-encoded `job_id`, `confirm=true`, `date` publishes the previewed report through
  * the publication pipeline. `manage_options` for both; confirming is a publication execution and
  * also needs PRO with `api_webhooks`. The offer import's `bulk_import` does not apply: the report

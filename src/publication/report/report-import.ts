@@ -1,5 +1,5 @@
 /*
- * Official report import (contract 4.4, 2.6). Preview: the uploaded 58-column report is converted
+ * Official report import (docs/decisions/report-import-and-legacy.md). Preview: the uploaded 58-column report is converted
  * to the canonical daily CSV and validated (report-convert.ts); a valid result is kept under
  * DG_DATA_DIR/report-imports/<job id>.csv (never served) with a job in `import_jobs` (type
  * `report`). Confirm (`confirm=true`, `date`): that exact CSV becomes the published file of the day
@@ -371,7 +371,7 @@ async function findReportJob(ctx: HostContext, jobId: unknown): Promise<ImportJo
 
 /**
  * Publishes a previewed report for a date. Order: entitlement (publication execution needs PRO
- * with api_webhooks, contract 1.7) → job (404) → confirmation (422) → job validity (422) → date
+ * with api_webhooks, docs/decisions/licence.md) → job (404) → confirmation (422) → job validity (422) → date
  * (400) → the pipeline (409 while another publication runs, 422 with issues when it fails).
  */
 export async function confirmReportImport(ctx: HostContext, args: ReportConfirmArgs): Promise<ReportConfirmOutcome> {

@@ -1,6 +1,6 @@
 /*
- * A simulated dane.gov.pl harvester: the checks of an XML import, in the portal's order
- * (../shared/reference/official-dataset.md §4.2), performed over HTTP against a running server:
+ * A simulated dane.gov.pl harvester: the checks of an XML import, in the portal's order,
+ * performed over HTTP against a running server (docs/decisions/preflight.md):
  *   1. file_name      the XML URL's file name has no spaces and ends with `.xml`; standard port only
  *   2. head           HEAD of the XML: 2xx, Content-Type containing text/xml or application/xml
  *   3. md5_file       GET of the same URL with `.md5` instead of `.xml`: 2xx, body = 32 lowercase hex

@@ -1,6 +1,6 @@
 /*
  * A database that cannot be reached, or cannot confirm the work, is answered 503
- * database_unavailable with Retry-After (contract 7: "state … cannot be safely confirmed"), never
+ * database_unavailable with Retry-After (the state cannot be safely confirmed), never
  * 500, on every route that needs it, and the service recovers by itself when the database is back
  * (found by `npm run bench:faults`, whose catalog answered 500 while PostgreSQL was gone).
  * PostgreSQL: the app reaches the test database through a TCP proxy that the test cuts (every

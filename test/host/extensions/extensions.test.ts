@@ -3,7 +3,7 @@
  * with a message naming it and leaves nothing registered (and, for `dg serve`, no database opened
  * and no socket); a loaded extension's meta keys, site options and filters reach the catalog; a
  * filter that fails during a request is logged and skipped, and what leaves the catalog is still
- * held to contract 2.8 (no credential-like or technical keys, no objects).
+ * held to the exposure rules (no credential-like or technical keys, no objects).
  */
 import fs from 'node:fs'
 import net from 'node:net'

@@ -3,7 +3,7 @@
  * catalog (test/helpers/fixed-catalog.ts), published through publish() on 2026-11-20 with a fixed
  * clock and a fixed dataset extIdent, must equal test/fixtures/golden/* byte for byte, on SQLite
  * and on PostgreSQL alike. The golden files were written once by running the code and then read
- * cell by cell against ../shared/reference/official-dataset.md.
+ * cell by cell against the ministry's data standard (its XSD is resources/official/).
  *
  * To rewrite them after an intended change: DG_UPDATE_GOLDEN=1 npx vitest run test/publication/daily-file/golden-files.test.ts
  * (then review the diff of the fixtures by hand before committing).

@@ -1,6 +1,6 @@
 // @ts-check
 /*
- * The offer card (contract 2.3, 2.4): parameters, gallery, components, documents, contact, the
+ * The offer card: parameters, gallery, components, documents, contact, the
  * price history as a table and a chart, and related offers of the same investment. The law asks
  * a developer to show each offer's price and its price history on its own website; both come
  * straight from the catalog, in its formatting.
@@ -29,7 +29,7 @@ export const META_LABELS = /** @type {Record<string, string>} */ ({
 })
 
 /**
- * A custom field's value as text: the catalog sends only scalars and lists of scalars (contract 2.8).
+ * A custom field's value as text: the catalog sends only scalars and lists of scalars.
  * @param {unknown} value
  * @returns {string}
  */

@@ -148,7 +148,7 @@ export async function sendVersioned(options) {
 }
 
 /**
- * The custom fields of an offer or an investment (contract 2.8), one input per field an extension
+ * The custom fields of an offer or an investment (docs/integration/extensions.md), one input per field an extension
  * registered (GET {base}/custom-fields: key, type, label, description), by its type; a stored key
  * no longer registered is shown to be removed. An emptied field is removed (null).
  * @param {Record<string, unknown>} stored

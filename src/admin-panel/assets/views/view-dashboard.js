@@ -37,7 +37,7 @@ const dayBadge = (status) => {
   return element
 }
 
-/** Why the webhook refused deliveries, by code (contract 7), in words. */
+/** Why the webhook refused deliveries, by code, in words. */
 const WEBHOOK_REFUSALS = {
   invalid_auth: ['brak lub błąd nagłówków', 'headers missing or malformed'],
   expired_timestamp: ['czas nadawcy różni się o ponad 5 minut', 'sender’s clock off by more than 5 minutes'],

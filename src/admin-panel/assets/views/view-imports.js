@@ -1,4 +1,4 @@
-// Offer import (contract 4.3) in the panel's three steps:
+// Offer import (docs/integration/import.md) in the panel's three steps:
 // 1. POST {base}/imports/offer multipart (file, mode, mapping[, sheet]) → preview, nothing written;
 // 2. the operator reads the counts, the errors and the archiving scope;
 // 3. POST {base}/imports/offer form-encoded (job_id, confirm_archiving) with an Idempotency-Key made

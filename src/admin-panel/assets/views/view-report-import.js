@@ -1,4 +1,4 @@
-// Import raportu (contract 4.4): the developer's own 58-column report (CSV or XLSX) becomes the
+// Import raportu (docs/decisions/report-import-and-legacy.md): the developer's own 58-column report (CSV or XLSX) becomes the
 // published file of a day. 1. POST {base}/imports/report multipart → preview (rows, warnings,
 // errors; nothing published); 2. POST {base}/imports/report form-encoded (job_id, confirm=true,
 // date) publishes exactly that file through the publication pipeline; the result is in the history.

@@ -744,7 +744,7 @@ async function siteOptionsTab(root, api) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// legacy generate's key parameter (contract 4.8)
+// legacy generate's key parameter (docs/integration/publication.md)
 
 async function legacyTab(root, api) {
   const { body: state } = await api.get('/legacy-generate/settings')

@@ -1,14 +1,14 @@
-// The webhook key (contract 5.1.4): the secret that signs X-DG-Signature, used exactly as shown.
+// The webhook key: the secret that signs X-DG-Signature, used exactly as shown.
 // It is fetched only when the operator asks to see it (each view is audited) and never kept
-// anywhere but in this page's memory. Rotation follows contract 5.2.7, whose steps the
-// confirmation lists.
+// anywhere but in this page's memory. Rotation follows docs/integration/webhook.md (Rotating the
+// secret), whose steps the confirmation lists.
 import { formatWhen, h, replaceChildren } from '../dom.js'
 import { tr } from '../i18n.js'
 import { alertBox, card, confirmDialog, copyButton, errorBox, technicalDetails, toast, withBusy } from '../ui.js'
 
 const MASK = 'dgwh_' + '•'.repeat(32)
 
-/** Contract 5.2.7, in the order the operator does it. */
+/** The steps of a rotation, in the order the operator does it. */
 function rotationSteps(id) {
   return h(
     'ol',
@@ -96,7 +96,7 @@ export async function renderWebhook(root, { api }) {
           'Obecny klucz przestanie działać natychmiast, na wszystkich instancjach: każde zdarzenie podpisane starym kluczem zostanie odrzucone (401 invalid_signature).',
           'The current key stops working at once, on every instance: each event signed with it is refused (401 invalid_signature).',
         ),
-        tr('Kolejność kroków (umowa API 5.2.7):', 'The steps, in order (API contract 5.2.7):'),
+        tr('Kolejność kroków:', 'The steps, in order:'),
         rotationSteps('rotation-steps-confirm'),
       ],
       okLabel: tr('Wygeneruj nowy klucz', 'Generate a new key'),

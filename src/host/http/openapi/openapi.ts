@@ -1,12 +1,12 @@
 /*
- * The machine-readable contract (contract 9.5): an OpenAPI 3.1 document generated from the route
+ * The machine-readable contract: an OpenAPI 3.1 document generated from the route
  * schemas themselves, so it cannot drift from what the server validates and returns.
  *
  * Two things the route schemas cannot say through Fastify are added here:
  * - `documented`: request parts Fastify must not validate itself, described for the document
  *   only. Multipart bodies are streams the handler reads part by part, form bodies of the import
  *   routes are read by the handler, and the webhook's headers must be answered 401 invalid_auth
- *   (contract 7), never 400, when missing or malformed, and its raw body must reach the verifier
+ *   (docs/integration/webhook.md), never 400, when missing or malformed, and its raw body must reach the verifier
  *   untouched.
  * - `servers`: the address the document was fetched from, so that a client generated from it
  *   calls the same service.
