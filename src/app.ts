@@ -27,6 +27,7 @@ import { registerSecurityHeaders } from './host/http/security-headers.js'
 import { registerMessageLocalization } from './host/http/responses/localize-messages.js'
 import { loggerOptions } from './host/http/logging.js'
 import { openApiRoute, registerApiDocs, registerOpenApi } from './host/http/openapi/openapi.js'
+import { OPERATION_DOCS } from './openapi-examples.js'
 import { HostErrorSchema, PluginErrorSchema } from './host/http/schemas.js'
 import { schemaController } from './host/http/validation.js'
 import { healthRoutes } from './host/http/monitoring/health.js'
@@ -156,7 +157,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(multipart, {
     limits: { fileSize: config.importMaxBytes, files: 1, fields: 10, fieldSize: 256 * 1024 },
   })
-  await registerOpenApi(app)
+  await registerOpenApi(app, OPERATION_DOCS)
   await registerApiDocs(app, `${baseUrl(config)}/docs`)
   app.addSchema(HostErrorSchema)
   app.addSchema(PluginErrorSchema)

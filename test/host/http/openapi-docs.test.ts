@@ -4,11 +4,15 @@
  * lists has a summary, a description and an example, so the page answers "what does this do and
  * what does a call look like" for each one.
  */
+import { readdirSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { OPERATION_DOCS } from '../../../src/host/http/openapi/openapi-examples.js'
+import { OPERATION_DOCS } from '../../../src/openapi-examples.js'
 import { startTestApp, type TestEnv } from '../../helpers/test-app.js'
 
 // ajv-formats ships CommonJS with a default export property
@@ -18,6 +22,7 @@ const DOCUMENT_URI = 'https://dg.test/openapi.json'
 const segment = (text: string) => encodeURIComponent(text.replaceAll('~', '~0').replaceAll('/', '~1'))
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const
+const SOURCE = fileURLToPath(new URL('../../../src/', import.meta.url))
 
 describe('interactive API documentation', () => {
   let env: TestEnv
@@ -67,7 +72,25 @@ describe('interactive API documentation', () => {
     expect(lacking).toEqual([])
   })
 
-  it('places every example of openapi-examples.ts, and each validates against the schema it illustrates', async () => {
+  it('hands the document the entries of every *-examples.ts file beside the routes', async () => {
+    const files = readdirSync(SOURCE, { recursive: true, encoding: 'utf8' }).filter((file) =>
+      file.endsWith('-examples.ts'),
+    )
+    expect(files.length).toBeGreaterThan(10)
+    const missing: string[] = []
+    for (const file of files) {
+      const tables = Object.values(await import(pathToFileURL(path.join(SOURCE, file)).href))
+      expect(tables.length, file).toBeGreaterThan(0)
+      for (const table of tables as Array<Record<string, unknown>>) {
+        for (const [operation, docs] of Object.entries(table)) {
+          if (OPERATION_DOCS[operation] !== docs) missing.push(`${file}: ${operation}`)
+        }
+      }
+    }
+    expect(missing).toEqual([])
+  })
+
+  it('places every example of the *-examples.ts files, and each validates against the schema it illustrates', async () => {
     const document = (await env.app.inject({ method: 'GET', url: '/wp-json/dg/v2/openapi.json' })).json()
     const ajv = new Ajv2020({ strict: false, allErrors: true, validateSchema: false, logger: false })
     addFormats(ajv)

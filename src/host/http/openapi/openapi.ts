@@ -12,8 +12,9 @@
  *   calls the same service.
  * - the refusals every route shares: 400/413/415 of a body Fastify reads, and 503
  *   database_unavailable on every route but those marked `database: false`.
- * - each operation's description (where its route gives none) and examples, kept in
- *   openapi-examples.ts so that the route files stay about what the server validates.
+ * - each operation's description (where its route gives none) and examples, kept in each
+ *   feature's `*-examples.ts` so that the route files stay about what the server validates, and
+ *   handed over by buildApp (see operation-docs.ts).
  */
 import swagger, { type SwaggerTransform, type SwaggerTransformObject } from '@fastify/swagger'
 import swaggerUi from '@fastify/swagger-ui'
@@ -21,7 +22,7 @@ import type { FastifyInstance } from 'fastify'
 import type { TSchema } from 'typebox'
 
 import { API_VERSION, PLUGIN_VERSION } from '../../../version.js'
-import { OPERATION_DOCS, type OperationDocs } from './openapi-examples.js'
+import type { OperationDocs, OperationDocsByRoute } from './operation-docs.js'
 import { errorResponse } from '../schemas.js'
 import { serviceOrigin } from '../service-origin.js'
 
@@ -121,9 +122,10 @@ type Operation = {
 }
 
 /*
- * The descriptions and examples of src/host/http/openapi/openapi-examples.ts, on a copy of the operation
- * (@fastify/swagger may share parts of it between methods). An entry that names a status, media
- * type or parameter the operation does not have is a mistake the document test reports.
+ * The descriptions and examples handed to registerOpenApi (see operation-docs.ts), on a copy of
+ * the operation (@fastify/swagger may share parts of it between methods). An entry that names a
+ * status, media type or parameter the operation does not have is a mistake the document test
+ * reports.
  */
 function withDocs(operation: Operation, docs: OperationDocs | undefined): Operation {
   if (!docs) return operation
@@ -146,9 +148,12 @@ function withDocs(operation: Operation, docs: OperationDocs | undefined): Operat
 /**
  * @fastify/swagger gives every method of a multi-method route (legacy generate: GET and POST) the
  * same operation object, so its operationId would not be unique: each method gets its own copy,
- * named `<operationId><Method>`.
+ * named `<operationId><Method>`. Then each operation gets its descriptions and examples.
  */
-const finishOperations: SwaggerTransformObject = (documentObject) => {
+function finishOperations(
+  documentObject: Parameters<SwaggerTransformObject>[0],
+  operationDocs: OperationDocsByRoute,
+): ReturnType<SwaggerTransformObject> {
   const document = 'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject
   const paths = (document.paths ?? {}) as Record<string, Record<string, Operation | undefined>>
   for (const item of Object.values(paths)) {
@@ -169,13 +174,14 @@ const finishOperations: SwaggerTransformObject = (documentObject) => {
   for (const [path, item] of Object.entries(paths)) {
     for (const method of METHODS) {
       const operation = item[method]
-      if (operation) item[method] = withDocs(operation, OPERATION_DOCS[`${method.toUpperCase()} ${path}`])
+      if (operation) item[method] = withDocs(operation, operationDocs[`${method.toUpperCase()} ${path}`])
     }
   }
   return document
 }
 
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+/** `operationDocs`: every operation's description and examples, by "METHOD path". */
+export async function registerOpenApi(app: FastifyInstance, operationDocs: OperationDocsByRoute): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -202,7 +208,7 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       },
     },
     transform: documentRequest,
-    transformObject: finishOperations,
+    transformObject: (documentObject) => finishOperations(documentObject, operationDocs),
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, index) =>
         typeof json.$id === 'string' ? json.$id : `def-${index}`,
