@@ -2,7 +2,9 @@
  * The project's documentation says what holds, not how the project came to be: no talk of work
  * sessions, rounds of work, which machine measured what on which day, or issue numbers as history
  * (git keeps the history). Checked over the README, docs/ and the comments of the code. Also: every
- * link between the documentation's pages and every image they show points at a file that exists.
+ * link between the documentation's pages and every image they show points at a file that exists,
+ * every page of docs/ is at most two links from the README, and nothing cites a document the
+ * repository does not hold (a design document, or the API contract by section number).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
@@ -54,6 +56,46 @@ function headingAnchors(file: string): Set<string> {
 
 const documents = [path.join(root, 'README.md'), ...files('docs', /\.md$/)]
 
+/** The pages a page links to (existing Markdown files only; anchors dropped). */
+function linkedPages(file: string): string[] {
+  const text = readFileSync(file, 'utf8').replace(/```[\s\S]*?```/g, '')
+  return [...text.matchAll(/\]\(([^)\s]+)\)/g)]
+    .map((match) => match[1]!.split('#')[0]!)
+    .filter((target) => target !== '' && !/^[a-z]+:/.test(target))
+    .map((target) => path.resolve(path.dirname(file), decodeURIComponent(target)))
+    .filter((target) => target.endsWith('.md') && existsSync(target))
+}
+
+/**
+ * A citation a reader of the repository cannot open: the design document, or a section of the API
+ * contract ("contract 4.7", "contract 5.2.6", "contract section 7", "kontrakt 2.7"). The contract's
+ * name as the API's version ("the public contract 2.1", "contract 2.1 API") is no citation.
+ */
+const UNOPENABLE_CITATION = /\bdesign\.md\b|\bcontract(?: section)? \d|\bkontrakt \d|\bumow[ay] API \d/i
+const CONTRACT_AS_VERSION = /\bpublic contract 2\.1\b(?!\.\d)|\bcontract 2\.1 API\b/gi
+
+/**
+ * Descriptions of the OpenAPI document, and a comment, that still name contract sections; each
+ * is to be reworded to say what it means or to point at a guide, then taken off this list.
+ */
+const CITING_CONTRACT_SECTIONS: ReadonlySet<string> = new Set([
+  'src/catalog/catalog-examples.ts',
+  'src/editor/editor-examples.ts',
+  'src/editor/editor-routes.ts',
+  'src/editor/schemas.ts',
+  'src/host/http/schemas.ts',
+  'src/imports/imports-examples.ts',
+  'src/imports/schemas.ts',
+  'src/offers/planning/plan-row.ts',
+  'src/publication/legacy/legacy-generate-routes.ts',
+  'src/publication/publication-examples.ts',
+  'src/publication/schemas.ts',
+  'src/publication/settings/settings-routes.ts',
+  'src/status/status-examples.ts',
+  'src/status/status-routes.ts',
+  'src/webhook/webhook-routes.ts',
+])
+
 describe('the project documentation', () => {
   it('has no diary phrases in the README, docs/ or the comments of the code', () => {
     const found: string[] = []
@@ -93,6 +135,53 @@ describe('the project documentation', () => {
         DIARY_PHRASES.some((phrase) => phrase.test(line)),
         line,
       ).toBe(false)
+  })
+
+  it('reaches every page of docs/ from the README in at most two links', () => {
+    const readme = path.join(root, 'README.md')
+    const reached = new Set(linkedPages(readme))
+    for (const page of [...reached]) for (const next of linkedPages(page)) reached.add(next)
+    const unreached = files('docs', /\.md$/)
+      .filter((page) => !reached.has(page))
+      .map((page) => path.relative(root, page))
+    expect(unreached, 'link each from the README or from a page the README links to').toEqual([])
+  })
+
+  it('cites no document the repository does not hold', () => {
+    const found: string[] = []
+    const texts = [
+      ...documents,
+      ...['src', 'bench', 'test', 'scripts', 'examples'].flatMap((dir) => files(dir, /\.(ts|js|mjs|md)$/)),
+    ].filter((file) => !file.endsWith('documentation.test.ts') && !file.includes(`${path.sep}node_modules${path.sep}`))
+    expect(texts.length).toBeGreaterThan(100)
+    for (const file of texts) {
+      const relative = path.relative(root, file).split(path.sep).join('/')
+      if (CITING_CONTRACT_SECTIONS.has(relative)) continue
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .forEach((line, index) => {
+          if (UNOPENABLE_CITATION.test(line.replace(CONTRACT_AS_VERSION, '')))
+            found.push(`${relative}:${index + 1}: ${line.trim().slice(0, 120)}`)
+        })
+    }
+    expect(found, 'point to docs/decisions/, docs/integration/, docs/reference/ or say what is meant').toEqual([])
+  })
+
+  it('tells a citation of a contract section from the name of the API version', () => {
+    for (const line of [
+      '(contract 4.7.6)',
+      'Contract 7: errors',
+      'contract section 7',
+      '(kontrakt 2.7)',
+      'design.md §6',
+    ])
+      expect(UNOPENABLE_CITATION.test(line.replace(CONTRACT_AS_VERSION, '')), line).toBe(true)
+    for (const line of [
+      'It implements the public contract 2.1 (REST namespace',
+      'the contract 2.1 API',
+      'legal contract id',
+    ])
+      expect(UNOPENABLE_CITATION.test(line.replace(CONTRACT_AS_VERSION, '')), line).toBe(false)
   })
 
   it('links only to pages and images that exist', () => {
