@@ -26,16 +26,18 @@ import type * as App from '../../src/app.js'
 import type * as Config from '../../src/config.js'
 import type { HostContext } from '../../src/host/context.js'
 import type * as ServiceDatabase from '../../src/host/db/database.js'
-import type * as ImportService from '../../src/imports/offer-import-service.js'
+import type * as ImportExecution from '../../src/imports/execution/execute-offer-import.js'
+import type * as ImportPreview from '../../src/imports/preview-offer-import.js'
 import type { RowError } from '../../src/offers/validation/validate-offer-row.js'
 
 const service = pathToFileURL(process.env.BENCH_SERVICE ?? fileURLToPath(new URL('../../dist', import.meta.url))).href
 const { createHostContext } = (await import(`${service}/app.js`)) as typeof App
 const { loadConfig } = (await import(`${service}/config.js`)) as typeof Config
 const { openConfiguredDatabase } = (await import(`${service}/host/db/database.js`)) as typeof ServiceDatabase
-const { executeOfferImport, previewOfferImport } = (await import(
-  `${service}/imports/offer-import-service.js`
-)) as typeof ImportService
+const { executeOfferImport } = (await import(
+  `${service}/imports/execution/execute-offer-import.js`
+)) as typeof ImportExecution
+const { previewOfferImport } = (await import(`${service}/imports/preview-offer-import.js`)) as typeof ImportPreview
 
 export interface ImportRun {
   previewSeconds: number

@@ -18,7 +18,8 @@ import type { Actor } from '../host/audit/audit.js'
 import type { HostContext } from '../host/context.js'
 import { PluginError } from '../host/errors.js'
 import { isCalendarDate } from '../host/warsaw-day.js'
-import { executeOfferImport, previewOfferImport } from '../imports/offer-import-service.js'
+import { executeOfferImport } from '../imports/execution/execute-offer-import.js'
+import { previewOfferImport } from '../imports/preview-offer-import.js'
 
 export type Rounding = 'grosz' | 'zloty' | 'hundred'
 

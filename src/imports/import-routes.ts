@@ -15,13 +15,10 @@ import { errorResponse, errorResponses } from '../host/http/schemas.js'
 import { PluginError } from '../host/errors.js'
 import { requireEntitlement } from '../licensing/require-entitlement.js'
 import { PublicationOutcomeSchema } from '../publication/schemas.js'
-import {
-  executeOfferImport,
-  getImportJob,
-  parseMapping,
-  parseMode,
-  previewOfferImport,
-} from './offer-import-service.js'
+import { executeOfferImport } from './execution/execute-offer-import.js'
+import { getImportJob } from './import-job-view.js'
+import { parseMapping, parseMode } from './import-mapping.js'
+import { previewOfferImport } from './preview-offer-import.js'
 import {
   OFFER_IMPORT_SCHEMAS,
   OfferExecuteResponse,

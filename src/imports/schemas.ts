@@ -1,7 +1,8 @@
 /*
  * Schemas of the offer import (docs/integration/import.md) and of the canonical offer fields
  * (docs/reference/import-format.md).
- * The responses are what offer-import-service.ts returns (PreviewBody, ImportResult, JobView).
+ * The responses are what preview-offer-import.ts, execution/execute-offer-import.ts and
+ * import-job-view.ts return (PreviewBody, ImportResult, JobView).
  * The request bodies are multipart and form-encoded: the handler reads them itself, so they are
  * described for the OpenAPI document only (`documented`, see host/http/openapi/openapi.ts).
  */

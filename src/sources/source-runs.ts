@@ -14,12 +14,9 @@ import { type Actor, recordAudit } from '../host/audit/audit.js'
 import type { HostContext } from '../host/context.js'
 import { PluginError } from '../host/errors.js'
 import { keepLockAlive, newLockOwner, releaseLock, tryAcquireLock } from '../host/locks.js'
-import {
-  executeOfferImport,
-  getImportJob,
-  type PreviewBody,
-  previewOfferImport,
-} from '../imports/offer-import-service.js'
+import { executeOfferImport } from '../imports/execution/execute-offer-import.js'
+import { getImportJob } from '../imports/import-job-view.js'
+import { type PreviewBody, previewOfferImport } from '../imports/preview-offer-import.js'
 import type { NetworkErrorExplanation } from '../host/http/network-errors.js'
 import { readOfferFile } from '../imports/reading/read-offer-file.js'
 import { warsawDate } from '../host/warsaw-day.js'

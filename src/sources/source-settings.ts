@@ -6,7 +6,7 @@ import { Cron } from 'croner'
 
 import type { HostContext } from '../host/context.js'
 import { PluginError } from '../host/errors.js'
-import { parseMapping, parseMode } from '../imports/offer-import-service.js'
+import { parseMapping, parseMode } from '../imports/import-mapping.js'
 import { type AddressClass, classifyAddress, privateAllowed } from './address-ranges.js'
 import { checkSourceUrl } from './fetch-source.js'
 import type { SourceRow, SourceRunRow } from './sources-repository.js'

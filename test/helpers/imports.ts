@@ -7,7 +7,7 @@ import path from 'node:path'
 
 import { recordAudit } from '../../src/host/audit/audit.js'
 import type { HostContext } from '../../src/host/context.js'
-import { previewOfferImport, type PreviewArgs } from '../../src/imports/offer-import-service.js'
+import { previewOfferImport, type PreviewArgs } from '../../src/imports/preview-offer-import.js'
 import type { OfferPlan } from '../../src/offers/offer-planner.js'
 import { applyOfferPlan } from '../../src/offers/offer-writer.js'
 import type { TestEnv } from './test-app.js'

@@ -1,7 +1,7 @@
 import iconv from 'iconv-lite'
 import { beforeAll, expect, it } from 'vitest'
 
-import { removeExpiredImportJobs } from '../../src/imports/offer-import-service.js'
+import { removeExpiredImportJobs } from '../../src/imports/import-job-lifecycle.js'
 import { decodeChunk, PLAN_FORMAT } from '../../src/imports/execution/stored-operations.js'
 import { setLicense } from '../../src/licensing/license.js'
 import { createTestUser, grantProLicense, type TestUser } from '../helpers/factories.js'

@@ -5,7 +5,8 @@
  */
 import { beforeAll, expect, it } from 'vitest'
 
-import { executeOfferImport, type PreviewArgs } from '../../src/imports/offer-import-service.js'
+import { executeOfferImport } from '../../src/imports/execution/execute-offer-import.js'
+import type { PreviewArgs } from '../../src/imports/preview-offer-import.js'
 import { selectCatalogState } from '../../src/catalog/catalog-repository.js'
 import { grantProLicense } from '../helpers/factories.js'
 import { previewImportFile, writeImportFile } from '../helpers/imports.js'

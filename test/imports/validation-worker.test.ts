@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 
 import type { AppConfig } from '../../src/config.js'
 import type { HostContext } from '../../src/host/context.js'
-import { executeOfferImport } from '../../src/imports/offer-import-service.js'
+import { executeOfferImport } from '../../src/imports/execution/execute-offer-import.js'
 import {
   VALIDATED_BATCH_ROWS,
   type ValidateOfferFileArgs,

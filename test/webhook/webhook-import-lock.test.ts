@@ -12,7 +12,7 @@ import pg from 'pg'
 import { beforeAll, expect, it } from 'vitest'
 
 import { holdWriter } from '../../src/host/db/sqlite-connections.js'
-import { IMPORT_LOCK } from '../../src/imports/offer-import-service.js'
+import { IMPORT_LOCK } from '../../src/imports/import-job-lifecycle.js'
 import { LOCK_WAIT_MS, PG_DELIVERY_CONNECTIONS, webhookTurns } from '../../src/webhook/webhook-service.js'
 import { rotateWebhookSecret } from '../../src/webhook/webhook-secret.js'
 import { createTestUser, grantProLicense, type TestUser } from '../helpers/factories.js'

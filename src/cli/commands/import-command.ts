@@ -9,13 +9,9 @@ import path from 'node:path'
 
 import { HostError } from '../../host/errors.js'
 import { estimateDataRows } from '../../imports/reading/estimate-rows.js'
-import {
-  executeOfferImport,
-  parseMapping,
-  parseMode,
-  previewOfferImport,
-  type PreviewBody,
-} from '../../imports/offer-import-service.js'
+import { executeOfferImport } from '../../imports/execution/execute-offer-import.js'
+import { parseMapping, parseMode } from '../../imports/import-mapping.js'
+import { previewOfferImport, type PreviewBody } from '../../imports/preview-offer-import.js'
 import { type CliEnvironment, withHostContext } from '../cli-context.js'
 import type { CommandResult } from '../command.js'
 import { type ProgressBar, startProgressBar } from '../progress-bar.js'

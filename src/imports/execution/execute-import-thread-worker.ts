@@ -8,7 +8,7 @@ import { pino } from 'pino'
 
 import { openDatabase } from '../../host/db/database.js'
 import { PlanChanged, type ThreadJob, type ThreadMessage } from './execute-import-thread.js'
-import { writeJob } from '../offer-import-service.js'
+import { writeJob } from './write-import-job.js'
 
 if (!parentPort) throw new Error('execute-import-thread-worker.ts runs only as a worker thread')
 const port: MessagePort = parentPort

@@ -23,7 +23,7 @@ import {
   insertImportJob,
   transitionJob,
 } from '../../imports/import-jobs-repository.js'
-import { PREVIEW_RETENTION_MS, RESULT_RETENTION_MS } from '../../imports/offer-import-service.js'
+import { PREVIEW_RETENTION_MS, RESULT_RETENTION_MS } from '../../imports/import-job-lifecycle.js'
 import { readOfferFile } from '../../imports/reading/read-offer-file.js'
 import { requires } from '../../licensing/license.js'
 import { isCalendarDate, warsawDate } from '../../host/warsaw-day.js'

@@ -11,7 +11,7 @@ import path from 'node:path'
 import { sql } from 'kysely'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { executeOfferImport } from '../../../src/imports/offer-import-service.js'
+import { executeOfferImport } from '../../../src/imports/execution/execute-offer-import.js'
 import { updatePublicationSettings } from '../../../src/publication/settings/publication-settings.js'
 import { rotateWebhookSecret } from '../../../src/webhook/webhook-secret.js'
 import { createTestUser, grantProLicense, type TestUser } from '../../helpers/factories.js'

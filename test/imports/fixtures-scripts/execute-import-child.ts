@@ -39,7 +39,7 @@ import { createHostContext } from '../../../src/app.js'
 import { loadConfig } from '../../../src/config.js'
 import { PluginError } from '../../../src/host/errors.js'
 import { openDatabase, type OpenDatabaseOptions } from '../../../src/host/db/database.js'
-import { executeOfferImport } from '../../../src/imports/offer-import-service.js'
+import { executeOfferImport } from '../../../src/imports/execution/execute-offer-import.js'
 
 function say(line: string): void {
   writeSync(1, `${line}\n`)
