@@ -5,7 +5,7 @@
  *   import-format.md  from the canonical fields (src/offers/canonical-fields.ts)
  *   metrics.md        from the Prometheus registry (src/host/metrics.ts)
  *   error-codes.md    from ERROR_CODES (src/host/error-codes.ts)
- * Run `npm run docs:reference` after changing any of them; test/docs/reference.test.ts fails while
+ * Run `npm run docs:reference` after changing any of them; test/docs/reference.unit.test.ts fails while
  * a page is stale.
  */
 import { writeFileSync, mkdirSync } from 'node:fs'

@@ -10,7 +10,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { setUpDemo } from '../../src/demo/demo-setup.js'
@@ -19,21 +19,11 @@ import { updatePublicationSettings } from '../../src/publication/settings/public
 import { getWebhookSecret } from '../../src/webhook/webhook-secret.js'
 import { createTestUser } from '../helpers/factories.js'
 import { startTestApp, type TestEnv } from '../helpers/test-app.js'
+import { chromiumPresent, launchChromium, openPage } from '../helpers/panel-browser.js'
 
-const CHROMIUM = '/usr/bin/chromium'
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
 const SCREENSHOTS = process.env.DG_PANEL_SCREENSHOTS
 
-describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('admin panel in Chromium [sqlite]', () => {
+describe.skipIf(!chromiumPresent)('admin panel in Chromium [sqlite]', () => {
   let env: TestEnv
   let browser: Browser
   let page: Page
@@ -60,15 +50,8 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('admin panel in Chr
     const address = env.app.server.address()
     if (!address || typeof address === 'string') throw new Error('not listening')
     origin = `http://127.0.0.1:${address.port}`
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'pl-PL' })
-    page.setDefaultTimeout(10_000)
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
-    page.on('console', (message) => {
-      // a refused API call (401/404/422) is logged by Chromium as "Failed to load resource"; that is expected
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
-        problems.push(`console: ${message.text()}`)
-    })
+    browser = await launchChromium(null)
+    page = await openPage(browser, problems)
   })
 
   afterAll(async () => {

@@ -13,7 +13,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
@@ -22,26 +22,14 @@ import { parse } from 'csv-parse/sync'
 import { setUpDemo } from '../../src/demo/demo-setup.js'
 import { warsawDate } from '../../src/host/warsaw-day.js'
 import { OFFICIAL_COLUMN_INDEX as COL } from '../../src/publication/daily-file/official-columns.js'
-import { publicationStore } from '../../src/publication/publication-service.js'
+import { publicationStore } from '../../src/publication/publication-store.js'
 import { updatePublicationSettings } from '../../src/publication/settings/publication-settings.js'
 import { createTestUser, type TestUser } from '../helpers/factories.js'
 import { handbookShot } from '../helpers/handbook-screenshots.js'
 import { startTestApp, type TestEnv } from '../helpers/test-app.js'
 import { deliver } from '../helpers/webhook.js'
+import { chromiumPresent, launchChromium, openPage } from '../helpers/panel-browser.js'
 
-const CHROMIUM = '/usr/bin/chromium'
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  // date inputs follow the browser's language, not the page's
-  '--lang=pl-PL',
-]
 const SCREENSHOTS = process.env.DG_PANEL_SCREENSHOTS
 const API = '/wp-json/dg/v2'
 
@@ -55,7 +43,7 @@ const poll = <T>(check: () => T | Promise<T>) => expect.poll(check, { timeout: 1
 /** Text as a reader sees it: non-breaking spaces (amounts) as spaces. */
 const plain = (text: string | null) => (text ?? '').replace(/[\u00a0\u202f]/g, ' ')
 
-describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in the admin panel [sqlite]', () => {
+describe.skipIf(!chromiumPresent)('catalog editor in the admin panel [sqlite]', () => {
   let env: TestEnv
   let browser: Browser
   let page: Page
@@ -140,19 +128,8 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('catalog editor in 
     const address = env.app.server.address()
     if (!address || typeof address === 'string') throw new Error('not listening')
     origin = `http://127.0.0.1:${address.port}`
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: CHROMIUM_ARGS,
-      env: { ...process.env, LANG: 'pl_PL.UTF-8', LANGUAGE: 'pl' },
-    })
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'pl-PL' })
-    page.setDefaultTimeout(10_000)
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
-    page.on('console', (message) => {
-      // a refused API call (401/409/422) is logged by Chromium as "Failed to load resource"; that is expected
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
-        problems.push(`console: ${message.text()}`)
-    })
+    browser = await launchChromium('pl-PL')
+    page = await openPage(browser, problems)
   })
 
   afterAll(async () => {

@@ -20,7 +20,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { promisify } from 'node:util'
 
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { setUpDemo } from '../../src/demo/demo-setup.js'
@@ -28,20 +28,8 @@ import { warsawDate } from '../../src/host/warsaw-day.js'
 import { basicAuth } from '../helpers/factories.js'
 import { handbookShot } from '../helpers/handbook-screenshots.js'
 import { startTestApp, type TestEnv } from '../helpers/test-app.js'
+import { chromiumPresent, launchChromium, openPage } from '../helpers/panel-browser.js'
 
-const CHROMIUM = '/usr/bin/chromium'
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  // date inputs follow the browser's language, not the page's (Polish dates in the screenshots)
-  '--lang=pl-PL',
-]
 const SCREENSHOTS = process.env.DG_PANEL_SCREENSHOTS
 const EXTENSION = path.join(import.meta.dirname, 'fixtures/site-option-extension.mjs')
 const REPORT = fs.readFileSync(path.join(import.meta.dirname, '../fixtures/official/real-report-example.xlsx'))
@@ -54,7 +42,7 @@ const REPORT_NIP = '9721307957'
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 const run = promisify(execFile)
 
-describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('operator administration in Chromium [sqlite]', () => {
+describe.skipIf(!chromiumPresent)('operator administration in Chromium [sqlite]', () => {
   let env: TestEnv
   let browser: Browser
   let page: Page
@@ -113,19 +101,8 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('operator administr
     const address = env.app.server.address()
     if (!address || typeof address === 'string') throw new Error('not listening')
     origin = `http://127.0.0.1:${address.port}`
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: CHROMIUM_ARGS,
-      env: { ...process.env, LANG: 'pl_PL.UTF-8', LANGUAGE: 'pl' },
-    })
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'pl-PL' })
-    page.setDefaultTimeout(10_000)
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
-    page.on('console', (message) => {
-      // a refused API call (401/404/422/429) is logged by Chromium as "Failed to load resource"; that is expected
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
-        problems.push(`console: ${message.text()}`)
-    })
+    browser = await launchChromium('pl-PL')
+    page = await openPage(browser, problems)
   })
 
   afterAll(async () => {

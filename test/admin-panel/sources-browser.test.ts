@@ -10,7 +10,7 @@
 import fs from 'node:fs'
 import path from 'node:path'
 
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { createTestUser, grantProLicense } from '../helpers/factories.js'
@@ -22,9 +22,8 @@ import {
   SOURCE_MAPPING,
   startSourceFileServer,
 } from '../sources/source-file-server.js'
+import { chromiumPresent, launchChromium, openPage } from '../helpers/panel-browser.js'
 
-const CHROMIUM = '/usr/bin/chromium'
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--lang=pl-PL']
 const SCREENSHOTS = process.env.DG_PANEL_SCREENSHOTS
 const MAPPING = SOURCE_MAPPING
 const HEADER = SOURCE_HEADER
@@ -38,7 +37,7 @@ function priceList(price: (i: number) => number, count = 10): string {
 }
 const base = (i: number) => 500_000 + i * 1000
 
-describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('offer sources in Chromium [sqlite]', () => {
+describe.skipIf(!chromiumPresent)('offer sources in Chromium [sqlite]', () => {
   let env: TestEnv
   let browser: Browser
   let page: Page
@@ -96,14 +95,8 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('offer sources in C
     const address = env.app.server.address()
     if (!address || typeof address === 'string') throw new Error('not listening')
     origin = `http://127.0.0.1:${address.port}`
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'pl-PL' })
-    page.setDefaultTimeout(15_000)
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
-        problems.push(`console: ${message.text()}`)
-    })
+    browser = await launchChromium('pl-PL')
+    page = await openPage(browser, problems, { timeout: 15_000 })
     await page.goto(`${origin}/dg-admin/`)
     await page.fill('#login', 'operator')
     await page.fill('#password', admin.loginPassword)

@@ -18,31 +18,20 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 
 import type { FastifyInstance } from 'fastify'
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { updatePublicationSettings } from '../../src/publication/settings/publication-settings.js'
-import { PLUGIN_VERSION } from '../../src/version.js'
+import { SERVICE_VERSION } from '../../src/version.js'
 import { TEST_DIALECTS } from '../helpers/databases.js'
 import { type EmbedSite, embedPage, startEmbedSite } from '../helpers/servers/embed-site.js'
 import { createTestUser, grantProLicense } from '../helpers/factories.js'
-import { CHROMIUM, chromiumPresent } from '../helpers/panel-browser.js'
+import { chromiumPresent, launchChromium } from '../helpers/panel-browser.js'
 import { startTestApp, type TestEnv } from '../helpers/test-app.js'
 
 const V2 = '/wp-json/dg/v2'
 const SCREENSHOTS = process.env.DG_EMBED_SCREENSHOTS
 const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
-
 /** Polish amounts group with a no-break space; the tests read them with plain spaces. */
 const plain = (text: string | null) =>
   (text ?? '')
@@ -245,7 +234,7 @@ document.addEventListener('securitypolicyviolation', (event) =>
       const address = app.server.address()
       if (!address || typeof address === 'string') throw new Error('not listening')
       serviceOrigin = `http://127.0.0.1:${address.port}`
-      const scriptUrl = `${serviceOrigin}${V2}/embed/${PLUGIN_VERSION}/dg-prices.js`
+      const scriptUrl = `${serviceOrigin}${V2}/embed/${SERVICE_VERSION}/dg-prices.js`
       const elements = `<dg-offer-table investment="${investmentId}"></dg-offer-table>
 <h2>Lokal A/1.01</h2>
 <dg-offer-card investment="${investmentId}" unit="A/1.01"></dg-offer-card>
@@ -262,7 +251,7 @@ document.addEventListener('securitypolicyviolation', (event) =>
         enabled: true,
         allowed_origins: [site.origin],
       })
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
+      browser = await launchChromium(null)
       ;({ page } = await open('/'))
     })
 

@@ -16,8 +16,11 @@ import { startTestApp, type TestEnv } from './test-app.js'
 export const CHROMIUM = '/usr/bin/chromium'
 export const chromiumPresent = fs.existsSync(CHROMIUM) || Boolean(process.env.CI)
 
-/** Debian's Chromium, headless, with `lang` as its only language. */
-export async function launchChromium(lang = 'en-US'): Promise<Browser> {
+/**
+ * Debian's Chromium, headless, with `lang` as its only language (date inputs follow the browser's
+ * language, not the page's); `null` leaves the language to the environment.
+ */
+export async function launchChromium(lang: string | null = 'en-US'): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -29,10 +32,32 @@ export async function launchChromium(lang = 'en-US'): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
-      `--lang=${lang}`,
+      ...(lang ? [`--lang=${lang}`] : []),
     ],
-    env: { ...process.env, LANG: `${lang.replace('-', '_')}.UTF-8`, LANGUAGE: lang.slice(0, 2) },
+    ...(lang ? { env: { ...process.env, LANG: `${lang.replace('-', '_')}.UTF-8`, LANGUAGE: lang.slice(0, 2) } } : {}),
   })
+}
+
+/**
+ * A page that collects its script errors in `problems`. A refused API call (401/404/409/422/429)
+ * is logged by Chromium as "Failed to load resource"; that is expected and not collected.
+ */
+export async function openPage(
+  browser: Browser,
+  problems: string[],
+  options: { locale?: string; width?: number; timeout?: number } = {},
+): Promise<Page> {
+  const page = await browser.newPage({
+    viewport: { width: options.width ?? 1280, height: 900 },
+    locale: options.locale ?? 'pl-PL',
+  })
+  page.setDefaultTimeout(options.timeout ?? 10_000)
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
+      problems.push(`console: ${message.text()}`)
+  })
+  return page
 }
 
 export interface PanelSession {
@@ -67,14 +92,8 @@ export async function startPanel(
   const origin = `http://127.0.0.1:${address.port}`
   const lang = options.lang ?? 'en-US'
   const browser = await launchChromium(lang)
-  const page = await browser.newPage({ viewport: { width: options.width ?? 1280, height: 900 }, locale: lang })
-  page.setDefaultTimeout(10_000)
   const problems: string[] = []
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
-      problems.push(`console: ${message.text()}`)
-  })
+  const page = await openPage(browser, problems, { locale: lang, ...(options.width ? { width: options.width } : {}) })
   const folder = process.env.DG_PANEL_SCREENSHOTS
   let shots = 0
   const session: PanelSession = {

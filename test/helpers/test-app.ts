@@ -56,11 +56,12 @@ export async function startTestApp(dialect: TestDialect, options: TestAppOptions
 
 /**
  * Declares `title` once per test database. The callback receives a getter because the app is
- * built in `beforeAll`.
+ * built in `beforeAll`, and the dialect, so a test that applies to one database only is declared
+ * with `it.skipIf(dialect !== …)` and counted as skipped on the other.
  */
 export function describeEachDatabase(
   title: string,
-  body: (env: () => TestEnv) => void,
+  body: (env: () => TestEnv, dialect: TestDialect) => void,
   options: TestAppOptions = {},
 ): void {
   for (const dialect of TEST_DIALECTS) {
@@ -77,7 +78,7 @@ export function describeEachDatabase(
       body(() => {
         if (!env) throw new Error('test app not started')
         return env
-      })
+      }, dialect)
     })
   }
 }

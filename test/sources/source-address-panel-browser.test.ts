@@ -7,20 +7,17 @@
  * SQLite only: the storage is covered on both databases by source-headers-origin.test.ts and
  * source-address-entry.test.ts.
  */
-import fs from 'node:fs'
 
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { createSource } from '../../src/sources/source-service.js'
 import { createTestUser, grantProLicense } from '../helpers/factories.js'
-import { CHROMIUM } from '../helpers/panel-browser.js'
+import { chromiumPresent, launchChromium, openPage } from '../helpers/panel-browser.js'
 import { startTestApp, type TestEnv } from '../helpers/test-app.js'
 import { type SourceFileServer, SOURCE_MAPPING, startSourceFileServer } from './source-file-server.js'
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--lang=pl-PL']
-
-describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('a source page on its address [sqlite]', () => {
+describe.skipIf(!chromiumPresent)('a source page on its address [sqlite]', () => {
   let env: TestEnv
   let browser: Browser
   let page: Page
@@ -58,14 +55,8 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('a source page on i
     const address = env.app.server.address()
     if (!address || typeof address === 'string') throw new Error('not listening')
     origin = `http://127.0.0.1:${address.port}`
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'pl-PL' })
-    page.setDefaultTimeout(15_000)
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
-    page.on('console', (message) => {
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
-        problems.push(`console: ${message.text()}`)
-    })
+    browser = await launchChromium('pl-PL')
+    page = await openPage(browser, problems, { timeout: 15_000 })
     await page.goto(`${origin}/dg-admin/`)
     await page.fill('#login', 'operator')
     await page.fill('#password', admin.loginPassword)

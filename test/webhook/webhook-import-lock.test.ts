@@ -13,7 +13,7 @@ import { beforeAll, expect, it } from 'vitest'
 
 import { holdWriter } from '../../src/host/db/sqlite-connections.js'
 import { IMPORT_LOCK } from '../../src/imports/import-job-lifecycle.js'
-import { LOCK_WAIT_MS, PG_DELIVERY_CONNECTIONS, webhookTurns } from '../../src/webhook/webhook-service.js'
+import { LOCK_WAIT_MS, PG_DELIVERY_CONNECTIONS, webhookDeliverySemaphore } from '../../src/webhook/webhook-service.js'
 import { rotateWebhookSecret } from '../../src/webhook/webhook-secret.js'
 import { createTestUser, grantProLicense, type TestUser } from '../helpers/factories.js'
 import { describeEachDatabase, type TestEnv } from '../helpers/test-app.js'
@@ -48,7 +48,7 @@ async function holdOffersTable(env: TestEnv): Promise<{ client: pg.Client; relea
   }
 }
 
-describeEachDatabase('webhook deliveries while an import holds the offers', (getEnv) => {
+describeEachDatabase('webhook deliveries while an import holds the offers', (getEnv, dialect) => {
   let env: TestEnv
   let secret: string
   let reader: TestUser
@@ -108,171 +108,180 @@ describeEachDatabase('webhook deliveries while an import holds the offers', (get
     expect((await send(offer('SEED'), 'evt-lock-seed')).statusCode).toBe(202)
   })
 
-  it('answers 409 webhook_in_progress with Retry-After at once while an import executes, writes nothing, and applies the retry once', async () => {
-    if (env.dialect !== 'postgres') return
-    await takeImportLock()
-    const hold = await holdOffersTable(env)
-    let started = performance.now()
-    let refused
-    try {
-      refused = await send(offer('IMP-1'), 'evt-lock-import-1')
-    } finally {
-      const seconds = (performance.now() - started) / 1000
-      // an import is not waited for at all: the table lock is tried without waiting
-      expect(seconds).toBeLessThan(LOCK_WAIT_MS / 1000)
-      await hold.release()
-      await dropImportLock()
-    }
-    expect(refused.statusCode).toBe(409)
-    expect(refused.json()).toMatchObject({ error: 'webhook_in_progress' })
-    expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1)
-    expect(await written('IMP-1', 'evt-lock-import-1')).toEqual({ offers: 0, history: 0, executions: 0, audit: 0 })
-
-    // the sender's retry: same key and body, a new nonce, after the import
-    started = performance.now()
-    const retried = await send(offer('IMP-1'), 'evt-lock-import-1')
-    expect(retried.statusCode).toBe(202)
-    const again = await send(offer('IMP-1'), 'evt-lock-import-1')
-    expect(again.statusCode).toBe(200)
-    expect(again.json()).toMatchObject({ replayed: true })
-    expect(await written('IMP-1', 'evt-lock-import-1')).toEqual({ offers: 1, history: 2, executions: 1, audit: 1 })
-  })
-
-  it('waits at most LOCK_WAIT_MS behind another long write, then answers 409 webhook_in_progress and writes nothing', async () => {
-    if (env.dialect !== 'postgres') return
-    const hold = await holdOffersTable(env)
-    const started = performance.now()
-    let refused
-    try {
-      refused = await send(offer('LONG-1'), 'evt-lock-long-1')
-    } finally {
-      await hold.release()
-    }
-    const seconds = (performance.now() - started) / 1000
-    expect(seconds).toBeGreaterThanOrEqual(LOCK_WAIT_MS / 1000 - 0.2)
-    expect(seconds).toBeLessThan(LOCK_WAIT_MS / 1000 + 3)
-    expect(refused.statusCode).toBe(409)
-    expect(refused.json().error).toBe('webhook_in_progress')
-    expect(refused.headers['retry-after']).toBeDefined()
-    expect(await written('LONG-1', 'evt-lock-long-1')).toEqual({ offers: 0, history: 0, executions: 0, audit: 0 })
-    expect((await send(offer('LONG-1'), 'evt-lock-long-1')).statusCode).toBe(202)
-    expect(await written('LONG-1', 'evt-lock-long-1')).toEqual({ offers: 1, history: 2, executions: 1, audit: 1 })
-  })
-
-  it('keeps catalog reads answering 200 while several waiting deliveries are refused, holding at most PG_DELIVERY_CONNECTIONS connections', async () => {
-    if (env.dialect !== 'postgres') return
-    const { databaseUrl, pgSchema } = env.database.connection
-    const observer = new pg.Client({ connectionString: databaseUrl })
-    await observer.connect()
-    const hold = await holdOffersTable(env)
-    // sessions waiting for the offers table of this suite's schema: each holds a pool connection
-    let waitingPeak = 0
-    let busyPeak = 0
-    let sampling = true
-    const sampler = (async () => {
-      while (sampling) {
-        const { rows } = await observer.query<{ n: string }>(
-          `SELECT count(*) AS n FROM pg_locks WHERE relation = to_regclass($1) AND NOT granted`,
-          [`${pgSchema}.offers`],
-        )
-        waitingPeak = Math.max(waitingPeak, Number(rows[0]?.n ?? 0))
-        const pool = env.database.handle.pool
-        if (pool) busyPeak = Math.max(busyPeak, pool.totalCount - pool.idleCount)
-        await new Promise((resolve) => setTimeout(resolve, 20))
+  it.skipIf(dialect !== 'postgres')(
+    'answers 409 webhook_in_progress with Retry-After at once while an import executes, writes nothing, and applies the retry once',
+    async () => {
+      await takeImportLock()
+      const hold = await holdOffersTable(env)
+      let started = performance.now()
+      let refused
+      try {
+        refused = await send(offer('IMP-1'), 'evt-lock-import-1')
+      } finally {
+        const seconds = (performance.now() - started) / 1000
+        // an import is not waited for at all: the table lock is tried without waiting
+        expect(seconds).toBeLessThan(LOCK_WAIT_MS / 1000)
+        await hold.release()
+        await dropImportLock()
       }
-    })()
-    const deliveries = 2 * PG_DELIVERY_CONNECTIONS + 1
-    const started = performance.now()
-    let outcomes: Array<{ status: number; error: string; retryAfter: unknown }> = []
-    const reads: Array<{ status: number; ms: number }> = []
-    try {
-      const sent = Promise.all(
-        Array.from({ length: deliveries }, (_, i) =>
-          send(offer(`MANY-${i}`), `evt-lock-many-${i}`).then((r) => ({
-            status: r.statusCode,
-            error: (r.json() as { error: string }).error,
-            retryAfter: r.headers['retry-after'],
-          })),
-        ),
-      )
-      // readers keep coming while the deliveries wait (below the catalog's rate limit)
-      const reading = (async () => {
-        for (let i = 0; i < 8; i++) {
-          const batch = await Promise.all(
-            Array.from({ length: 4 }, async () => {
-              const at = performance.now()
-              const response = await read()
-              return { status: response.statusCode, ms: performance.now() - at }
-            }),
+      expect(refused.statusCode).toBe(409)
+      expect(refused.json()).toMatchObject({ error: 'webhook_in_progress' })
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1)
+      expect(await written('IMP-1', 'evt-lock-import-1')).toEqual({ offers: 0, history: 0, executions: 0, audit: 0 })
+
+      // the sender's retry: same key and body, a new nonce, after the import
+      started = performance.now()
+      const retried = await send(offer('IMP-1'), 'evt-lock-import-1')
+      expect(retried.statusCode).toBe(202)
+      const again = await send(offer('IMP-1'), 'evt-lock-import-1')
+      expect(again.statusCode).toBe(200)
+      expect(again.json()).toMatchObject({ replayed: true })
+      expect(await written('IMP-1', 'evt-lock-import-1')).toEqual({ offers: 1, history: 2, executions: 1, audit: 1 })
+    },
+  )
+
+  it.skipIf(dialect !== 'postgres')(
+    'waits at most LOCK_WAIT_MS behind another long write, then answers 409 webhook_in_progress and writes nothing',
+    async () => {
+      const hold = await holdOffersTable(env)
+      const started = performance.now()
+      let refused
+      try {
+        refused = await send(offer('LONG-1'), 'evt-lock-long-1')
+      } finally {
+        await hold.release()
+      }
+      const seconds = (performance.now() - started) / 1000
+      expect(seconds).toBeGreaterThanOrEqual(LOCK_WAIT_MS / 1000 - 0.2)
+      expect(seconds).toBeLessThan(LOCK_WAIT_MS / 1000 + 3)
+      expect(refused.statusCode).toBe(409)
+      expect(refused.json().error).toBe('webhook_in_progress')
+      expect(refused.headers['retry-after']).toBeDefined()
+      expect(await written('LONG-1', 'evt-lock-long-1')).toEqual({ offers: 0, history: 0, executions: 0, audit: 0 })
+      expect((await send(offer('LONG-1'), 'evt-lock-long-1')).statusCode).toBe(202)
+      expect(await written('LONG-1', 'evt-lock-long-1')).toEqual({ offers: 1, history: 2, executions: 1, audit: 1 })
+    },
+  )
+
+  it.skipIf(dialect !== 'postgres')(
+    'keeps catalog reads answering 200 while several waiting deliveries are refused, holding at most PG_DELIVERY_CONNECTIONS connections',
+    async () => {
+      const { databaseUrl, pgSchema } = env.database.connection
+      const observer = new pg.Client({ connectionString: databaseUrl })
+      await observer.connect()
+      const hold = await holdOffersTable(env)
+      // sessions waiting for the offers table of this suite's schema: each holds a pool connection
+      let waitingPeak = 0
+      let busyPeak = 0
+      let sampling = true
+      const sampler = (async () => {
+        while (sampling) {
+          const { rows } = await observer.query<{ n: string }>(
+            `SELECT count(*) AS n FROM pg_locks WHERE relation = to_regclass($1) AND NOT granted`,
+            [`${pgSchema}.offers`],
           )
-          reads.push(...batch)
-          await new Promise((resolve) => setTimeout(resolve, 250))
+          waitingPeak = Math.max(waitingPeak, Number(rows[0]?.n ?? 0))
+          const pool = env.database.handle.pool
+          if (pool) busyPeak = Math.max(busyPeak, pool.totalCount - pool.idleCount)
+          await new Promise((resolve) => setTimeout(resolve, 20))
         }
       })()
-      ;[outcomes] = await Promise.all([sent, reading])
-    } finally {
-      await hold.release()
-      sampling = false
-      await sampler
-      await observer.end()
-    }
-    const seconds = (performance.now() - started) / 1000
-    for (const outcome of outcomes) {
-      expect(outcome.status).toBe(409)
-      expect(outcome.error).toBe('webhook_in_progress')
-      expect(outcome.retryAfter).toBeDefined()
-    }
-    // turns of PG_DELIVERY_CONNECTIONS, each refused after LOCK_WAIT_MS
-    expect(seconds).toBeLessThan((Math.ceil(deliveries / PG_DELIVERY_CONNECTIONS) * LOCK_WAIT_MS) / 1000 + 5)
-    expect(reads).toHaveLength(32)
-    for (const r of reads) expect(r.status).toBe(200)
-    // reads never waited for a connection (the pool's connection timeout is 5 s)
-    expect(Math.max(...reads.map((r) => r.ms))).toBeLessThan(2000)
-    expect(waitingPeak).toBeGreaterThan(0)
-    expect(waitingPeak).toBeLessThanOrEqual(PG_DELIVERY_CONNECTIONS)
-    expect(webhookTurns(env.ctx).peak).toBeLessThanOrEqual(PG_DELIVERY_CONNECTIONS)
-    expect(busyPeak).toBeLessThan(10)
-    for (let i = 0; i < deliveries; i++)
-      expect(await written(`MANY-${i}`, `evt-lock-many-${i}`)).toEqual({
-        offers: 0,
-        history: 0,
-        executions: 0,
-        audit: 0,
-      })
-    // once the write is gone, every retry applies
-    for (let i = 0; i < deliveries; i++)
-      expect((await send(offer(`MANY-${i}`), `evt-lock-many-${i}`)).statusCode).toBe(202)
-  }, 60_000)
+      const deliveries = 2 * PG_DELIVERY_CONNECTIONS + 1
+      const started = performance.now()
+      let outcomes: Array<{ status: number; error: string; retryAfter: unknown }> = []
+      const reads: Array<{ status: number; ms: number }> = []
+      try {
+        const sent = Promise.all(
+          Array.from({ length: deliveries }, (_, i) =>
+            send(offer(`MANY-${i}`), `evt-lock-many-${i}`).then((r) => ({
+              status: r.statusCode,
+              error: (r.json() as { error: string }).error,
+              retryAfter: r.headers['retry-after'],
+            })),
+          ),
+        )
+        // readers keep coming while the deliveries wait (below the catalog's rate limit)
+        const reading = (async () => {
+          for (let i = 0; i < 8; i++) {
+            const batch = await Promise.all(
+              Array.from({ length: 4 }, async () => {
+                const at = performance.now()
+                const response = await read()
+                return { status: response.statusCode, ms: performance.now() - at }
+              }),
+            )
+            reads.push(...batch)
+            await new Promise((resolve) => setTimeout(resolve, 250))
+          }
+        })()
+        ;[outcomes] = await Promise.all([sent, reading])
+      } finally {
+        await hold.release()
+        sampling = false
+        await sampler
+        await observer.end()
+      }
+      const seconds = (performance.now() - started) / 1000
+      for (const outcome of outcomes) {
+        expect(outcome.status).toBe(409)
+        expect(outcome.error).toBe('webhook_in_progress')
+        expect(outcome.retryAfter).toBeDefined()
+      }
+      // turns of PG_DELIVERY_CONNECTIONS, each refused after LOCK_WAIT_MS
+      expect(seconds).toBeLessThan((Math.ceil(deliveries / PG_DELIVERY_CONNECTIONS) * LOCK_WAIT_MS) / 1000 + 5)
+      expect(reads).toHaveLength(32)
+      for (const r of reads) expect(r.status).toBe(200)
+      // reads never waited for a connection (the pool's connection timeout is 5 s)
+      expect(Math.max(...reads.map((r) => r.ms))).toBeLessThan(2000)
+      expect(waitingPeak).toBeGreaterThan(0)
+      expect(waitingPeak).toBeLessThanOrEqual(PG_DELIVERY_CONNECTIONS)
+      expect(webhookDeliverySemaphore(env.ctx).peak).toBeLessThanOrEqual(PG_DELIVERY_CONNECTIONS)
+      expect(busyPeak).toBeLessThan(10)
+      for (let i = 0; i < deliveries; i++)
+        expect(await written(`MANY-${i}`, `evt-lock-many-${i}`)).toEqual({
+          offers: 0,
+          history: 0,
+          executions: 0,
+          audit: 0,
+        })
+      // once the write is gone, every retry applies
+      for (let i = 0; i < deliveries; i++)
+        expect((await send(offer(`MANY-${i}`), `evt-lock-many-${i}`)).statusCode).toBe(202)
+    },
+    60_000,
+  )
 
-  it('SQLite: a delivery during an import on the worker thread waits for the writer without blocking readers, then applies once', async () => {
-    if (env.dialect !== 'sqlite') return
-    let finishImport!: () => void
-    const importDone = new Promise<void>((resolve) => (finishImport = resolve))
-    let holding!: () => void
-    const held = new Promise<void>((resolve) => (holding = resolve))
-    // the import's execution keeps this process's writer idle, as writeJobOnWorker does
-    const importing = holdWriter(env.ctx.db as unknown as Kysely<never>, async () => {
-      holding()
-      await importDone
-    })
-    await held
-    const delivery = send(offer('SQ-1'), 'evt-lock-sqlite-1')
-    let answered = false
-    void delivery.then(() => (answered = true))
-    // the readers use their own connection and keep answering
-    for (let i = 0; i < 5; i++) {
-      const at = performance.now()
-      const response = await read()
-      expect(response.statusCode).toBe(200)
-      expect(performance.now() - at).toBeLessThan(2000)
-    }
-    expect(answered).toBe(false)
-    expect(await written('SQ-1', 'evt-lock-sqlite-1')).toEqual({ offers: 0, history: 0, executions: 0, audit: 0 })
-    finishImport()
-    await importing
-    const response = await delivery
-    expect(response.statusCode).toBe(202)
-    expect((await send(offer('SQ-1'), 'evt-lock-sqlite-1')).json()).toMatchObject({ replayed: true })
-    expect(await written('SQ-1', 'evt-lock-sqlite-1')).toEqual({ offers: 1, history: 2, executions: 1, audit: 1 })
-  })
+  it.skipIf(dialect !== 'sqlite')(
+    'SQLite: a delivery during an import on the worker thread waits for the writer without blocking readers, then applies once',
+    async () => {
+      let finishImport!: () => void
+      const importDone = new Promise<void>((resolve) => (finishImport = resolve))
+      let holding!: () => void
+      const held = new Promise<void>((resolve) => (holding = resolve))
+      // the import's execution keeps this process's writer idle, as writeJobOnWorker does
+      const importing = holdWriter(env.ctx.db as unknown as Kysely<never>, async () => {
+        holding()
+        await importDone
+      })
+      await held
+      const delivery = send(offer('SQ-1'), 'evt-lock-sqlite-1')
+      let answered = false
+      void delivery.then(() => (answered = true))
+      // the readers use their own connection and keep answering
+      for (let i = 0; i < 5; i++) {
+        const at = performance.now()
+        const response = await read()
+        expect(response.statusCode).toBe(200)
+        expect(performance.now() - at).toBeLessThan(2000)
+      }
+      expect(answered).toBe(false)
+      expect(await written('SQ-1', 'evt-lock-sqlite-1')).toEqual({ offers: 0, history: 0, executions: 0, audit: 0 })
+      finishImport()
+      await importing
+      const response = await delivery
+      expect(response.statusCode).toBe(202)
+      expect((await send(offer('SQ-1'), 'evt-lock-sqlite-1')).json()).toMatchObject({ replayed: true })
+      expect(await written('SQ-1', 'evt-lock-sqlite-1')).toEqual({ offers: 1, history: 2, executions: 1, audit: 1 })
+    },
+  )
 })

@@ -13,7 +13,7 @@ import fs from 'node:fs'
 import net from 'node:net'
 import path from 'node:path'
 
-import { type Browser, chromium, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { CatalogClient } from '../../src/catalog/client.js'
@@ -24,21 +24,11 @@ import {
   startDemoService,
   startExampleWebsite,
 } from '../helpers/servers/example-website.js'
+import { chromiumPresent, launchChromium, openPage } from '../helpers/panel-browser.js'
 
-const CHROMIUM = '/usr/bin/chromium'
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
 const SCREENSHOTS = process.env.DG_WEBSITE_SCREENSHOTS
 
-describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('example website in Chromium [sqlite]', () => {
+describe.skipIf(!chromiumPresent)('example website in Chromium [sqlite]', () => {
   let service: DemoService
   let site: RunningWebsite
   let api: CatalogClient
@@ -66,9 +56,8 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('example website in
     await setOption(service.env.ctx, 'dg_ext_promo_banner', 'Rabat 5% na mieszkania z ogródkiem do końca miesiąca')
     site = await startExampleWebsite({ baseUrl: service.catalogUrl, password: service.password })
     api = new CatalogClient({ baseUrl: service.catalogUrl, user: 'website', password: service.password })
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 }, locale: 'pl-PL' })
-    page.setDefaultTimeout(10_000)
+    browser = await launchChromium(null)
+    page = await openPage(browser, problems)
     await page.route('**/*', (route) =>
       new URL(route.request().url()).hostname === '127.0.0.1' ? route.continue() : route.abort(),
     )
@@ -78,12 +67,6 @@ describe.skipIf(!fs.existsSync(CHROMIUM) && !process.env.CI)('example website in
         const body = await response.body().catch(() => Buffer.alloc(0))
         received.push({ url: response.url(), status: response.status(), text: `${headers}\n${body.toString('utf8')}` })
       })()
-    })
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
-    page.on('console', (message) => {
-      // the refused pictures of example.com are logged by Chromium as failed loads; that is expected
-      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
-        problems.push(`console: ${message.text()}`)
     })
   })
 

@@ -3,7 +3,7 @@
  * the template's order. The header texts are the template's bytes, oddities included (two
  * trailing spaces, "cena obowiązuje cena", "m 2"): the portal and independent checkers compare
  * them with the official file, so they are copied, never tidied. Test
- * official-columns.test.ts compares the joined line with the official CSV byte for byte.
+ * official-columns.unit.test.ts compares the joined line with the official CSV byte for byte.
  */
 
 const DEFINITIONS = [

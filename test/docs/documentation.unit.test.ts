@@ -103,7 +103,7 @@ describe('the project documentation', () => {
       ...documents.map((file): [string, string] => [file, readFileSync(file, 'utf8')]),
       ...['src', 'bench', 'test', 'scripts']
         .flatMap((dir) => files(dir, /\.(ts|js|mjs)$/))
-        .filter((file) => !file.endsWith('documentation.test.ts') && !file.includes(`${path.sep}fixtures${path.sep}`))
+        .filter((file) => !file.endsWith('documentation.unit.test.ts') && !file.includes(`${path.sep}fixtures${path.sep}`))
         .map((file): [string, string] => [file, comments(readFileSync(file, 'utf8'))]),
     ]
     expect(texts.length).toBeGreaterThan(100)
@@ -152,7 +152,7 @@ describe('the project documentation', () => {
     const texts = [
       ...documents,
       ...['src', 'bench', 'test', 'scripts', 'examples'].flatMap((dir) => files(dir, /\.(ts|js|mjs|md)$/)),
-    ].filter((file) => !file.endsWith('documentation.test.ts') && !file.includes(`${path.sep}node_modules${path.sep}`))
+    ].filter((file) => !file.endsWith('documentation.unit.test.ts') && !file.includes(`${path.sep}node_modules${path.sep}`))
     expect(texts.length).toBeGreaterThan(100)
     for (const file of texts) {
       const relative = path.relative(root, file).split(path.sep).join('/')
