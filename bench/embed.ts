@@ -29,7 +29,7 @@ import { loadConfig } from '../src/config.js'
 import { createAppPassword } from '../src/host/auth/app-passwords.js'
 import { createUser } from '../src/host/users/users.js'
 import { setLicense } from '../src/licensing/license.js'
-import { PLUGIN_VERSION } from '../src/version.js'
+import { SERVICE_VERSION } from '../src/version.js'
 
 const UNITS = Number(process.env.BENCH_UNITS ?? 500)
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10)
@@ -55,7 +55,7 @@ function startSite(serviceOrigin: string, investmentId: number): Promise<{ origi
   const page = (
     attributes: string,
   ) => `<!doctype html><html lang="pl"><head><meta charset="utf-8"><title>bench</title></head><body>
-<script src="${serviceOrigin}${V2}/embed/${PLUGIN_VERSION}/dg-prices.js" defer></script>
+<script src="${serviceOrigin}${V2}/embed/${SERVICE_VERSION}/dg-prices.js" defer></script>
 <script>
   // the first frame after the table is drawn, then the first task after it: the page answers input
   const settled = (name) => new Promise((resolve) => requestAnimationFrame(() => setTimeout(() => {
@@ -219,7 +219,7 @@ fs.writeFileSync(bodyFile, answer)
 await stopServer(server)
 server = await startServer(bodyFile)
 const etag = (await fetch(`${service}${endpoint}`, { headers: { origin: siteOrigin } })).headers.get('etag') ?? ''
-const scriptPath = `${V2}/embed/${PLUGIN_VERSION}/dg-prices.js`
+const scriptPath = `${V2}/embed/${SERVICE_VERSION}/dg-prices.js`
 // as a browser asks: brotli, whose representation has its own ETag
 const browserEncoding = { 'accept-encoding': 'gzip, deflate, br' }
 const scriptEtag = (await fetch(`${service}${scriptPath}`, { headers: browserEncoding })).headers.get('etag') ?? ''

@@ -156,7 +156,7 @@ export async function adminPanelRoutes(app: FastifyInstance): Promise<void> {
   app.get(`${ADMIN_PANEL_PATH}/`, { schema: hidden }, async (request, reply) => sendAsset(request, reply, index))
   const serve = (name: string, request: FastifyRequest, reply: FastifyReply) => {
     const asset = assets.get(name)
-    if (!asset) throw new HostError('dg_file_not_found', 'No admin-panel file has this name.', 404)
+    if (!asset) throw new HostError('dg_file_not_found', 404, 'No admin-panel file has this name.')
     return sendAsset(request, reply, asset)
   }
   app.get(`${ADMIN_PANEL_PATH}/:file`, { schema: hidden }, async (request, reply) =>
@@ -169,8 +169,8 @@ export async function adminPanelRoutes(app: FastifyInstance): Promise<void> {
       if (!page)
         throw new HostError(
           'dg_file_not_found',
-          'Tej strony podręcznika nie ma w tej instalacji. / This handbook page is not installed.',
           404,
+          'Tej strony podręcznika nie ma w tej instalacji. / This handbook page is not installed.',
         )
       return sendAsset(request, reply, page)
     }

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto'
 import { recordAudit } from '../host/audit/audit.js'
 import type { HostContext } from '../host/context.js'
 import { explainNetworkError } from '../host/http/network-errors.js'
-import { PLUGIN_VERSION } from '../version.js'
+import { SERVICE_VERSION } from '../version.js'
 import { ALERT_TITLES, type AlertCause, type AlertInput } from './alert-causes.js'
 import {
   type AlertRow,
@@ -293,7 +293,7 @@ function alertEmail(
           ]),
       `Szczegóły / details: ${JSON.stringify(details)}`,
       '',
-      `Alert #${row.id}, ${row.raised_at}, dg-offers ${PLUGIN_VERSION}. GET /wp-json/dg/v2/status pokazuje ostatnie alerty / shows the recent alerts.`,
+      `Alert #${row.id}, ${row.raised_at}, dg-offers ${SERVICE_VERSION}. GET /wp-json/dg/v2/status pokazuje ostatnie alerty / shows the recent alerts.`,
     ].join('\n'),
   }
 }
@@ -316,7 +316,7 @@ export function webhookPayload(
     message_pl: row.message_pl,
     message_en: row.message_en,
     details,
-    service: { name: 'dg-offers', version: PLUGIN_VERSION },
+    service: { name: 'dg-offers', version: SERVICE_VERSION },
   }
 }
 

@@ -143,8 +143,8 @@ export async function alertSettingsRoutes(app: FastifyInstance): Promise<void> {
       if ((await configuredChannels(app.ctx)).length === 0)
         throw new HostError(
           'alerts_not_configured',
-          'No alert channel is set: set the e-mail or the notification webhook first.',
           400,
+          'No alert channel is set: set the e-mail or the notification webhook first.',
         )
       return sendTestAlert(app.ctx, testAlert(todayInWarsaw(app.ctx), 'panel'), { maxAttempts: 1 })
     },

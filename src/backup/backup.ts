@@ -30,7 +30,7 @@ import { loadSqliteDriver } from '../host/db/dialect.js'
 import { redactConnectionString } from '../host/db/database.js'
 import { HostError } from '../host/errors.js'
 import { SERVICE_MARKER_DIR, serviceMarkers } from '../host/service-marker.js'
-import { PLUGIN_VERSION } from '../version.js'
+import { SERVICE_VERSION } from '../version.js'
 
 export const BACKUP_FORMAT = 'dg-offers-backup'
 const MANIFEST = 'manifest.json'
@@ -80,7 +80,7 @@ export interface RestoreSummary {
   previous: string | null
 }
 
-const refused = (code: string, message: string) => new HostError(code, message, 409)
+const refused = (code: string, message: string) => new HostError(code, 409, message)
 
 /** Copies `from` to `to` (created exclusively, fsynced) and returns the digest of the bytes written. */
 async function copyHashed(from: string, to: string): Promise<{ sha256: string; bytes: number }> {
@@ -244,7 +244,7 @@ export async function backupDataDir(config: AppConfig, to: string): Promise<Back
     const manifest: BackupManifest = {
       format: BACKUP_FORMAT,
       format_version: 1,
-      service_version: PLUGIN_VERSION,
+      service_version: SERVICE_VERSION,
       created_at: new Date().toISOString(),
       database,
       files,

@@ -39,8 +39,8 @@ export async function guardCatalog(request: FastifyRequest, reply: FastifyReply)
   if (principal.via !== 'app_password') {
     throw new HostError(
       'rest_forbidden',
-      'The catalog accepts HTTP Basic with an application password only.',
       401,
+      'The catalog accepts HTTP Basic with an application password only.',
       {},
       { 'WWW-Authenticate': WWW_AUTHENTICATE },
     )
@@ -52,8 +52,8 @@ export async function guardCatalog(request: FastifyRequest, reply: FastifyReply)
   if (!result.allowed) {
     throw new HostError(
       'rest_too_many_requests',
-      `Too many catalog requests: the limit is ${policy.limit} per minute.`,
       429,
+      `Too many catalog requests: the limit is ${policy.limit} per minute.`,
       { retry_after: result.resetSeconds },
       {
         ...headers,
@@ -62,7 +62,7 @@ export async function guardCatalog(request: FastifyRequest, reply: FastifyReply)
     )
   }
   if (!userCan(principal.user, 'dg_read_catalog')) {
-    throw new HostError('dg_catalog_forbidden', 'Sorry, you are not allowed to read the catalog.', 403)
+    throw new HostError('dg_catalog_forbidden', 403, 'Sorry, you are not allowed to read the catalog.')
   }
   await requiresAtCatalogRevision(ctx, 'api_webhooks', (await catalogStateOf(request)).revision)
 }

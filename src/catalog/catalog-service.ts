@@ -7,7 +7,7 @@ import type { HostContext } from '../host/context.js'
 import type { DeveloperRow } from '../host/db/schema.js'
 import { HostError } from '../host/errors.js'
 import { CURRENT_LEGAL_CONTRACT } from '../publication/legal-contract.js'
-import { API_VERSION, PLUGIN_VERSION } from '../version.js'
+import { API_VERSION, SERVICE_VERSION } from '../version.js'
 import {
   countInvestments,
   countPublishedOffersByInvestment,
@@ -72,8 +72,8 @@ function pageOrThrow(total: number, query: PageQuery): number {
   if (query.page > totalPages && total > 0) {
     throw new HostError(
       'rest_post_invalid_page_number',
-      'The page number requested is larger than the number of pages available.',
       400,
+      'The page number requested is larger than the number of pages available.',
     )
   }
   return totalPages
@@ -202,7 +202,7 @@ export async function listProperties(
 
 async function requirePublishedProperty(ctx: HostContext, id: number) {
   const record = await selectPublishedProperty(ctx.db, id)
-  if (!record) throw new HostError('dg_property_not_found', 'No published offer has this id.', 404)
+  if (!record) throw new HostError('dg_property_not_found', 404, 'No published offer has this id.')
   return record
 }
 
@@ -420,7 +420,7 @@ function parseDocuments(json: string): Array<{ title: string; url: string }> {
 export async function getInvestmentDetail(ctx: HostContext, id: number): Promise<Record<string, unknown>> {
   await ctx.hooks.doAction('dg_before_investment', id)
   const row = await selectPublishedInvestment(ctx.db, id)
-  if (!row) throw new HostError('dg_investment_not_found', 'No published investment has this id.', 404)
+  if (!row) throw new HostError('dg_investment_not_found', 404, 'No published investment has this id.')
   const galleryIds = parseIds(row.gallery)
   const [attachments, documents, developer, counts] = await Promise.all([
     selectAttachments(ctx.db, [...galleryIds, ...(row.thumbnail_id === null ? [] : [row.thumbnail_id])]),
@@ -470,7 +470,7 @@ export async function getInvestmentDetail(ctx: HostContext, id: number): Promise
 export async function getDiscovery(ctx: HostContext, baseUrl: string): Promise<Record<string, unknown>> {
   return {
     api_version: API_VERSION,
-    plugin_version: PLUGIN_VERSION,
+    plugin_version: SERVICE_VERSION,
     contract: { id: CURRENT_LEGAL_CONTRACT.id, valid_until: CURRENT_LEGAL_CONTRACT.validUntil },
     resources: { investments: `${baseUrl}/catalog/investments`, properties: `${baseUrl}/catalog/properties` },
     extension_options: await exposedExtensionOptions(ctx),

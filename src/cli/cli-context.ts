@@ -82,9 +82,9 @@ export function databaseUnavailable(config: AppConfig, error: unknown): HostErro
     (typeof message === 'string' && message) || (typeof first?.message === 'string' && first.message) || code
   return new HostError(
     'database_unavailable',
+    503,
     `Cannot use the PostgreSQL database at ${redactConnectionString(config.databaseUrl)}: ${reason}. ` +
       'Check DATABASE_URL (host, port, database name, user and password) and that the server is running.',
-    503,
   )
 }
 

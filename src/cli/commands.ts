@@ -224,8 +224,8 @@ export const COMMANDS: Command[] = [
         if (!stored)
           throw new HostError(
             'webhook_secret_missing',
-            'No webhook secret yet; create one with: dg webhook-secret rotate',
             404,
+            'No webhook secret yet; create one with: dg webhook-secret rotate',
           )
         return { json: stored, text: stored.secret }
       }),

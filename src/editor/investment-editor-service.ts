@@ -102,7 +102,7 @@ async function viewOf(db: Executor, row: InvestmentRow): Promise<InvestmentView>
 
 async function readInvestment(db: Executor, id: number, lock?: HostContext): Promise<InvestmentRow> {
   const row = lock ? await selectInvestmentForUpdate(db, lock.caps.name, id) : await selectInvestment(db, id)
-  if (!row) throw new HostError('investment_not_found', `There is no investment ${id}.`, 404)
+  if (!row) throw new HostError('investment_not_found', 404, `There is no investment ${id}.`)
   return row
 }
 
@@ -119,8 +119,8 @@ export async function listInvestments(
   if (query.page > totalPages && total > 0)
     throw new HostError(
       'rest_post_invalid_page_number',
-      'The page number requested is larger than the number of pages available.',
       400,
+      'The page number requested is larger than the number of pages available.',
     )
   const rows = await selectInvestmentPage(ctx.db, ctx.caps.name, query, {
     limit: query.perPage,

@@ -239,7 +239,7 @@ function downloadName(title: string, ext: string): string {
 async function serveMediaFile(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
   const { file } = request.params as { file: string }
   const match = MEDIA_FILE_NAME.exec(file)
-  const notFound = () => new HostError('dg_file_not_found', 'No media file has this name.', 404)
+  const notFound = () => new HostError('dg_file_not_found', 404, 'No media file has this name.')
   if (!match) throw notFound()
   const target = path.join(mediaDir(app.ctx.config.dataDir), file)
   const stat = await fs.stat(target).catch(() => undefined)

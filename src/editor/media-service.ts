@@ -86,13 +86,13 @@ export type MediaView = Awaited<ReturnType<typeof mediaView>>
 async function requireOwner(db: Executor, owner: MediaOwner, lock?: HostContext): Promise<void> {
   if (owner.offerId !== undefined) {
     const offer = await db.selectFrom('offers').select('id').where('id', '=', owner.offerId).executeTakeFirst()
-    if (!offer) throw new HostError('offer_not_found', `There is no offer ${owner.offerId}.`, 404)
+    if (!offer) throw new HostError('offer_not_found', 404, `There is no offer ${owner.offerId}.`)
   }
   if (owner.investmentId === undefined) return
   const investment = lock
     ? await selectInvestmentForUpdate(db, lock.caps.name, owner.investmentId)
     : await selectInvestment(db, owner.investmentId)
-  if (!investment) throw new HostError('investment_not_found', `There is no investment ${owner.investmentId}.`, 404)
+  if (!investment) throw new HostError('investment_not_found', 404, `There is no investment ${owner.investmentId}.`)
 }
 
 export async function listMedia(ctx: HostContext, owner: MediaOwner): Promise<MediaView[]> {
@@ -212,7 +212,7 @@ export async function uploadMedia(
 
 async function requireAttachment(db: Executor, id: number): Promise<AttachmentRow> {
   const row = await selectAttachment(db, id)
-  if (!row) throw new HostError('media_not_found', `There is no attachment ${id}.`, 404)
+  if (!row) throw new HostError('media_not_found', 404, `There is no attachment ${id}.`)
   return row
 }
 

@@ -203,7 +203,7 @@ async function viewsOf(db: Executor, targets: EditorTarget[], day?: string): Pro
 
 async function readTarget(db: Executor, id: number): Promise<EditorTarget> {
   const target = (await selectEditorTargets(db, [id])).get(id)
-  if (!target) throw new HostError('offer_not_found', `There is no offer ${id}.`, 404)
+  if (!target) throw new HostError('offer_not_found', 404, `There is no offer ${id}.`)
   return target
 }
 
@@ -257,8 +257,8 @@ export async function listOffers(
   if (query.page > totalPages && total > 0)
     throw new HostError(
       'rest_post_invalid_page_number',
-      'The page number requested is larger than the number of pages available.',
       400,
+      'The page number requested is larger than the number of pages available.',
     )
   offers ??= await readPage()
   // read as a write reads them, so that every version a list shows is the one a write compares

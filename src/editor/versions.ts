@@ -32,7 +32,7 @@ export function expectedVersion(
   if (text !== undefined && text.trim() !== '') {
     const tags = parseEntityTags(text)
     if (tags.length === 0)
-      throw new HostError('rest_invalid_param', 'Invalid parameter(s): if-match', 400, {
+      throw new HostError('rest_invalid_param', 400, 'Invalid parameter(s): if-match', {
         params: { 'if-match': 'If-Match must be an entity tag in quotes, as the ETag header gave it, or *.' },
       })
     if (tags.includes('*')) return { any: true }

@@ -19,7 +19,7 @@ import type { FastifyInstance } from 'fastify'
 import { baseUrl } from '../config.js'
 import { ifNoneMatchMatches } from '../host/http/responses/conditional.js'
 import { errorResponses } from '../host/http/schemas.js'
-import { PLUGIN_VERSION } from '../version.js'
+import { SERVICE_VERSION } from '../version.js'
 
 export const EMBED_SCRIPT_NAME = 'dg-prices.js'
 
@@ -30,7 +30,7 @@ export const EMBED_SCRIPT_FILE = fileURLToPath(new URL(`../../src/embed/assets/$
 const REDIRECT_MAX_AGE_SECONDS = 300
 
 /** The script's path below `{base_url}` for a version. */
-export function embedScriptPath(version: string = PLUGIN_VERSION): string {
+export function embedScriptPath(version: string = SERVICE_VERSION): string {
   return `/embed/${version}/${EMBED_SCRIPT_NAME}`
 }
 
@@ -90,7 +90,7 @@ export async function embedRoutes(app: FastifyInstance): Promise<void> {
         params: Type.Object({
           version: Type.String({
             maxLength: 40,
-            description: `The service's version (${PLUGIN_VERSION}); any other value, such as latest, is redirected to it`,
+            description: `The service's version (${SERVICE_VERSION}); any other value, such as latest, is redirected to it`,
           }),
         }),
         response: {
@@ -113,7 +113,7 @@ export async function embedRoutes(app: FastifyInstance): Promise<void> {
         .header('Access-Control-Allow-Origin', '*')
         .header('Cross-Origin-Resource-Policy', 'cross-origin')
         .header('Referrer-Policy', 'no-referrer')
-      if (version !== PLUGIN_VERSION)
+      if (version !== SERVICE_VERSION)
         return reply
           .code(302)
           .header('Location', currentPath)

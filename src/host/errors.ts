@@ -15,8 +15,8 @@ export class HostError extends Error {
 
   constructor(
     code: string,
-    message: string,
     status: number,
+    message: string,
     data: Record<string, unknown> = {},
     headers: ResponseHeaders = {},
   ) {
@@ -53,15 +53,15 @@ export class PluginError extends Error {
   }
 }
 
-export const notLoggedIn = (): HostError => new HostError('rest_not_logged_in', 'You are not currently logged in.', 401)
+export const notLoggedIn = (): HostError => new HostError('rest_not_logged_in', 401, 'You are not currently logged in.')
 
 export const forbidden = (code = 'rest_forbidden'): HostError =>
-  new HostError(code, 'Sorry, you are not allowed to do that.', 403)
+  new HostError(code, 403, 'Sorry, you are not allowed to do that.')
 
 export const proFeatureRequired = (feature: string): PluginError =>
   new PluginError('pro_feature_required', 403, { feature })
 
 export const invalidParam = (param: string, reason: string): HostError =>
-  new HostError('rest_invalid_param', `Invalid parameter(s): ${param}`, 400, { params: { [param]: reason } })
+  new HostError('rest_invalid_param', 400, `Invalid parameter(s): ${param}`, { params: { [param]: reason } })
 
-export const notFound = (code: string, message: string): HostError => new HostError(code, message, 404)
+export const notFound = (code: string, message: string): HostError => new HostError(code, 404, message)

@@ -108,19 +108,19 @@ export interface SetLicenseArgs {
 
 export async function setLicense(ctx: HostContext, args: SetLicenseArgs): Promise<LicenseState> {
   if (!(PLANS as readonly string[]).includes(args.plan)) {
-    throw new HostError('invalid_license_plan', `Unknown plan "${args.plan}"; use one of: ${PLANS.join(', ')}.`, 400)
+    throw new HostError('invalid_license_plan', 400, `Unknown plan "${args.plan}"; use one of: ${PLANS.join(', ')}.`)
   }
   const unknown = args.entitlements.filter((entitlement) => !(ENTITLEMENTS as readonly string[]).includes(entitlement))
   if (unknown.length > 0) {
     throw new HostError(
       'invalid_license_entitlement',
-      `Unknown entitlement(s): ${unknown.join(', ')}; known: ${ENTITLEMENTS.join(', ')}.`,
       400,
+      `Unknown entitlement(s): ${unknown.join(', ')}; known: ${ENTITLEMENTS.join(', ')}.`,
     )
   }
   const validUntil = args.validUntil ?? null
   if (validUntil !== null && !isCalendarDate(validUntil)) {
-    throw new HostError('invalid_license_date', `valid-until must be a real date YYYY-MM-DD, got "${validUntil}".`, 400)
+    throw new HostError('invalid_license_date', 400, `valid-until must be a real date YYYY-MM-DD, got "${validUntil}".`)
   }
   const stored: StoredLicense = {
     plan: args.plan as Plan,

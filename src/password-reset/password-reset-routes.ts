@@ -21,7 +21,7 @@ import {
 async function requireJson(request: FastifyRequest): Promise<void> {
   const type = request.headers['content-type']
   if (type === undefined || !/^application\/json\s*(;|$)/i.test(type.trim()))
-    throw new HostError('rest_unsupported_media_type', 'Send the request as application/json.', 415)
+    throw new HostError('rest_unsupported_media_type', 415, 'Send the request as application/json.')
 }
 
 const Availability = Type.Object({

@@ -74,16 +74,16 @@ export async function requestPasswordReset(ctx: HostContext, args: { name: strin
   if (unavailable)
     throw new HostError(
       'password_reset_unavailable',
-      'Password reset by e-mail is not set up here (no SMTP server or no DG_PANEL_URL): an administrator sets a new password under Users, or `dg user set-password`.',
       409,
+      'Password reset by e-mail is not set up here (no SMTP server or no DG_PANEL_URL): an administrator sets a new password under Users, or `dg user set-password`.',
       { reason: unavailable },
     )
   const delay = await claimSignInAttempt(ctx, requestBuckets(args.name, args.ip))
   if (delay)
     throw new HostError(
       'too_many_password_reset_requests',
-      `Too many password reset requests; try again in ${delay.retryAfterSeconds} seconds.`,
       429,
+      `Too many password reset requests; try again in ${delay.retryAfterSeconds} seconds.`,
       { retry_after: delay.retryAfterSeconds, scope: delay.scope },
       { 'Retry-After': delay.retryAfterSeconds },
     )
@@ -179,14 +179,14 @@ export async function completePasswordReset(
   if (args.password.length < MIN_LOGIN_PASSWORD_LENGTH)
     throw new HostError(
       'weak_password',
-      `The password must have at least ${MIN_LOGIN_PASSWORD_LENGTH} characters.`,
       400,
+      `The password must have at least ${MIN_LOGIN_PASSWORD_LENGTH} characters.`,
     )
   const invalid = () =>
     new HostError(
       'password_reset_invalid',
-      'This password reset link is unknown, expired or already used; ask for a new one.',
       400,
+      'This password reset link is unknown, expired or already used; ask for a new one.',
     )
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(args.token)) throw invalid()
   const userId = await claimPasswordReset(ctx.db, hashResetToken(ctx, args.token), ctx.now().toISOString())

@@ -7,7 +7,7 @@ import type { Actor } from '../host/audit/audit.js'
 import { recordAudit } from '../host/audit/audit.js'
 import type { HostContext } from '../host/context.js'
 import { HostError } from '../host/errors.js'
-import { PLUGIN_VERSION } from '../version.js'
+import { SERVICE_VERSION } from '../version.js'
 import {
   lockInvestmentRow,
   selectInvestmentTitle,
@@ -32,8 +32,8 @@ export interface PublicPricesSettingsView {
 function invalidOrigin(index: number, origin: unknown, reason: string): HostError {
   return new HostError(
     'public_prices_origin_invalid',
-    `allowed_origins[${index}] is not an exact website origin (https://host[:port], or http://localhost[:port]): ${reason}`,
     422,
+    `allowed_origins[${index}] is not an exact website origin (https://host[:port], or http://localhost[:port]): ${reason}`,
     { index, origin: typeof origin === 'string' ? origin.slice(0, 300) : null, reason },
   )
 }
@@ -70,8 +70,8 @@ export function normalizeOrigins(origins: readonly unknown[]): string[] {
   if (origins.length > ALLOWED_ORIGINS_MAX)
     throw new HostError(
       'public_prices_too_many_origins',
-      `At most ${ALLOWED_ORIGINS_MAX} origins may read an investment's public prices.`,
       422,
+      `At most ${ALLOWED_ORIGINS_MAX} origins may read an investment's public prices.`,
       { max: ALLOWED_ORIGINS_MAX },
     )
   const out: string[] = []
@@ -85,7 +85,7 @@ export function normalizeOrigins(origins: readonly unknown[]): string[] {
 /** Where the endpoint and the component's script are, for a service reached at `serviceBase`. */
 export function publicAddresses(serviceBase: string, investmentId: number) {
   const endpointUrl = `${serviceBase}/public/investments/${investmentId}/prices`
-  const scriptUrl = `${serviceBase}/embed/${PLUGIN_VERSION}/dg-prices.js`
+  const scriptUrl = `${serviceBase}/embed/${SERVICE_VERSION}/dg-prices.js`
   return {
     endpoint_url: endpointUrl,
     script_url: scriptUrl,
@@ -95,7 +95,7 @@ export function publicAddresses(serviceBase: string, investmentId: number) {
 
 async function requireInvestment(ctx: HostContext, investmentId: number) {
   const investment = await selectInvestmentTitle(ctx.db, investmentId)
-  if (!investment) throw new HostError('investment_not_found', `There is no investment ${investmentId}.`, 404)
+  if (!investment) throw new HostError('investment_not_found', 404, `There is no investment ${investmentId}.`)
   return investment
 }
 

@@ -102,8 +102,8 @@ async function readPublished(request: FastifyRequest, file: string): Promise<Buf
     request.log.error({ file: path.basename(file) }, 'a published file is missing from the data directory')
     throw new HostError(
       'dg_published_file_missing',
-      'This file is published but missing on the server; its operator restores it from the backup.',
       404,
+      'This file is published but missing on the server; its operator restores it from the backup.',
     )
   }
 }
@@ -176,7 +176,7 @@ export async function publicFileRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const params = request.params as { dataset: string; file: string }
       const dataset = await datasetByKey(app.ctx, params.dataset)
-      if (!dataset) throw new HostError('dg_file_not_found', 'No published file has this name.', 404)
+      if (!dataset) throw new HostError('dg_file_not_found', 404, 'No published file has this name.')
       return servePublished(request, reply, datasetStore(app.ctx, dataset), params.file)
     },
   )
@@ -189,7 +189,7 @@ async function servePublished(
   file: string,
 ): Promise<FastifyReply> {
   const manifest = await store.currentManifest()
-  const notFound = () => new HostError('dg_file_not_found', 'No published file has this name.', 404)
+  const notFound = () => new HostError('dg_file_not_found', 404, 'No published file has this name.')
   if (!manifest) throw notFound()
   const modified = new Date(manifest.created_at)
   const dir = store.versionDir(manifest.version)

@@ -9,7 +9,7 @@ import { missedDays, publicationStore } from '../publication/publication-service
 import { todayInWarsaw } from '../host/warsaw-day.js'
 import { datasetBase, datasetStore, listDatasets } from '../publication/daily-file/datasets.js'
 import { XML_NAME } from '../publication/publication-store.js'
-import { PLUGIN_VERSION } from '../version.js'
+import { SERVICE_VERSION } from '../version.js'
 import { getLicenseState } from '../licensing/license.js'
 
 export async function getServiceStatus(ctx: HostContext) {
@@ -52,7 +52,7 @@ export async function getServiceStatus(ctx: HostContext) {
   // every entity's missed days: a day the second company missed is as much a legal gap
   const missed = [...new Set([...primaryMissed, ...datasets.flatMap((d) => d.missed_days)])].sort()
   return {
-    version: PLUGIN_VERSION,
+    version: SERVICE_VERSION,
     contract_id: CURRENT_LEGAL_CONTRACT.id,
     license_status: license.status,
     continuity_mode: license.continuity_mode,

@@ -50,8 +50,8 @@ export async function webhookSecretRoutes(app: FastifyInstance): Promise<void> {
       if (!stored)
         throw new HostError(
           'webhook_secret_missing',
-          'No webhook secret yet; rotate to create one (POST webhook-secret/rotate or dg webhook-secret rotate).',
           404,
+          'No webhook secret yet; rotate to create one (POST webhook-secret/rotate or dg webhook-secret rotate).',
         )
       // who saw the key is worth knowing when a leak is investigated
       await recordAudit(app.ctx, {

@@ -122,7 +122,7 @@ function isLockNotAvailable(error: unknown): boolean {
  * A counting semaphore: at most `limit` holders; the others wait in arrival order. PostgreSQL's
  * deliveries take a turn before they take a pool connection (PG_DELIVERY_CONNECTIONS).
  */
-export class Turns {
+export class CountingSemaphore {
   #active = 0
   readonly #waiting: Array<() => void> = []
   /** The most turns held at once since the start (benchmarks and tests). */
@@ -149,14 +149,14 @@ export class Turns {
   }
 }
 
-const turns = new WeakMap<HostContext, Turns>()
+const deliverySemaphores = new WeakMap<HostContext, CountingSemaphore>()
 
-/** The app's PostgreSQL delivery turns (created on first use): how many were held at once. */
-export function webhookTurns(ctx: HostContext): Turns {
-  let gate = turns.get(ctx)
+/** The app's semaphore of PostgreSQL deliveries (created on first use): how many were held at once. */
+export function webhookDeliverySemaphore(ctx: HostContext): CountingSemaphore {
+  let gate = deliverySemaphores.get(ctx)
   if (!gate) {
-    gate = new Turns(PG_DELIVERY_CONNECTIONS)
-    turns.set(ctx, gate)
+    gate = new CountingSemaphore(PG_DELIVERY_CONNECTIONS)
+    deliverySemaphores.set(ctx, gate)
   }
   return gate
 }
@@ -231,7 +231,7 @@ async function receivePropertyWebhook(
   // SQLite has one writer and pays an fsync per commit: deliveries share commits. PostgreSQL
   // runs each delivery in its own transaction, concurrently with the others.
   const answer = ctx.caps.concurrentWriters
-    ? ((await webhookTurns(ctx).run(() => runBatch(ctx, [delivery])))[0] as Answer)
+    ? ((await webhookDeliverySemaphore(ctx).run(() => runBatch(ctx, [delivery])))[0] as Answer)
     : await committerOf(ctx).submit(delivery)
   if (!answer.ok) throw answer.error
   return answer.outcome

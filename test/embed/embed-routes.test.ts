@@ -10,11 +10,11 @@ import { brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { EMBED_SCRIPT_FILE } from '../../src/embed/embed-routes.js'
-import { PLUGIN_VERSION } from '../../src/version.js'
+import { SERVICE_VERSION } from '../../src/version.js'
 import { startTestApp, type TestEnv } from '../helpers/test-app.js'
 
 const BASE = '/wp-json/dg/v2'
-const CURRENT = `${BASE}/embed/${PLUGIN_VERSION}/dg-prices.js`
+const CURRENT = `${BASE}/embed/${SERVICE_VERSION}/dg-prices.js`
 
 describe('the website component script', () => {
   let env: TestEnv
@@ -102,7 +102,7 @@ describe('the website component script', () => {
       expect(answer.headers['cache-control']).toBe('public, max-age=300')
       expect(answer.headers['access-control-allow-origin']).toBe('*')
     }
-    const other = await env.app.inject({ method: 'GET', url: `${BASE}/embed/${PLUGIN_VERSION}/other.js` })
+    const other = await env.app.inject({ method: 'GET', url: `${BASE}/embed/${SERVICE_VERSION}/other.js` })
     expect(other.statusCode).toBe(404)
     expect(other.headers['cache-control']).toBe('no-store')
   })

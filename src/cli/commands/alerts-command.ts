@@ -20,15 +20,15 @@ export const ALERTS_COMMANDS: Command[] = [
         if ((await configuredChannels(ctx)).length === 0)
           throw new HostError(
             'alerts_not_configured',
-            'No alert channel is configured: set one in the panel (Administration > Alerts), or set DG_ALERT_SMTP_HOST with DG_ALERT_EMAIL_TO, or DG_ALERT_WEBHOOK_URL with DG_ALERT_WEBHOOK_SECRET.',
             400,
+            'No alert channel is configured: set one in the panel (Administration > Alerts), or set DG_ALERT_SMTP_HOST with DG_ALERT_EMAIL_TO, or DG_ALERT_WEBHOOK_URL with DG_ALERT_WEBHOOK_SECRET.',
           )
         const alert = await sendTestAlert(ctx, testAlert(todayInWarsaw(ctx)))
         const lines = alert.channels.map(
           (c) => `${c.channel}: ${c.status} after ${c.attempts} attempt(s)${c.error ? ` (${c.error})` : ''}`,
         )
         if (alert.state !== 'delivered')
-          throw new HostError('alert_not_delivered', `Test alert #${alert.id} not delivered:\n${lines.join('\n')}`, 502)
+          throw new HostError('alert_not_delivered', 502, `Test alert #${alert.id} not delivered:\n${lines.join('\n')}`)
         return { json: alert, text: [`Test alert #${alert.id} delivered:`, ...lines].join('\n') }
       }),
   },

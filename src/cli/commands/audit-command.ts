@@ -43,10 +43,10 @@ export const AUDIT_COMMANDS: Command[] = [
     run: (values, env) => {
       const date = typeof values.date === 'string' ? values.date : undefined
       if (date !== undefined && !isCalendarDate(date))
-        throw new HostError('invalid_date', '--date must be a real calendar date YYYY-MM-DD.', 400)
+        throw new HostError('invalid_date', 400, '--date must be a real calendar date YYYY-MM-DD.')
       const rawId = values['developer-id']
       if (rawId !== undefined && (typeof rawId !== 'string' || !/^[1-9]\d{0,9}$/.test(rawId)))
-        throw new HostError('invalid_id', '--developer-id must be a positive whole number.', 400)
+        throw new HostError('invalid_id', 400, '--developer-id must be a positive whole number.')
       return withHostContext(env, async (ctx) => {
         const report = await auditPublications(ctx, {
           day: date,

@@ -46,12 +46,12 @@ export async function runImportCommand(
   try {
     mappingText = await fs.readFile(mappingFile, 'utf8')
   } catch {
-    throw new HostError('mapping_not_found', `Cannot read the mapping file ${mappingFile}.`, 400)
+    throw new HostError('mapping_not_found', 400, `Cannot read the mapping file ${mappingFile}.`)
   }
   try {
     await fs.access(file)
   } catch {
-    throw new HostError('file_not_found', `Cannot read ${file}.`, 400)
+    throw new HostError('file_not_found', 400, `Cannot read ${file}.`)
   }
   const mode = parseMode(values.mode)
   const io = env.io
@@ -98,8 +98,8 @@ export async function runImportCommand(
         const fileError = preview.preview.errors.find((error) => error.row === 0)
         throw new HostError(
           fileError?.code ?? 'import_invalid',
-          `${summary}\nSee all errors with GET /wp-json/dg/v2/imports/${preview.id}.`,
           422,
+          `${summary}\nSee all errors with GET /wp-json/dg/v2/imports/${preview.id}.`,
         )
       }
       const archiving = preview.preview.archive_scope.total > 0
@@ -107,8 +107,8 @@ export async function runImportCommand(
         if (!io.confirm)
           throw new HostError(
             'confirmation_required',
-            `${summary}\nNothing was written. Run again with --yes to execute without a terminal.`,
             400,
+            `${summary}\nNothing was written. Run again with --yes to execute without a terminal.`,
           )
         io.stderr(`${summary}\n`)
         const question = archiving

@@ -30,10 +30,10 @@ export const PUBLICATION_PUBLISH_COMMANDS: Command[] = [
     run: (values, env) =>
       withHostContext(env, async (ctx) => {
         const date = typeof values.date === 'string' ? values.date : todayInWarsaw(ctx)
-        if (!isCalendarDate(date)) throw new HostError('invalid_date', '--date must be a real date YYYY-MM-DD.', 400)
+        if (!isCalendarDate(date)) throw new HostError('invalid_date', 400, '--date must be a real date YYYY-MM-DD.')
         const developer = values['developer-id']
         if (developer !== undefined && (typeof developer !== 'string' || !/^[1-9]\d*$/.test(developer)))
-          throw new HostError('invalid_id', '--developer-id must be a positive whole number.', 400)
+          throw new HostError('invalid_id', 400, '--developer-id must be a positive whole number.')
         try {
           const outcome = await publish(ctx, {
             date,

@@ -68,7 +68,7 @@ async function showingIssues<T>(body: () => Promise<T>): Promise<T> {
 
 function parseId(raw: string | boolean | undefined, option: string): number {
   if (typeof raw !== 'string' || !/^[1-9]\d*$/.test(raw))
-    throw new HostError('invalid_id', `--${option} must be a positive whole number.`, 400)
+    throw new HostError('invalid_id', 400, `--${option} must be a positive whole number.`)
   return Number(raw)
 }
 
@@ -92,8 +92,8 @@ export async function runPublicationSettingsCommand(
   if (action !== 'show' && action !== 'set')
     throw new HostError(
       'usage',
-      `Use "dg publication settings show" or "dg publication settings set …", not "${action}".`,
       400,
+      `Use "dg publication settings show" or "dg publication settings set …", not "${action}".`,
     )
   return withHostContext(env, async (ctx) => {
     if (action === 'show') {
@@ -113,8 +113,8 @@ export async function runPublicationSettingsCommand(
     if (Object.keys(patch).length === 0)
       throw new HostError(
         'nothing_to_set',
-        'Give at least one of --public-base-url, --developer-id, --statuses, --schedule (the dataset URL and notes are set per developer: dg developer set --id N --dataset-url …).',
         400,
+        'Give at least one of --public-base-url, --developer-id, --statuses, --schedule (the dataset URL and notes are set per developer: dg developer set --id N --dataset-url …).',
       )
     const confirmUrlChange = values['confirm-url-change'] === true
     const view = await showingIssues(() => savePublicationSettings(ctx, patch, actor, { confirmUrlChange }))
@@ -134,10 +134,10 @@ async function readJsonObject(file: string): Promise<Record<string, unknown>> {
   try {
     parsed = JSON.parse(await fs.readFile(file, 'utf8'))
   } catch (error) {
-    throw new HostError('invalid_file', `${file}: ${(error as Error).message}`, 400)
+    throw new HostError('invalid_file', 400, `${file}: ${(error as Error).message}`)
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
-    throw new HostError('invalid_file', `${file} must hold one JSON object of developer fields.`, 400)
+    throw new HostError('invalid_file', 400, `${file} must hold one JSON object of developer fields.`)
   return parsed as Record<string, unknown>
 }
 
@@ -149,12 +149,12 @@ export async function runDeveloperSetCommand(values: Values, env: CliEnvironment
       (key) => !(EDITABLE_DEVELOPER_FIELDS as readonly string[]).includes(key) && key !== 'id',
     )
     if (unknown.length > 0)
-      throw new HostError('invalid_file', `Unknown developer field(s) in ${values.file}: ${unknown.join(', ')}`, 400)
+      throw new HostError('invalid_file', 400, `Unknown developer field(s) in ${values.file}: ${unknown.join(', ')}`)
     for (const field of EDITABLE_DEVELOPER_FIELDS) {
       const value = fromFile[field]
       if (value === undefined) continue
       if (value !== null && typeof value !== 'string')
-        throw new HostError('invalid_file', `${field} must be a string or null in ${values.file}.`, 400)
+        throw new HostError('invalid_file', 400, `${field} must be a string or null in ${values.file}.`)
       input[field] = value
     }
   }

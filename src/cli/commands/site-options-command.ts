@@ -58,11 +58,11 @@ export const SITE_OPTION_COMMANDS: Command[] = [
           if (!option)
             throw new HostError(
               'unknown_site_option',
+              404,
               `No loaded extension defines the site option ${JSON.stringify(name)}` +
                 (options.length
                   ? ` (defined: ${options.map((o) => o.name).join(', ')})`
                   : ' (DG_EXTENSIONS loads none)'),
-              404,
             )
           const value = parseSiteOptionText(option, text)
           const view = await setSiteOption(ctx, name, value, { type: 'cli' })

@@ -17,14 +17,14 @@ function json(text: string | undefined, option: string): unknown {
   try {
     return JSON.parse(text) as unknown
   } catch {
-    throw new HostError('invalid_option', `--${option} must be JSON`, 400)
+    throw new HostError('invalid_option', 400, `--${option} must be JSON`)
   }
 }
 
 function positiveId(text: string | undefined, what: string): number {
   const id = Number(text)
   if (!Number.isInteger(id) || id < 1)
-    throw new HostError('invalid_argument', `${what} must be a positive integer`, 400)
+    throw new HostError('invalid_argument', 400, `${what} must be a positive integer`)
   return id
 }
 
@@ -120,7 +120,7 @@ export const SOURCE_COMMANDS: Command[] = [
       withHostContext(env, async (ctx) => {
         const ran = await runSource(ctx, positiveId(positionals[0], 'source-id'), 'manual', { type: 'cli' })
         if (ran.busy)
-          throw new HostError('source_busy', 'This source is being run by another instance; retry later.', 409)
+          throw new HostError('source_busy', 409, 'This source is being run by another instance; retry later.')
         return { json: ran.run, text: runLine(ran.run) }
       }),
   },

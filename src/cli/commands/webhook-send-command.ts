@@ -13,7 +13,7 @@ async function readText(file: string, what: string): Promise<string> {
   try {
     return await fs.readFile(file, 'utf8')
   } catch {
-    throw new HostError('file_not_found', `Cannot read the ${what} file ${file}.`, 400)
+    throw new HostError('file_not_found', 400, `Cannot read the ${what} file ${file}.`)
   }
 }
 
@@ -27,7 +27,7 @@ export async function runWebhookSendCommand(
   try {
     JSON.parse(payload)
   } catch {
-    throw new HostError('invalid_json', `${payloadFile} is not valid JSON.`, 400)
+    throw new HostError('invalid_json', 400, `${payloadFile} is not valid JSON.`)
   }
   try {
     const sent = await sendPropertyEvent({
@@ -48,7 +48,7 @@ export async function runWebhookSendCommand(
     }
   } catch (error) {
     if (error instanceof WebhookSendError)
-      throw new HostError(error.code, `${error.message}: ${JSON.stringify(error.body)}`, error.status ?? 502)
+      throw new HostError(error.code, error.status ?? 502, `${error.message}: ${JSON.stringify(error.body)}`)
     throw error
   }
 }

@@ -74,16 +74,16 @@ export async function createAppPassword(
   if (!name || name.length > 100)
     throw new HostError(
       'application_password_invalid_name',
-      'Give the application password a name of 1–100 characters.',
       400,
+      'Give the application password a name of 1–100 characters.',
     )
   const user = await requireUser(ctx, args.login)
   const existing = await selectAppPasswordsOfUser(ctx.db, user.id)
   if (existing.some((row) => row.name === name)) {
     throw new HostError(
       'application_password_duplicate_name',
-      `User ${user.login} already has an application password named "${name}".`,
       409,
+      `User ${user.login} already has an application password named "${name}".`,
     )
   }
   const password = randomAlphanumeric(APP_PASSWORD_LENGTH)
@@ -146,8 +146,8 @@ export async function revokeAppPassword(
   if (removed === 0)
     throw new HostError(
       'application_password_not_found',
-      `User ${user.login} has no application password ${args.uuid}.`,
       404,
+      `User ${user.login} has no application password ${args.uuid}.`,
     )
   return { user: user.login, uuid: args.uuid, revoked: true }
 }
@@ -276,7 +276,7 @@ async function recordUse(ctx: HostContext, passwordId: number, lastUsedAt: strin
 /** The user an administrator names by id in a REST path. */
 async function userById(ctx: HostContext, userId: number): Promise<UserRow> {
   const user = await findUserById(ctx.db, userId)
-  if (!user) throw new HostError('user_not_found', `There is no user ${userId}.`, 404)
+  if (!user) throw new HostError('user_not_found', 404, `There is no user ${userId}.`)
   return user
 }
 

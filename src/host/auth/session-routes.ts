@@ -55,12 +55,12 @@ async function refuseCrossSiteLogin(request: FastifyRequest): Promise<void> {
   if (crossSite)
     throw new HostError(
       'rest_cross_origin_login',
-      'Sign in from the admin panel of this service: a sign-in from another site is refused.',
       403,
+      'Sign in from the admin panel of this service: a sign-in from another site is refused.',
     )
   const type = request.headers['content-type']
   if (type === undefined || !/^application\/json\s*(;|$)/i.test(type.trim()))
-    throw new HostError('rest_unsupported_media_type', 'Send the login and the password as application/json.', 415)
+    throw new HostError('rest_unsupported_media_type', 415, 'Send the login and the password as application/json.')
 }
 
 /**
@@ -125,8 +125,8 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
         })
         throw new HostError(
           'too_many_login_attempts',
-          `Too many failed sign-ins; try again in ${delay.retryAfterSeconds} seconds.`,
           429,
+          `Too many failed sign-ins; try again in ${delay.retryAfterSeconds} seconds.`,
           { retry_after: delay.retryAfterSeconds, scope: delay.scope },
           { 'Retry-After': delay.retryAfterSeconds },
         )
@@ -140,7 +140,7 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
           ...(found ? { objectType: 'user', objectId: found.id } : {}),
           details: { login },
         })
-        throw new HostError('incorrect_password', 'Unknown login or wrong password.', 401)
+        throw new HostError('incorrect_password', 401, 'Unknown login or wrong password.')
       }
       await recordSignInSuccess(ctx, buckets)
       if (user.disabled_at !== null) {
@@ -152,7 +152,7 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
           objectId: user.id,
           details: { login },
         })
-        throw new HostError('account_disabled', 'This account is disabled; an administrator can enable it.', 403)
+        throw new HostError('account_disabled', 403, 'This account is disabled; an administrator can enable it.')
       }
       const session = await startSession(ctx, user.id)
       await recordAudit(ctx, {
@@ -188,7 +188,7 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
       const userId = token ? await findSessionUserId(ctx, token) : undefined
       const user = userId === undefined ? undefined : await getUserById(ctx, userId)
       if (!token || !user || user.disabled_at !== null)
-        throw new HostError('rest_not_logged_in', 'You are not currently logged in.', 401)
+        throw new HostError('rest_not_logged_in', 401, 'You are not currently logged in.')
       return { user: toPublicUser(user), nonce: createRestNonce(ctx, token) }
     },
   )
@@ -234,13 +234,13 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
       if (delay)
         throw new HostError(
           'too_many_login_attempts',
-          `Too many failed sign-ins; try again in ${delay.retryAfterSeconds} seconds.`,
           429,
+          `Too many failed sign-ins; try again in ${delay.retryAfterSeconds} seconds.`,
           { retry_after: delay.retryAfterSeconds, scope: delay.scope },
           { 'Retry-After': delay.retryAfterSeconds },
         )
       if (!(await verifyUserPassword(principal.user, body.current_password)))
-        throw new HostError('incorrect_password', 'The current password is wrong.', 403)
+        throw new HostError('incorrect_password', 403, 'The current password is wrong.')
       await recordSignInSuccess(ctx, buckets)
       const changed = await setLoginPasswordOf(ctx, principal.user, {
         password: body.password,
@@ -265,7 +265,7 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
       const principal = await requirePrincipal(request)
       const token = request.cookies[SESSION_COOKIE]
       if (principal.via !== 'session' || !token)
-        throw new HostError('rest_not_logged_in', 'Only an admin-panel session can log out.', 401)
+        throw new HostError('rest_not_logged_in', 401, 'Only an admin-panel session can log out.')
       await endSession(app.ctx, token)
       await recordAudit(app.ctx, {
         actor: { type: 'user', userId: principal.user.id, login: principal.user.login },

@@ -124,8 +124,8 @@ export async function setSiteOption(
     const known = Object.keys(fields)
     throw new HostError(
       'unknown_site_option',
-      `No loaded extension defines the site option ${JSON.stringify(name)}${known.length ? ` (defined: ${known.join(', ')})` : ' (no extension defines any; see DG_EXTENSIONS)'}.`,
       404,
+      `No loaded extension defines the site option ${JSON.stringify(name)}${known.length ? ` (defined: ${known.join(', ')})` : ' (no extension defines any; see DG_EXTENSIONS)'}.`,
     )
   }
   const fits =
@@ -137,8 +137,8 @@ export async function setSiteOption(
   if (!fits)
     throw new HostError(
       'invalid_site_option_value',
-      `The site option ${name} takes ${field.type === 'integer' ? 'an integer' : field.type === 'boolean' ? 'true or false' : `a ${field.type}`}.`,
       400,
+      `The site option ${name} takes ${field.type === 'integer' ? 'an integer' : field.type === 'boolean' ? 'true or false' : `a ${field.type}`}.`,
     )
   let kept: unknown
   try {
@@ -146,8 +146,8 @@ export async function setSiteOption(
   } catch (error) {
     throw new HostError(
       'invalid_site_option_value',
-      `The site option ${name} refused this value: ${error instanceof Error ? error.message : String(error)}`,
       400,
+      `The site option ${name} refused this value: ${error instanceof Error ? error.message : String(error)}`,
     )
   }
   await ctx.db.transaction().execute(async (trx) => {

@@ -34,7 +34,7 @@ export function useCredentialsRevision(request: FastifyRequest, revision: () => 
 export const WWW_AUTHENTICATE = 'Basic realm="dg", charset="UTF-8"'
 
 function unauthorized(code: string, message: string): HostError {
-  return new HostError(code, message, 401, {}, { 'WWW-Authenticate': WWW_AUTHENTICATE })
+  return new HostError(code, 401, message, {}, { 'WWW-Authenticate': WWW_AUTHENTICATE })
 }
 
 function parseBasic(header: string): { name: string; password: string } | null {
@@ -64,12 +64,12 @@ async function resolvePrincipal(request: FastifyRequest): Promise<Principal | nu
     })
     if (!check.ok) {
       if (check.code === 'account_disabled')
-        throw new HostError('account_disabled', 'This account is disabled; an administrator can enable it.', 403)
+        throw new HostError('account_disabled', 403, 'This account is disabled; an administrator can enable it.')
       if (check.code === 'throttled')
         throw new HostError(
           'too_many_login_attempts',
-          `Too many failed sign-ins; try again in ${check.delay.retryAfterSeconds} seconds.`,
           429,
+          `Too many failed sign-ins; try again in ${check.delay.retryAfterSeconds} seconds.`,
           { retry_after: check.delay.retryAfterSeconds, scope: check.delay.scope },
           { 'Retry-After': check.delay.retryAfterSeconds },
         )
@@ -87,7 +87,7 @@ async function resolvePrincipal(request: FastifyRequest): Promise<Principal | nu
   // as in the CMS: a cookie without a nonce is simply not an authentication (CSRF protection)
   if (!nonce) return null
   if (!verifyRestNonce(ctx, token, nonce))
-    throw new HostError('rest_cookie_invalid_nonce', 'Cookie nonce is invalid', 403)
+    throw new HostError('rest_cookie_invalid_nonce', 403, 'Cookie nonce is invalid')
   const user = await getUserById(ctx, userId)
   // disabling ends the account's sessions; this also covers a session that started meanwhile
   return user && user.disabled_at === null ? { user, via: 'session' } : null
@@ -111,7 +111,7 @@ export async function requirePrincipal(request: FastifyRequest): Promise<Princip
   const triedSession =
     request.headers.authorization === undefined &&
     (request.headers['x-wp-nonce'] !== undefined || request.cookies[SESSION_COOKIE] !== undefined)
-  if (triedSession) throw new HostError('rest_forbidden', 'Sorry, you are not allowed to do that.', 401)
+  if (triedSession) throw new HostError('rest_forbidden', 401, 'Sorry, you are not allowed to do that.')
   throw unauthorized('rest_forbidden', 'Sorry, you are not allowed to do that.')
 }
 

@@ -78,12 +78,12 @@ function validationError(error: FastifyError & { validation: AjvIssue[]; validat
   if (error.validationContext === 'body' && names.length === 0) params.body = 'The request body is not valid.'
   const missingOnly = error.validation.every((issue) => issue.keyword === 'required')
   return missingOnly
-    ? new HostError('rest_missing_callback_param', `Missing parameter(s): ${names.join(', ')}`, 400, { params })
+    ? new HostError('rest_missing_callback_param', 400, `Missing parameter(s): ${names.join(', ')}`, { params })
     : new HostError(
         'rest_invalid_param',
         // the reasons too, so that a client that shows only the message still says what to send
-        `Invalid parameter(s): ${names.join(', ')}. ${Object.values(params).join(' ')}`,
         400,
+        `Invalid parameter(s): ${names.join(', ')}. ${Object.values(params).join(' ')}`,
         { params },
       )
 }
@@ -111,8 +111,8 @@ const FRAMEWORK_ERRORS: Record<string, [code: string, status: number, message: s
 function databaseUnavailable(): HostError {
   return new HostError(
     'database_unavailable',
-    'The database cannot be reached right now; nothing was confirmed. Retry shortly.',
     503,
+    'The database cannot be reached right now; nothing was confirmed. Retry shortly.',
     {},
     { 'Retry-After': 5 },
   )
@@ -126,13 +126,13 @@ export function toHttpError(error: unknown): HostError | PluginError | null {
     return validationError(fastifyError as FastifyError & { validation: AjvIssue[] })
   }
   const known = fastifyError.code ? FRAMEWORK_ERRORS[fastifyError.code] : undefined
-  if (known) return new HostError(known[0], known[2], known[1])
+  if (known) return new HostError(known[0], known[1], known[2])
   if (error instanceof SyntaxError && (fastifyError.statusCode === 400 || 'body' in error)) {
-    return new HostError('rest_invalid_json', 'The request body is not valid JSON.', 400)
+    return new HostError('rest_invalid_json', 400, 'The request body is not valid JSON.')
   }
   const status = fastifyError.statusCode
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    return new HostError('rest_bad_request', 'The request is malformed.', status)
+    return new HostError('rest_bad_request', status, 'The request is malformed.')
   }
   return null
 }
@@ -155,7 +155,7 @@ export function frameworkErrorAnswer(
   production: boolean,
 ): (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => void {
   return function answerFrameworkError(error, request, reply) {
-    const mapped = toHttpError(error) ?? new HostError('rest_invalid_request', 'The request could not be routed.', 400)
+    const mapped = toHttpError(error) ?? new HostError('rest_invalid_request', 400, 'The request could not be routed.')
     request.log.info(
       { code: mapped instanceof HostError ? mapped.code : mapped.error, status: mapped.status },
       'request refused',
@@ -184,14 +184,14 @@ export function registerErrorHandling(app: FastifyInstance): void {
     request.log.error({ err: error }, 'unexpected error')
     return sendError(
       reply,
-      new HostError('internal_error', 'The server could not complete the request. The error has been logged.', 500),
+      new HostError('internal_error', 500, 'The server could not complete the request. The error has been logged.'),
     )
   })
 
   app.setNotFoundHandler(function handleNotFound(_request: FastifyRequest, reply: FastifyReply) {
     return sendError(
       reply,
-      new HostError('rest_no_route', 'No route was found matching the URL and request method.', 404),
+      new HostError('rest_no_route', 404, 'No route was found matching the URL and request method.'),
     )
   })
 }

@@ -13,8 +13,8 @@ export function registerHttpsPolicy(app: FastifyInstance, required: boolean): vo
     if (request.protocol !== 'https') {
       throw new HostError(
         'rest_https_required',
-        'HTTPS is required. Connect over https:// (or through the configured TLS proxy).',
         403,
+        'HTTPS is required. Connect over https:// (or through the configured TLS proxy).',
       )
     }
   })

@@ -98,7 +98,7 @@ export async function listAdministeredUsers(ctx: HostContext): Promise<Administe
 
 export async function getAdministeredUser(ctx: HostContext, id: number): Promise<AdministeredUser> {
   const user = (await listAdministeredUsers(ctx)).find((u) => u.id === id)
-  if (!user) throw new HostError('user_not_found', `There is no user ${id}.`, 404)
+  if (!user) throw new HostError('user_not_found', 404, `There is no user ${id}.`)
   return user
 }
 
@@ -172,7 +172,7 @@ export async function updateAdministeredUser(
   actor: Actor,
 ): Promise<AdministeredUser> {
   const user = await findUserById(ctx.db, id)
-  if (!user) throw new HostError('user_not_found', `There is no user ${id}.`, 404)
+  if (!user) throw new HostError('user_not_found', 404, `There is no user ${id}.`)
   const issues: FieldIssue[] = []
   const email = changes.email?.trim().toLowerCase()
   const displayName = changes.display_name?.trim()
@@ -256,7 +256,7 @@ export async function setAdministeredUserPassword(
   application_passwords_kept: number
 }> {
   const user = await findUserById(ctx.db, id)
-  if (!user) throw new HostError('user_not_found', `There is no user ${id}.`, 404)
+  if (!user) throw new HostError('user_not_found', 404, `There is no user ${id}.`)
   const changed = await setLoginPasswordOf(ctx, user, args)
   const administered = await getAdministeredUser(ctx, id)
   return {

@@ -67,31 +67,31 @@ export async function createUser(
   if (!LOGIN_PATTERN.test(args.login)) {
     throw new HostError(
       'invalid_user_login',
-      'The login may use letters, digits and . _ @ - only (1–60 characters).',
       400,
+      'The login may use letters, digits and . _ @ - only (1–60 characters).',
     )
   }
   const email = args.email.trim().toLowerCase()
-  if (!EMAIL_PATTERN.test(email)) throw new HostError('invalid_email', 'The e-mail address is not valid.', 400)
+  if (!EMAIL_PATTERN.test(email)) throw new HostError('invalid_email', 400, 'The e-mail address is not valid.')
   if (!isRoleName(args.role)) {
     throw new HostError(
       'invalid_role',
-      `Unknown role "${args.role}"; use one of: ${Object.keys(ROLES).join(', ')}.`,
       400,
+      `Unknown role "${args.role}"; use one of: ${Object.keys(ROLES).join(', ')}.`,
     )
   }
   if (args.password !== undefined && args.password.length < MIN_LOGIN_PASSWORD_LENGTH) {
     throw new HostError(
       'weak_password',
-      `The password must have at least ${MIN_LOGIN_PASSWORD_LENGTH} characters.`,
       400,
+      `The password must have at least ${MIN_LOGIN_PASSWORD_LENGTH} characters.`,
     )
   }
   if (await findUserByLogin(ctx.db, args.login)) {
-    throw new HostError('existing_user_login', `A user with the login "${args.login}" already exists.`, 409)
+    throw new HostError('existing_user_login', 409, `A user with the login "${args.login}" already exists.`)
   }
   if (await findUserByEmail(ctx.db, email)) {
-    throw new HostError('existing_user_email', 'A user with this e-mail address already exists.', 409)
+    throw new HostError('existing_user_email', 409, 'A user with this e-mail address already exists.')
   }
   const generated = args.password === undefined ? randomAlphanumeric(20) : undefined
   const password = args.password ?? generated ?? ''
@@ -134,7 +134,7 @@ export async function findUserByLoginOrEmail(ctx: Pick<HostContext, 'db'>, name:
 
 export async function requireUser(ctx: Pick<HostContext, 'db'>, name: string): Promise<UserRow> {
   const user = await findUserByLoginOrEmail(ctx, name)
-  if (!user) throw new HostError('invalid_username', `There is no user "${name}".`, 404)
+  if (!user) throw new HostError('invalid_username', 404, `There is no user "${name}".`)
   return user
 }
 
@@ -197,8 +197,8 @@ export async function setLoginPasswordOf(
   if (args.password !== undefined && args.password.length < MIN_LOGIN_PASSWORD_LENGTH) {
     throw new HostError(
       'weak_password',
-      `The password must have at least ${MIN_LOGIN_PASSWORD_LENGTH} characters.`,
       400,
+      `The password must have at least ${MIN_LOGIN_PASSWORD_LENGTH} characters.`,
     )
   }
   const generated = args.password === undefined ? randomAlphanumeric(20) : undefined

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto'
 import http from 'node:http'
 import https from 'node:https'
 
-import { PLUGIN_VERSION } from '../../version.js'
+import { SERVICE_VERSION } from '../../version.js'
 
 export type HttpProbeFailure = 'timeout' | 'network' | 'invalid_url' | 'too_many_redirects' | 'too_large'
 
@@ -47,7 +47,7 @@ export interface HttpProbeResult {
   body: Buffer
 }
 
-const USER_AGENT = `dg-offers/${PLUGIN_VERSION} (preflight)`
+const USER_AGENT = `dg-offers/${SERVICE_VERSION} (preflight)`
 
 type Answer = HttpProbeResult & { location: string | undefined }
 

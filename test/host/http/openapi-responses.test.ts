@@ -16,7 +16,7 @@ import type { LightMyRequestResponse } from 'fastify'
 import { beforeAll, expect, it } from 'vitest'
 
 import { setUpDemo } from '../../../src/demo/demo-setup.js'
-import { PLUGIN_VERSION } from '../../../src/version.js'
+import { SERVICE_VERSION } from '../../../src/version.js'
 import { createTestUser, basicAuth, type TestUser } from '../../helpers/factories.js'
 import { multipart } from '../../helpers/multipart.js'
 import { describeEachDatabase, type TestEnv } from '../../helpers/test-app.js'
@@ -990,10 +990,10 @@ describeEachDatabase('OpenAPI document against real responses', (getEnv) => {
 
   it('the website component: the current script, 304, and the redirect of latest', async () => {
     const script = `${V2}/embed/{version}/dg-prices.js`
-    const answered = await call('get', script, { params: { version: PLUGIN_VERSION } })
+    const answered = await call('get', script, { params: { version: SERVICE_VERSION } })
     expect(answered.statusCode).toBe(200)
     const revalidated = await call('get', script, {
-      params: { version: PLUGIN_VERSION },
+      params: { version: SERVICE_VERSION },
       headers: { 'if-none-match': String(answered.headers.etag) },
     })
     expect(revalidated.statusCode).toBe(304)

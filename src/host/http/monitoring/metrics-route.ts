@@ -27,8 +27,8 @@ export async function metricsRoutes(app: FastifyInstance): Promise<void> {
       if (expected !== undefined && timingSafeEqual(sha256(bearer[1] as string), expected)) return
       throw new HostError(
         'rest_forbidden',
-        'The metrics token is not valid.',
         401,
+        'The metrics token is not valid.',
         {},
         { 'WWW-Authenticate': 'Bearer realm="dg-metrics"' },
       )

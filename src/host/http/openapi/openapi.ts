@@ -21,7 +21,7 @@ import swaggerUi from '@fastify/swagger-ui'
 import type { FastifyInstance } from 'fastify'
 import type { TSchema } from 'typebox'
 
-import { API_VERSION, PLUGIN_VERSION } from '../../../version.js'
+import { API_VERSION, SERVICE_VERSION } from '../../../version.js'
 import type { OperationDocs, OperationDocsByRoute } from './operation-docs.js'
 import { errorResponse } from '../schemas.js'
 import { serviceOrigin } from '../service-origin.js'
@@ -187,7 +187,7 @@ export async function registerOpenApi(app: FastifyInstance, operationDocs: Opera
       openapi: '3.1.0',
       info: {
         title: 'Property-offer catalog, import, publication and webhook API',
-        version: PLUGIN_VERSION,
+        version: SERVICE_VERSION,
         description: `Contract ${API_VERSION}. Errors use the host shape {code, message, data:{status}} or the plugin shape {error, feature?}.`,
       },
       components: {

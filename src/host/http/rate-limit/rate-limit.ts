@@ -59,8 +59,8 @@ export async function hitRateLimit(
     ctx.log.error({ err: error }, 'rate-limit counter unavailable')
     throw new HostError(
       'rate_limit_unavailable',
-      'The request counter cannot be confirmed right now; retry shortly.',
       503,
+      'The request counter cannot be confirmed right now; retry shortly.',
       {},
       { 'Retry-After': 5 },
     )
