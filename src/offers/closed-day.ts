@@ -2,11 +2,13 @@
  * A published day is closed (docs/decisions/published-record.md): the file of a day is the legal
  * record of the prices offered on it, so no later write may change what it said. A price dated on
  * or before the last published day of its dataset, and before today, would do exactly that (the
- * next file would claim the new price held on days whose files showed another one): it is refused
- * on every channel, naming the earliest date that can be used. A change dated today after today's
- * file is published stays allowed: it is a new version of today's file.
+ * next file would claim the new price held on days whose files showed another one). The editor
+ * refuses it, naming the earliest date that can be used; import, webhook and sources, whose "price
+ * from" column is often stale, apply it from the earliest open day and keep the sent date in the
+ * history's reason. A change dated today after today's file is published stays allowed: it is a
+ * new version of today's file.
  */
-import { fieldError, type RowError } from './validation/row-errors.js'
+import { fieldError, formatDatePl, type RowError } from './validation/row-errors.js'
 import { addDays } from '../host/warsaw-day.js'
 
 export const PRICE_DATE_PUBLISHED = 'price_date_published'
@@ -42,8 +44,4 @@ export function publishedDayError(
       `wolno podważać. Podaj datę od ${formatDatePl(earliest)} lub późniejszą; jeśli wcześniejsza cena była błędna, ` +
       'wpisz poprawioną cenę z tą datą.',
   )
-}
-
-function formatDatePl(date: string): string {
-  return `${date.slice(8, 10)}.${date.slice(5, 7)}.${date.slice(0, 4)}`
 }
