@@ -124,6 +124,10 @@ export type DwellingType = (typeof PROPERTY_TYPES)[number]
 export const STANDALONE_PART_TYPES = ['parking_space', 'garage', 'storage_room', 'other'] as const
 /** Types of standalone parts: entered in the editor; earlier releases also took them from files. */
 export type StandalonePartType = (typeof STANDALONE_PART_TYPES)[number]
+
+export function isStandalonePart(type: string): boolean {
+  return (STANDALONE_PART_TYPES as readonly string[]).includes(type)
+}
 export type PropertyType = DwellingType | StandalonePartType
 /**
  * The stored `property_type` of an offer that has no legal qualification yet: a new offer sent

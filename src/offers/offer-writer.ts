@@ -15,10 +15,10 @@ import type { Executor } from '../host/context.js'
 import type { DialectName } from '../host/db/dialect.js'
 import type { NewOffer, NewPriceHistory, OfferRow, OfferUpdate, StatusHistoryTable } from '../host/db/schema.js'
 import { OFFER_TYPE_LABELS, slugify } from './names-and-slugs.js'
-import { UNQUALIFIED_PROPERTY_TYPE } from './canonical-fields.js'
+import { isStandalonePart, UNQUALIFIED_PROPERTY_TYPE } from './canonical-fields.js'
 import { META_FIELD_PREFIX } from './validation/meta-values.js'
 import type { ClearableField, ComponentValues, EditorFields, EditorOperation, PriceNote } from './editor-operation.js'
-import { isStandalonePart, type OfferPlan, type PlannedOperation } from './offer-planner.js'
+import type { OfferPlan, PlannedOperation } from './offer-planner.js'
 import {
   deleteComponent,
   insertComponent,

@@ -80,3 +80,8 @@ export function formatCentsPl(cents: bigint | number): string {
 export function formatAreaPl(area: string): string {
   return area.replace('.', ',')
 }
+
+/** A calendar date (`2026-11-07`) as Polish text (`07.11.2026`). */
+export function formatDatePl(date: string): string {
+  return `${date.slice(8, 10)}.${date.slice(5, 7)}.${date.slice(0, 4)}`
+}

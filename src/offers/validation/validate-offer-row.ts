@@ -26,8 +26,8 @@ import {
 } from '../canonical-fields.js'
 import type { MetaType } from '../../host/meta/meta-registry.js'
 import { META_FIELD_PREFIX, type MetaScalar, parseMetaValue } from './meta-values.js'
-import { PRICE_ROUNDING_RULE, PRICE_ROUNDING_RULE_PL, priceWithinRounding } from './price-consistency.js'
-import { fieldError, formatAreaPl, formatCentsPl, type RowError, rowError } from './row-errors.js'
+import { checkPriceConsistency, combinedBelowTotal } from './price-consistency.js'
+import { fieldError, type RowError, rowError } from './row-errors.js'
 import {
   describeValue,
   describeValuePl,
@@ -305,54 +305,6 @@ function unknownField(name: string): { pl: string; en: string } {
     en: `${describeValue(name)} is not a canonical offer field; ${near ? `did you mean ${folded}?` : `canonical fields are ${fields}`}`,
     pl: `${describeValuePl(name)} nie jest polem oferty; ${near ? `czy chodziło o ${folded}?` : `pola oferty to ${fields}`}`,
   }
-}
-
-/**
- * `price_total` must equal `price_m2 × prop_area` within rounding (see price-consistency.ts).
- * Checked only when all three are in the row; in patch mode the planner compares with the stored
- * values too.
- */
-function checkPriceConsistency(values: NormalizedOfferValues): { pl: string; en: string } | undefined {
-  const { priceM2Cents, area, priceTotalCents } = values
-  if (priceM2Cents === undefined || area === undefined || priceTotalCents === undefined) return undefined
-  if (priceWithinRounding(priceTotalCents, priceM2Cents, area)) return undefined
-  const expectedCents = (BigInt(priceM2Cents) * BigInt(area.replace('.', '')) + 50n) / 100n
-  return {
-    en:
-      `price_total: ${formatCents(BigInt(priceTotalCents))} does not match price_m2 × prop_area = ` +
-      `${formatCents(BigInt(priceM2Cents))} × ${area} = ${formatCents(expectedCents)} (${PRICE_ROUNDING_RULE})`,
-    pl:
-      `Cena całkowita: ${formatCentsPl(priceTotalCents)} zł nie zgadza się z ceną za m² × powierzchnią = ` +
-      `${formatCentsPl(priceM2Cents)} zł × ${formatAreaPl(area)} m² = ${formatCentsPl(expectedCents)} zł ` +
-      `(${PRICE_ROUNDING_RULE_PL})`,
-  }
-}
-
-/**
- * The combined price (column 42) is the total plus the prices of the parts, appurtenant rooms and
- * rights bought with the unit (art. 19a ust. 1 pkt 1–3; docs/decisions/column-42-combined-price.md),
- * so it is never below the total. The planner holds a row that sends one of them to the stored other.
- */
-export function combinedBelowTotal(
-  combinedCents: number | null | undefined,
-  totalCents: number | null | undefined,
-): { pl: string; en: string } | undefined {
-  if (combinedCents === undefined || combinedCents === null || totalCents === undefined || totalCents === null)
-    return undefined
-  if (combinedCents >= totalCents) return undefined
-  return {
-    en:
-      `price_combined: ${formatCents(BigInt(combinedCents))} is below price_total ${formatCents(BigInt(totalCents))}; ` +
-      'the combined price is the total plus the parts, appurtenant rooms and rights bought with the unit',
-    pl:
-      `Cena łączna ${formatCentsPl(combinedCents)} zł jest niższa niż cena lokalu ${formatCentsPl(totalCents)} zł. ` +
-      'Cena łączna (kolumna 42) to cena lokalu powiększona o ceny części, pomieszczeń przynależnych i praw ' +
-      'kupowanych razem z lokalem: popraw ją (w edytorze przycisk „Przelicz cenę łączną”) albo usuń.',
-  }
-}
-
-function formatCents(cents: bigint): string {
-  return `${cents / 100n}.${(cents % 100n).toString().padStart(2, '0')}`
 }
 
 export interface OfferRowsOptions {
