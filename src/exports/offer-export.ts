@@ -12,36 +12,23 @@ import { sql } from 'kysely'
 
 import type { HostContext } from '../host/context.js'
 import { listedTotal, type OfferFilters, pricesDayOf } from '../editor/editor-repository.js'
+import { CANONICAL_FIELDS, type CanonicalField } from '../offers/canonical-fields.js'
 import { warsawDate } from '../host/warsaw-day.js'
 
-/** The columns of an export and of the template, in order. `proj_local_no` is not stored, so not exported. */
-export const EXPORT_COLUMNS = [
-  'source_investment_id',
-  'source_property_id',
-  'prop_no',
-  'prop_type',
-  'property_status',
-  'prop_area',
-  'prop_rooms',
-  'prop_floor',
-  'price_m2',
-  'price_m2_from',
-  'price_total',
-  'price_total_from',
-  'price_combined',
-  'price_combined_from',
-  'price_combined_variant',
-  'price_combined_status',
-  'proj_voivod',
-  'proj_powiat',
-  'proj_gmina',
-  'proj_city',
-  'proj_street',
-  'proj_build_no',
-  'proj_zip',
-] as const
+/** Canonical fields the store does not keep, so an export cannot fill them. */
+export const NOT_EXPORTED_FIELDS = ['proj_local_no'] as const satisfies readonly CanonicalField[]
 
-export type ExportColumn = (typeof EXPORT_COLUMNS)[number]
+/**
+ * A column of an export and of the template: every canonical field the store keeps. A field added to
+ * the vocabulary is a column at once, and the type check asks for its description and its value below.
+ */
+export type ExportColumn = Exclude<CanonicalField, (typeof NOT_EXPORTED_FIELDS)[number]>
+
+const notExported: ReadonlySet<CanonicalField> = new Set(NOT_EXPORTED_FIELDS)
+const isExportColumn = (field: CanonicalField): field is ExportColumn => !notExported.has(field)
+
+/** The columns of an export and of the template, in the canonical fields' order; each header is the field's name. */
+export const EXPORT_COLUMNS: readonly ExportColumn[] = CANONICAL_FIELDS.filter(isExportColumn)
 
 /** What each column holds, in Polish and English: the template's second sheet. */
 export const COLUMN_DESCRIPTIONS: Readonly<Record<ExportColumn, [string, string]>> = {
