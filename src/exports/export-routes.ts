@@ -13,7 +13,7 @@ import { actorOf, requireCapability, requirePrincipal } from '../host/http/authe
 import { DateString, errorResponses, stringEnum } from '../host/http/schemas.js'
 import { OfferListQuery } from '../editor/schemas.js'
 import { exportCsv, exportOffers, exportXlsx } from './offer-export.js'
-import { executePriceChange, previewPriceChange, type Rounding } from './bulk-price-change.js'
+import { executePriceChange, previewPriceChange, type Rounding } from '../bulk-changes/bulk-price-change.js'
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
 const guard = [requireCapability('manage_options')]

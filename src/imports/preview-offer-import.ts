@@ -71,14 +71,14 @@ export interface PreviewArgs {
 type PreviewOrigin = Pick<PreviewArgs, 'actor' | 'operator' | 'fileName' | 'mode' | 'mapping' | 'onProgress'>
 
 /**
- * Rows validated by their caller with the shared validator (`validateOfferRow`), in one batch:
- * what a feature of this service writes through the import without a file. `fileName`,
- * `fileFormat` and `sha256` describe the rows as the file they stand for.
+ * Rows validated by their caller with the shared validator (`validateOfferRow`), in batches of
+ * about `VALIDATED_BATCH_ROWS`: what a feature of this service writes through the import without
+ * a file. `fileName`, `fileFormat` and `sha256` describe the rows as the file they stand for.
  */
 export interface ValidatedRowsPreviewArgs extends Omit<PreviewOrigin, 'onProgress'> {
   fileFormat: string
   sha256: string
-  rows: Extract<ValidationEvent, { kind: 'batch' }>
+  batches: Iterable<Extract<ValidationEvent, { kind: 'batch' }>>
 }
 
 export interface PreviewBody {
@@ -106,13 +106,13 @@ async function previewRows(
   ctx: HostContext,
   args: ValidatedRowsPreviewArgs,
 ): Promise<{ id: string; preview: PreviewBody }> {
-  const { rows } = args
+  const { batches } = args
   return previewJob(
     ctx,
     args,
     { format: args.fileFormat, sha256: args.sha256 },
     (async function* () {
-      yield rows
+      yield* batches
     })(),
   )
 }

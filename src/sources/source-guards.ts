@@ -8,6 +8,7 @@
  * read from the import job the preview stored (each operation's values and the stored values it
  * changes), so what is judged is exactly what the writer would write.
  */
+import { PRICE_CHANGE_NAME_PREFIX } from '../bulk-changes/bulk-price-change.js'
 import type { Executor } from '../host/context.js'
 import { countJobItemChunks, findImportJob, selectJobItemChunks } from '../imports/import-jobs-repository.js'
 import { decodeChunk } from '../imports/execution/stored-operations.js'
@@ -128,8 +129,6 @@ const OFFER_VALUES: Readonly<Record<string, Exclude<keyof NormalizedOfferValues,
   price_combined_status: 'priceCombinedStatus',
 }
 const AMOUNTS: ReadonlySet<string> = new Set(PRICES.map((p) => p.field))
-/** The file name the bulk price change gives the import it runs (src/exports/bulk-price-change.ts). */
-const BULK_PRICE_CHANGE_FILE = 'zmiana-cen_'
 
 function percent(part: number, whole: number): number {
   if (whole <= 0) return part > 0 ? 100 : 0
@@ -235,7 +234,7 @@ function panelChannelOf(run: AuditFact): PanelChannel | null {
   if (run.action.startsWith('editor.offer.')) return 'editor'
   if (run.action === 'import.execute') {
     const file = parseDetails(run.details).file
-    if (typeof file === 'string' && file.startsWith(BULK_PRICE_CHANGE_FILE)) return 'bulk_price_change'
+    if (typeof file === 'string' && file.startsWith(PRICE_CHANGE_NAME_PREFIX)) return 'bulk_price_change'
   }
   return null
 }
