@@ -6,7 +6,7 @@ import { type SelectQueryBuilder, sql } from 'kysely'
 
 import type { Executor } from '../host/context.js'
 import { compiledOnce } from '../host/db/compiled-once.js'
-import { areaNumericSql, type DialectName } from '../host/db/dialect.js'
+import { areaNumericSql, type DialectName, likeIgnoringCase } from '../host/db/dialect.js'
 import type { Database } from '../host/db/schema.js'
 import { totalPriceInForceSql } from '../offers/offers-repository.js'
 
@@ -48,10 +48,9 @@ function escapeLike(text: string): string {
   return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`
 }
 
-/** Case-insensitive "contains" (SQLite's LIKE already ignores ASCII case; PostgreSQL needs ILIKE). */
+/** Case-insensitive "contains". */
 function containsText(dialect: DialectName, column: string, text: string) {
-  const op = dialect === 'postgres' ? sql.raw('ILIKE') : sql.raw('LIKE')
-  return sql<boolean>`${sql.ref(column)} ${op} ${escapeLike(text)} ESCAPE '\\'`
+  return sql<boolean>`${sql.ref(column)} ${likeIgnoringCase(dialect)} ${escapeLike(text)} ESCAPE '\\'`
 }
 
 function publishedOffers(db: Executor): OfferQuery {
@@ -71,7 +70,7 @@ function listedTotal(filters: PropertyFilters) {
 
 function applyFilters(query: OfferQuery, dialect: DialectName, filters: PropertyFilters): OfferQuery {
   let q = query
-  const area = sql<number>`${sql.raw(areaNumericSql(dialect).replace('area', 'offers.area'))}`
+  const area = sql<number>`${sql.raw(areaNumericSql(dialect, 'offers.area'))}`
   if (filters.investment !== undefined) q = q.where('offers.investment_id', '=', filters.investment)
   if (filters.status !== undefined) q = q.where('offers.status', '=', filters.status)
   if (filters.offerKind !== undefined) q = q.where('offers.offer_kind', '=', filters.offerKind)
@@ -176,7 +175,7 @@ function orderedPage<O>(
       q = q.orderBy(listedTotal(filters), (ob) => (dir === 'asc' ? ob.asc() : ob.desc()).nullsLast())
       break
     case 'area':
-      q = q.orderBy(sql.raw(areaNumericSql(dialect).replace('area', 'offers.area')), (ob) =>
+      q = q.orderBy(sql.raw(areaNumericSql(dialect, 'offers.area')), (ob) =>
         (dir === 'asc' ? ob.asc() : ob.desc()).nullsLast(),
       )
       break

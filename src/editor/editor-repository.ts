@@ -6,7 +6,7 @@
 import { type Insertable, type Selectable, type SelectQueryBuilder, sql, type Updateable } from 'kysely'
 
 import type { Executor } from '../host/context.js'
-import { areaNumericSql, type DialectName } from '../host/db/dialect.js'
+import { areaNumericSql, type DialectName, likeIgnoringCase, lockedForUpdate } from '../host/db/dialect.js'
 import type { AttachmentsTable, Database, InvestmentRow, InvestmentsTable, NewInvestment } from '../host/db/schema.js'
 import { anyTotalAnnouncedAfter, totalPriceInForceSql } from '../offers/offers-repository.js'
 
@@ -19,10 +19,9 @@ function escapeLike(text: string): string {
   return `%${text.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`
 }
 
-/** Case-insensitive "contains" (SQLite's LIKE already ignores ASCII case; PostgreSQL needs ILIKE). */
+/** Case-insensitive "contains". */
 function containsText(dialect: DialectName, column: string, text: string) {
-  const op = dialect === 'postgres' ? sql.raw('ILIKE') : sql.raw('LIKE')
-  return sql<boolean>`${sql.ref(column)} ${op} ${escapeLike(text)} ESCAPE '\\'`
+  return sql<boolean>`${sql.ref(column)} ${likeIgnoringCase(dialect)} ${escapeLike(text)} ESCAPE '\\'`
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -280,7 +279,7 @@ export async function selectInvestmentForUpdate(
   id: number,
 ): Promise<InvestmentRow | undefined> {
   const query = db.selectFrom('investments').selectAll().where('id', '=', id)
-  return (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst()
+  return lockedForUpdate(query, dialect).executeTakeFirst()
 }
 
 /** Offers per investment, by host status: `publish` and the total. */

@@ -12,7 +12,7 @@
 import type { Insertable } from 'kysely'
 
 import type { Executor } from '../host/context.js'
-import type { DialectName } from '../host/db/dialect.js'
+import { type DialectName, writerNumbersNewRows } from '../host/db/dialect.js'
 import type { NewOffer, NewPriceHistory, OfferRow, OfferUpdate, StatusHistoryTable } from '../host/db/schema.js'
 import { OFFER_TYPE_LABELS, slugify } from './names-and-slugs.js'
 import { isStandalonePart, UNQUALIFIED_PROPERTY_TYPE } from './canonical-fields.js'
@@ -280,9 +280,9 @@ export function createPlanWriter(
   const nowIso = options.now.toISOString()
   const counts: ApplyCounts = { processed: 0, created: 0, updated: 0, archived: 0, unchanged: 0 }
   const investmentIds = new Map<string, number>()
-  // SQLite's single writer may number its new offers itself (see selectNextSqliteOfferId), which
-  // spares the bulk INSERT its RETURNING clause and the lookup of every id by key
-  const explicitIds = options.bulk === 'sqlite'
+  // the writer may number its new offers itself (see selectNextSqliteOfferId), which spares the
+  // bulk INSERT its RETURNING clause and the lookup of every id by key
+  const explicitIds = options.bulk !== undefined && writerNumbersNewRows(options.bulk)
   let nextOfferId: number | undefined
   // the records of one editor operation, written as it is applied
   const editorHistory: NewPriceHistory[] = []

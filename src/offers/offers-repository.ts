@@ -2,10 +2,10 @@
  * SQL of the shared write path: reading the current catalog for planning, and writing offers,
  * investments and price history in the caller's transaction.
  */
-import { CompiledQuery, type Insertable, type Kysely, PostgresAdapter, sql, type Updateable } from 'kysely'
+import { CompiledQuery, type Insertable, type Kysely, sql, type Updateable } from 'kysely'
 
 import type { Executor } from '../host/context.js'
-import { type DialectName, insertRows } from '../host/db/dialect.js'
+import { type DialectName, dialectOf, insertRows, jsonArrayTextSql, jsonRowsSql } from '../host/db/dialect.js'
 import type {
   InvestmentsTable,
   NewOffer,
@@ -88,21 +88,14 @@ export type PlanOfferRow = Pick<
   | 'price_combined_status'
 >
 
-const isPostgres = (db: Executor) => db.getExecutor().adapter instanceof PostgresAdapter
-
 /*
- * The offer's `comparedText` (compared-values.ts), made by the database: SQLite's json_array writes
- * it as JSON.stringify does; PostgreSQL's json_build_array puts a space after each comma, so there
- * the array is joined from each value's JSON. The type of an offer not qualified yet (stored as '')
- * is null, as in the text of a row that sends none: such a row leaves it as it is.
+ * The offer's `comparedText` (compared-values.ts), made by the database as JSON.stringify makes it.
+ * The type of an offer not qualified yet (stored as '') is null, as in the text of a row that sends
+ * none: such a row leaves it as it is.
  */
 const comparedValue = (column: (typeof COMPARED_COLUMNS)[number]) =>
   column === 'o.property_type' ? sql`nullif(${sql.ref(column)}, '')` : sql.ref(column)
-const comparedJson = (db: Executor) => {
-  if (!isPostgres(db)) return sql<string>`json_array(${sql.join(COMPARED_COLUMNS.map(comparedValue))})`
-  const values = COMPARED_COLUMNS.map((column) => sql`coalesce(to_json(${comparedValue(column)})::text, 'null')`)
-  return sql<string>`'[' || ${sql.join(values, sql` || ',' || `)} || ']'`
-}
+const comparedJson = (db: Executor) => jsonArrayTextSql(dialectOf(db), COMPARED_COLUMNS.map(comparedValue))
 
 /**
  * An offer as the planner reads it: what finds it, and its `comparedText` (which shows it unchanged
@@ -322,7 +315,7 @@ const UPDATABLE_OFFER_COLUMN = /^[a-z][a-z0-9_]*$/
 /**
  * Updates many offers, each with its own values, in one statement per 500 offers that set the same
  * columns: the rows travel as one JSON parameter, which the database reads back as a table of the
- * offers' own column types (PostgreSQL `jsonb_populate_recordset`, SQLite `json_each`). One UPDATE
+ * offers' own column types (jsonRowsSql). One UPDATE
  * per offer made an import that updates 100,000 offers send 100,000 statements, each of which
  * also fired the catalog revision trigger (once per statement on PostgreSQL) and rewrote every
  * index entry of its offer: 374 s. Every offer must appear once (a later value of the same offer
@@ -363,13 +356,9 @@ export async function updateOffers(
 }
 
 function updateOffersText(dialect: DialectName, columns: readonly string[]): string {
-  if (dialect === 'postgres') {
-    const set = columns.map((column) => `"${column}" = v."${column}"`).join(', ')
-    return `UPDATE "offers" AS o SET ${set} FROM jsonb_populate_recordset(NULL::"offers", $1::jsonb) AS v WHERE o.id = v.id`
-  }
   const set = columns.map((column) => `"${column}" = v."${column}"`).join(', ')
-  const read = columns.map((column) => `value ->> '$.${column}' AS "${column}"`).join(', ')
-  return `UPDATE "offers" SET ${set} FROM (SELECT value ->> '$.id' AS id, ${read} FROM json_each(?)) AS v WHERE "offers".id = v.id`
+  const rows = jsonRowsSql(dialect, 'offers', ['id', ...columns])
+  return `UPDATE "offers" SET ${set} FROM ${rows} AS v WHERE "offers".id = v.id`
 }
 
 export async function insertPriceHistory(

@@ -31,7 +31,7 @@ import { type Kysely, sql } from 'kysely'
 
 import { recordAudit } from '../host/audit/audit.js'
 import type { Executor, HostContext } from '../host/context.js'
-import { lockOffersForWrite } from '../host/db/dialect.js'
+import { lockOffersForWriteWithin } from '../host/db/dialect.js'
 import { IMPORT_LOCK } from '../imports/import-job-lifecycle.js'
 import { PluginError } from '../host/errors.js'
 import { measured, recordWebhook } from '../host/metrics.js'
@@ -534,25 +534,20 @@ async function executeEvent(
 }
 
 /**
- * The offers table lock of the shared write path, taken without waiting behind a long write. On
- * PostgreSQL every lock wait of the rest of the transaction is bounded by `lock_timeout`; a running
- * import (its named lock held) is not waited for at all: it holds the table for its whole commit.
- * The refusal (55P03) becomes 409 webhook_in_progress in runDelivery. SQLite's single writer
- * needs no table lock.
+ * The offers table lock of the shared write path, taken without waiting behind a long write: every
+ * lock wait of the rest of the transaction is bounded by LOCK_WAIT_MS, and a running import (its
+ * named lock held) is not waited for at all: it holds the table for its whole commit. The refusal
+ * (55P03) becomes 409 webhook_in_progress in runDelivery. SQLite's single writer needs no lock.
  */
 async function lockOffersForDelivery(trx: Executor, ctx: HostContext): Promise<void> {
-  if (ctx.caps.name !== 'postgres') {
-    await lockOffersForWrite(trx as unknown as Kysely<never>, ctx.caps.name)
-    return
-  }
-  await sql.raw(`SET LOCAL lock_timeout = '${LOCK_WAIT_MS}ms'`).execute(trx)
-  const importLock = await trx
-    .selectFrom('locks')
-    .select('expires_at')
-    .where('name', '=', IMPORT_LOCK)
-    .executeTakeFirst()
-  const importRunning = importLock !== undefined && importLock.expires_at >= ctx.now().toISOString()
-  await sql.raw(`LOCK TABLE offers IN SHARE ROW EXCLUSIVE MODE${importRunning ? ' NOWAIT' : ''}`).execute(trx)
+  await lockOffersForWriteWithin(trx as unknown as Kysely<never>, ctx.caps.name, LOCK_WAIT_MS, async () => {
+    const importLock = await trx
+      .selectFrom('locks')
+      .select('expires_at')
+      .where('name', '=', IMPORT_LOCK)
+      .executeTakeFirst()
+    return importLock === undefined || importLock.expires_at < ctx.now().toISOString()
+  })
 }
 
 type Claim = { kind: 'claimed' } | { kind: 'replay'; result: WebhookResult }

@@ -13,7 +13,9 @@ import {
   CompiledQuery,
   type CreateTableBuilder,
   type Kysely,
+  PostgresAdapter,
   PostgresDialect,
+  type RawBuilder,
   sql,
   SqliteDialect,
 } from 'kysely'
@@ -28,6 +30,11 @@ export interface DialectCaps {
   readonly name: DialectName
   /** Several processes may write at once (PostgreSQL); SQLite has one writer at a time. */
   readonly concurrentWriters: boolean
+}
+
+/** The dialect of a connection or transaction, for SQL built where no `caps` is at hand. */
+export function dialectOf(db: Pick<Kysely<never>, 'getExecutor'>): DialectName {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite'
 }
 
 export interface SqliteOptions {
@@ -131,7 +138,7 @@ export async function deferSecondaryIndexes(
   dialect: DialectName,
   table: string,
 ): Promise<() => Promise<void>> {
-  if (dialect !== 'sqlite') return async () => undefined
+  if (!bulkLoadDefersIndexes(dialect)) return async () => undefined
   const { rows } = await sql<{ name: string; sql: string }>`
     SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ${table} AND sql IS NOT NULL`.execute(db)
   const secondary = rows.filter((index) => !/^\s*CREATE\s+UNIQUE\b/i.test(index.sql))
@@ -139,6 +146,57 @@ export async function deferSecondaryIndexes(
   return async () => {
     for (const index of secondary) await sql.raw(index.sql).execute(db)
   }
+}
+
+/** Whether `deferSecondaryIndexes` drops anything: a caller may skip the reads that decide on it. */
+export function bulkLoadDefersIndexes(dialect: DialectName): boolean {
+  return dialect === 'sqlite'
+}
+
+/**
+ * Whether a bulk write may number its new rows itself, from the table's sequence read in its own
+ * transaction, sparing its INSERT the RETURNING clause: only SQLite's single writer can be sure
+ * that no other transaction takes the same numbers.
+ */
+export function writerNumbersNewRows(dialect: DialectName): boolean {
+  return dialect === 'sqlite'
+}
+
+/**
+ * The rows of a JSON array parameter (objects naming `columns`) as a table an UPDATE … FROM reads:
+ * PostgreSQL's jsonb_populate_recordset gives each value the type of `table`'s column of its name;
+ * SQLite's json_each gives it its JSON type, which the column's affinity then converts. The one
+ * parameter is the array's JSON text.
+ */
+export function jsonRowsSql(dialect: DialectName, table: string, columns: readonly string[]): string {
+  const quote = (name: string) => `"${name.replace(/"/g, '""')}"`
+  if (dialect === 'postgres') return `jsonb_populate_recordset(NULL::${quote(table)}, $1::jsonb)`
+  const read = columns.map((column) => `value ->> '$.${column.replace(/'/g, "''")}' AS ${quote(column)}`).join(', ')
+  return `(SELECT ${read} FROM json_each(?))`
+}
+
+/**
+ * A JSON array of the values as text, written exactly as JSON.stringify writes it: SQLite's
+ * json_array does; PostgreSQL's json_build_array puts a space after each comma, so there the array
+ * is joined from each value's own JSON.
+ */
+export function jsonArrayTextSql(dialect: DialectName, values: readonly RawBuilder<unknown>[]): RawBuilder<string> {
+  if (dialect === 'sqlite') return sql<string>`json_array(${sql.join(values)})`
+  const items = values.map((value) => sql`coalesce(to_json(${value})::text, 'null')`)
+  return sql<string>`'[' || ${sql.join(items, sql` || ',' || `)} || ']'`
+}
+
+/** Case-insensitive LIKE: SQLite's LIKE already ignores ASCII case, PostgreSQL's needs ILIKE. */
+export function likeIgnoringCase(dialect: DialectName): RawBuilder<unknown> {
+  return sql.raw(dialect === 'postgres' ? 'ILIKE' : 'LIKE')
+}
+
+/**
+ * The query with its rows locked until the transaction ends where writers run at once
+ * (PostgreSQL), so that two writes that read them take turns; SQLite's single writer already does.
+ */
+export function lockedForUpdate<Q extends { forUpdate(): Q }>(query: Q, dialect: DialectName): Q {
+  return dialect === 'postgres' ? query.forUpdate() : query
 }
 
 /**
@@ -547,9 +605,41 @@ export async function analyzeSqlite<DB>(trx: Kysely<DB>, moment: 'opening' | 'af
   await sql.raw('DROP TABLE dg_planner_statistics_reload').execute(trx)
 }
 
-/** The offer area (decimal text) as a number, in the one form both the index and the queries use. */
-export function areaNumericSql(dialect: DialectName): string {
-  return dialect === 'sqlite' ? 'CAST(area AS REAL)' : 'CAST(area AS numeric)'
+/**
+ * The statistics refresh of a large write that belongs inside its transaction: SQLite's analysis
+ * (analyzeSqlite), so that other connections see the rows and their statistics at once. PostgreSQL
+ * refreshes after the commit (refreshStatisticsAfterLargeWrite): VACUUM cannot run in a transaction.
+ */
+export async function refreshStatisticsInsideLargeWrite<DB>(trx: Kysely<DB>, dialect: DialectName): Promise<void> {
+  if (dialect === 'sqlite') await analyzeSqlite(trx, 'after a large write')
+}
+
+/** The statistics refresh of a large write after its commit: PostgreSQL's (see the one inside). */
+export async function refreshStatisticsAfterLargeWrite<DB>(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  tables: readonly string[],
+): Promise<void> {
+  if (dialect === 'postgres') await refreshPlannerStatistics(db, dialect, 'after a large write', tables)
+}
+
+/**
+ * The schema Kysely's migration tables are looked up in: PostgreSQL's current one, since a database
+ * may hold several schemas (tests, tenants) and another schema's table would be mistaken for ours.
+ * SQLite has one schema.
+ */
+export async function migrationSchema<DB>(db: Kysely<DB>, dialect: DialectName): Promise<string | undefined> {
+  if (dialect !== 'postgres') return undefined
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db)
+  return rows[0]?.schema
+}
+
+/**
+ * The offer area (decimal text) as a number, in the one form both the index and the queries use;
+ * `column` names the area column as the query names it (`offers.area` in a join).
+ */
+export function areaNumericSql(dialect: DialectName, column = 'area'): string {
+  return dialect === 'sqlite' ? `CAST(${column} AS REAL)` : `CAST(${column} AS numeric)`
 }
 
 /**
@@ -559,6 +649,23 @@ export function areaNumericSql(dialect: DialectName): string {
  */
 export async function lockOffersForWrite(db: Kysely<never>, dialect: DialectName): Promise<void> {
   if (dialect === 'postgres') await sql`LOCK TABLE offers IN SHARE ROW EXCLUSIVE MODE`.execute(db)
+}
+
+/**
+ * `lockOffersForWrite` for a writer that must not wait long. PostgreSQL: every lock wait of the rest
+ * of the transaction gives up after `waitMs` (SQLSTATE 55P03), and when `mayWait` (asked after that
+ * is set) says no, the table lock is not waited for at all. SQLite: as `lockOffersForWrite`.
+ */
+export async function lockOffersForWriteWithin(
+  db: Kysely<never>,
+  dialect: DialectName,
+  waitMs: number,
+  mayWait: () => Promise<boolean>,
+): Promise<void> {
+  if (dialect !== 'postgres') return lockOffersForWrite(db, dialect)
+  await sql.raw(`SET LOCAL lock_timeout = '${Math.trunc(waitMs)}ms'`).execute(db)
+  const wait = await mayWait()
+  await sql.raw(`LOCK TABLE offers IN SHARE ROW EXCLUSIVE MODE${wait ? '' : ' NOWAIT'}`).execute(db)
 }
 
 /** Socket failures of the PostgreSQL connection (refused, reset, unreachable, name not resolved). */

@@ -1,6 +1,6 @@
 import { type Kysely, type Migration, type MigrationResultSet, Migrator, sql } from 'kysely'
 
-import type { DialectName } from './dialect.js'
+import { type DialectName, migrationSchema } from './dialect.js'
 import type { Database } from './schema.js'
 import * as foundation from './migrations/0001-foundation.js'
 import * as catalogRead from './migrations/0002-catalog-read.js'
@@ -66,10 +66,7 @@ export class MigrationError extends Error {}
 export async function migrateToLatest(db: Kysely<Database>, dialect: DialectName): Promise<string[]> {
   // Kysely looks for its bookkeeping tables in every schema unless told which one: with several
   // schemas in one database (tests, or tenants) another schema's table would be mistaken for ours
-  const schema =
-    dialect === 'postgres'
-      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema
-      : undefined
+  const schema = await migrationSchema(db, dialect)
   const migrator = new Migrator({
     ...(schema ? { migrationTableSchema: schema } : {}),
     // migrations see the schema as it was when they were written, not today's Database type
