@@ -28,7 +28,8 @@ import {
   toast,
   withBusy,
 } from '../ui.js'
-import { announcedText, renderOfferEditor } from './view-offer-edit.js'
+import { renderOfferEditor } from './view-offer-edit.js'
+import { announcedText } from '../offer-edit/price-text.js'
 
 const SECTION = 'oferty'
 
