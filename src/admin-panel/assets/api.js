@@ -43,7 +43,10 @@ export class Api {
   constructor(base) {
     this.base = base.replace(/\/+$/, '')
     this.nonce = null
-    /** Called when a request answers 401: the session ended (expired, logged out elsewhere). */
+    /**
+     * Called when a request answers 401: the session ended (expired, logged out elsewhere).
+     * @type {(error: ApiError) => void}
+     */
     this.onSessionLost = () => {}
   }
 
@@ -65,6 +68,7 @@ export class Api {
    * @returns {Promise<{status: number, body: any, headers: Headers}>}
    */
   async request(method, path, options = {}, retried = false) {
+    /** @type {RequestInit & { headers: Record<string, string> }} */
     const init = { method, credentials: 'same-origin', headers: this.headers(options.headers), signal: options.signal }
     if (options.json !== undefined) {
       init.headers['Content-Type'] = 'application/json'

@@ -38,6 +38,7 @@ const GROUPS = {
 /**
  * The panel's sections in the order of the navigation. `route` is the address (#/route/…), `title`
  * [Polish, English], `render(page, {api, user, signal})` draws the view.
+ * @type {{ route: string, group: string, title: string[], render: (page: HTMLElement, context: any) => Promise<void> }[]}
  */
 const SECTIONS = [
   { route: 'status', group: 'daily', title: ['Pulpit', 'Dashboard'], render: renderDashboard },
@@ -77,7 +78,7 @@ const ROUTES = Object.fromEntries(SECTIONS.map((section) => [section.route, sect
 // an address the panel does not know says so (a mistyped or outdated link), never the dashboard
 const UNKNOWN = { route: 'nieznany', title: ['Nieznany adres', 'Unknown address'], render: renderUnknownAddress }
 
-const api = new Api(document.querySelector('meta[name="dg-rest-base"]').content)
+const api = new Api(/** @type {HTMLMetaElement} */ (document.querySelector('meta[name="dg-rest-base"]')).content)
 const view = document.getElementById('view')
 const nav = document.getElementById('nav')
 const account = document.getElementById('account')

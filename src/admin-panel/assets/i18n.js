@@ -50,11 +50,11 @@ export function setLanguage(next) {
  */
 export function translateStatic(root = document) {
   document.documentElement.lang = current
-  for (const element of root.querySelectorAll('[data-en]')) {
+  for (const element of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll('[data-en]'))) {
     if (element.dataset.pl === undefined) element.dataset.pl = element.textContent
     element.textContent = current === 'en' ? element.dataset.en : element.dataset.pl
   }
-  for (const element of root.querySelectorAll('[data-en-label]')) {
+  for (const element of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll('[data-en-label]'))) {
     if (element.dataset.plLabel === undefined) element.dataset.plLabel = element.getAttribute('aria-label') ?? ''
     element.setAttribute('aria-label', current === 'en' ? element.dataset.enLabel : element.dataset.plLabel)
   }

@@ -196,7 +196,7 @@ const MESSAGES = {
 const fill = (text, values) => text.replace(/\{(\w+)\}/g, (whole, name) => String(values[name] ?? whole))
 
 /**
- * @param {unknown} error an ApiError or anything thrown
+ * @param {any} error an ApiError or anything thrown
  * @returns {{ text: string, code: string, detail: string }}
  */
 export function describeError(error) {

@@ -36,7 +36,12 @@ export function alertBox(tone, title, ...children) {
  * Issues of the API (publication, preflight, import, settings) as the operator must correct them:
  * the message in the panel's language, the stable code beneath in small print for support.
  */
-/** `links(issue)`: an element shown after the issue's text (where it is fixed), or null. */
+/**
+ * `links(issue)`: an element shown after the issue's text (where it is fixed), or null.
+ * @param {any[]} issues
+ * @param {string} [className]
+ * @param {(issue: any) => Node | null} [links]
+ */
 export function issuesList(issues, className = 'issues', links = () => null) {
   if (!Array.isArray(issues) || issues.length === 0) return null
   return h(
@@ -78,6 +83,8 @@ export function technicalDetails(...children) {
 /**
  * A button that copies `text()` to the clipboard (or selects `target` when the browser refuses,
  * so Ctrl+C works); `text` is read on click, so a secret is never kept in an attribute.
+ * @param {() => string} text
+ * @param {{ target?: HTMLElement, label?: string, id?: string }} [options]
  */
 export function copyButton(text, { target, label, id } = {}) {
   const button = h('button', { type: 'button', class: 'button button-quiet copy-button', id })
@@ -106,7 +113,7 @@ export function toast(text, tone = 'success') {
  * @param {{title: string, body: (string|Node)[], okLabel?: string, danger?: boolean}} options
  */
 export function confirmDialog({ title, body, okLabel = tr('Potwierdź', 'Confirm'), danger = false }) {
-  const dialog = document.getElementById('confirm-dialog')
+  const dialog = /** @type {HTMLDialogElement} */ (document.getElementById('confirm-dialog'))
   replaceChildren(document.getElementById('confirm-title'), title)
   replaceChildren(
     document.getElementById('confirm-body'),
@@ -143,7 +150,7 @@ let fieldCount = 0
  * A labelled form field with room for its problems beneath. `names` are the API fields it edits
  * (space-separated: one date input may give several `*_from` fields), matched with the `field` of
  * the server's issues by showFieldErrors.
- * @param {{label: string, input: HTMLElement, names?: string, hint?: string|Node, required?: boolean, className?: string}} options
+ * @param {{label: string | (string | Node)[], input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement, names?: string, hint?: string | Node | (string | Node)[], required?: boolean, className?: string}} options
  */
 export function formField({ label, input, names, hint, required = false, className }) {
   if (!input.id) input.id = `field-${++fieldCount}`

@@ -188,7 +188,11 @@ export function hostStatusBadge(code) {
   return element
 }
 
-/** <option>s of a label table, the current language's words. */
+/**
+ * <option>s of a label table, the current language's words.
+ * @param {Record<string, string[]>} table
+ * @param {{ selected?: string, blank?: string }} [options]
+ */
 export function optionsOf(table, { selected, blank } = {}) {
   const options = blank === undefined ? [] : [h('option', { value: '' }, blank)]
   for (const [code, pair] of Object.entries(table))

@@ -17,7 +17,7 @@ function loadChartLibrary() {
   library ??= new Promise((resolve, reject) => {
     document.head.append(h('link', { rel: 'stylesheet', href: 'uplot.css' }))
     const script = h('script', { src: 'uplot.js' })
-    script.addEventListener('load', () => resolve(window.uPlot))
+    script.addEventListener('load', () => resolve(/** @type {any} */ (window).uPlot))
     script.addEventListener('error', () => {
       library = null
       script.remove()

@@ -30,6 +30,7 @@ export function parsePolishDate(text) {
 /**
  * A text field for a day in dd.mm.rrrr. A text that is not a day is refused by the browser's own
  * form check (the form is not sent) with the format named; `min`/`max` (RRRR-MM-DD) bound it.
+ * @param {{ id: string, name?: string, value?: string, required?: boolean, min?: string, max?: string }} options
  */
 export function dateInput({ id, name, value = '', required = false, min, max }) {
   const input = h('input', {

@@ -6,7 +6,10 @@ import { formatWhen, h, replaceChildren } from '../dom.js'
 import { tr } from '../i18n.js'
 import { alertBox } from '../ui.js'
 
-/** Monday first, as a Polish calendar; the values are cron's (0 = Sunday). */
+/**
+ * Monday first, as a Polish calendar; the values are cron's (0 = Sunday).
+ * @type {[value: number, short: [string, string], long: [string, string]][]}
+ */
 const DAYS = [
   [1, ['pn', 'Mon'], ['poniedziałek', 'Monday']],
   [2, ['wt', 'Tue'], ['wtorek', 'Tuesday']],

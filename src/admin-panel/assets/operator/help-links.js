@@ -25,7 +25,7 @@ export const HELP_PAGES = {
 }
 
 export function handbookUrl(page = 'README.md') {
-  const base = document.querySelector('meta[name="dg-handbook-base"]')?.content || './podrecznik/'
+  const base = document.querySelector('meta[name="dg-handbook-base"]')?.getAttribute('content') || './podrecznik/'
   return `${base}${page}`
 }
 

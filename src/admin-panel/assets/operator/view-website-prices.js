@@ -272,7 +272,8 @@ async function renderInvestmentPrices(page, { api, signal, id }) {
     )
     // elements of one investment share the component's copy of the answer: after a change of the
     // settings the preview asks again (a cheap revalidation) instead of showing the earlier answer
-    if (run > 1 && typeof table.refresh === 'function') void table.refresh()
+    const element = /** @type {HTMLElement & { refresh?: () => Promise<void> }} */ (table)
+    if (run > 1 && typeof element.refresh === 'function') void element.refresh()
   }
 
   page.append(

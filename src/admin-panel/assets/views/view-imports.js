@@ -32,7 +32,10 @@ const POLL_MS = 400
 const OPERATIONS_SHOWN = 50
 const ERRORS_SHOWN = 200
 
-/** The canonical fields of an offer row (src/offers/canonical-fields.ts): [field, Polish, English, required]. */
+/**
+ * The canonical fields of an offer row (src/offers/canonical-fields.ts): [field, Polish, English, required].
+ * @type {[field: string, pl: string, en: string, required?: boolean][]}
+ */
 const FIELDS = [
   ['source_investment_id', 'Identyfikator inwestycji', 'Investment id', true],
   ['source_property_id', 'Identyfikator lokalu', 'Unit id', true],

@@ -229,7 +229,7 @@ async function publicationTab(root, api) {
 // ---------------------------------------------------------------------------------------------
 // developers (official columns 1–28)
 
-/** field: [column, Polish, English, kind] */
+/** @type {[field: string, column: number, pl: string, en: string, kind?: string][]} */
 const DEVELOPER_FIELDS = [
   // a name or legal form is long ("spółka z ograniczoną odpowiedzialnością"): wrapped, never cut
   ['name', 1, 'Nazwa', 'Name', 'long'],
@@ -262,7 +262,10 @@ const DEVELOPER_FIELDS = [
   ['contact_method', 28, 'Sposób kontaktu z nabywcami', 'How buyers contact the developer', 'long'],
 ]
 
-/** The entity's own dataset on the portal: field, Polish, English, kind, Polish hint, English hint. */
+/**
+ * The entity's own dataset on the portal: field, Polish, English, kind, Polish hint, English hint.
+ * @type {[field: string, pl: string, en: string, kind: string, hintPl: string, hintEn: string][]}
+ */
 const DATASET_FIELDS = [
   [
     'dataset_url',
@@ -444,6 +447,7 @@ async function developersTab(root, api) {
 // ---------------------------------------------------------------------------------------------
 // investment locations (official columns 29–35 and 58)
 
+/** @type {[field: string, column: number, pl: string, en: string][]} */
 const LOCATION_FIELDS = [
   ['voivodeship', 29, 'Województwo', 'Voivodeship'],
   ['powiat', 30, 'Powiat', 'County (powiat)'],
