@@ -12,39 +12,85 @@
   'use strict'
   if (customElements.get('dg-offer-table')) return
 
-  const script = document.currentScript
+  const script = /** @type {HTMLScriptElement | null} */ (document.currentScript)
   // the script's own address, …/wp-json/dg/v2/embed/{version}/dg-prices.js, names the service
   const scriptSrc = script && script.src ? script.src : ''
   const defaultService = scriptSrc.includes('/embed/') ? scriptSrc.slice(0, scriptSrc.lastIndexOf('/embed/')) : ''
   const NBSP = '\u00a0'
 
+  /** Every phrase as [Polish, English]; the lists of kinds and statuses follow for each language. */
+  const WORDS = {
+    loading: ['Wczytywanie cen…', 'Loading prices…'],
+    unavailable: ['Ceny nie są teraz dostępne.', 'Prices are not available right now.'],
+    unitMissing: ['Tego lokalu nie ma teraz w ofercie.', 'This unit is not on offer right now.'],
+    caption: [(inv) => `Ceny lokali: ${inv}`, (inv) => `Unit prices: ${inv}`],
+    unit: ['Lokal', 'Unit'],
+    kind: ['Rodzaj', 'Type'],
+    area: ['Powierzchnia', 'Area'],
+    rooms: ['Pokoje', 'Rooms'],
+    floor: ['Piętro', 'Floor'],
+    status: ['Status', 'Status'],
+    priceM2: ['Cena za m²', 'Price per m²'],
+    priceTotal: ['Cena całkowita', 'Total price'],
+    priceCombined: ['Cena z elementami dodatkowymi', 'Price with additional parts'],
+    withParts: ['z częściami', 'with parts'],
+    parts: ['Części i inne opłaty', 'Parts and other payments'],
+    history: ['Historia cen', 'Price history'],
+    partsHistory: ['Historia cen części i pomieszczeń', 'Price history of the parts and rooms'],
+    part: ['Część', 'Part'],
+    price: ['Cena', 'Price'],
+    historyShort: ['Historia', 'History'],
+    historyOf: [(d) => `Historia cen lokalu ${d}`, (d) => `Price history of unit ${d}`],
+    historyButton: [(d) => `Historia cen lokalu ${d}`, (d) => `Price history of unit ${d}`],
+    close: ['Zamknij', 'Close'],
+    validFrom: ['Obowiązuje od', 'In force from'],
+    since: ['od', 'from'],
+    filters: ['Filtry', 'Filters'],
+    any: ['Wszystkie', 'All'],
+    kindFilter: ['Rodzaj', 'Type'],
+    roomsFilter: ['Liczba pokoi', 'Rooms'],
+    statusFilter: ['Status', 'Status'],
+    floorFilter: ['Piętro', 'Floor'],
+    areaFrom: ['Powierzchnia od (m²)', 'Area from (m²)'],
+    areaTo: ['Powierzchnia do (m²)', 'Area to (m²)'],
+    priceFrom: ['Cena od (zł)', 'Price from (PLN)'],
+    priceTo: ['Cena do (zł)', 'Price to (PLN)'],
+    clear: ['Wyczyść filtry', 'Clear filters'],
+    ground: ['parter', 'ground'],
+    count: [
+      (shown, all) => `Pokazano ${shown} z ${all} ${plural('pl', all, ['lokalu', 'lokali', 'lokali', 'lokalu'])}.`,
+      (shown, all) => `Showing ${shown} of ${all} ${plural('en', all, ['unit', 'units'])}.`,
+    ],
+    none: ['Żaden lokal nie spełnia wybranych warunków.', 'No unit matches the chosen conditions.'],
+    listed: [
+      (n) => ` Na liście ${plural('pl', n, ['pierwszy', 'pierwsze', 'pierwszych', 'pierwszych'])} ${n}.`,
+      (n) => ` The first ${n} are listed.`,
+    ],
+    more: [
+      (n) =>
+        `Pokaż ${plural('pl', n, ['kolejny', 'kolejne', 'kolejnych', 'kolejnego'])} ${n} ${plural('pl', n, ['lokal', 'lokale', 'lokali', 'lokalu'])}`,
+      (n) => `Show ${n} more ${plural('en', n, ['unit', 'units'])}`,
+    ],
+    roomsCount: [
+      (n) => `${n} ${plural('pl', n, ['pokój', 'pokoje', 'pokoi', 'pokoju'])}`,
+      (n) => `${n} ${plural('en', n, ['room', 'rooms'])}`,
+    ],
+    noPrice: ['brak ceny', 'no price'],
+    chart: [
+      (first, last, n) =>
+        `Wykres ceny całkowitej: ${n} ${plural('pl', n, ['zmiana', 'zmiany', 'zmian', 'zmiany'])}, od ${first} do ${last}.`,
+      (first, last, n) =>
+        `Chart of the total price: ${n} ${plural('en', n, ['change', 'changes'])}, from ${first} to ${last}.`,
+    ],
+    chartEmpty: ['Brak cen do pokazania na wykresie.', 'No prices to chart.'],
+    pricesOn: [(day) => `Ceny obowiązujące w dniu ${day}.`, (day) => `Prices in force on ${day}.`],
+    sortBy: [(col) => `Sortuj według: ${col}`, (col) => `Sort by: ${col}`],
+  }
+  const wordsIn = (index) => Object.fromEntries(Object.entries(WORDS).map(([key, pair]) => [key, pair[index]]))
+  /** @type {Record<'pl' | 'en', Record<string, any>>} */
   const TEXT = {
     pl: {
-      loading: 'Wczytywanie cen…',
-      unavailable: 'Ceny nie są teraz dostępne.',
-      unitMissing: 'Tego lokalu nie ma teraz w ofercie.',
-      caption: (inv) => `Ceny lokali: ${inv}`,
-      unit: 'Lokal',
-      kind: 'Rodzaj',
-      area: 'Powierzchnia',
-      rooms: 'Pokoje',
-      floor: 'Piętro',
-      status: 'Status',
-      priceM2: 'Cena za m²',
-      priceTotal: 'Cena całkowita',
-      priceCombined: 'Cena z elementami dodatkowymi',
-      withParts: 'z częściami',
-      parts: 'Części i inne opłaty',
-      history: 'Historia cen',
-      partsHistory: 'Historia cen części i pomieszczeń',
-      part: 'Część',
-      price: 'Cena',
-      historyShort: 'Historia',
-      historyOf: (d) => `Historia cen lokalu ${d}`,
-      historyButton: (d) => `Historia cen lokalu ${d}`,
-      close: 'Zamknij',
-      validFrom: 'Obowiązuje od',
-      since: 'od',
+      ...wordsIn(0),
       kinds: {
         flat: 'Mieszkanie',
         house: 'Dom',
@@ -60,58 +106,9 @@
         storage_room: 'Komórka lokatorska',
         other_room: 'Pomieszczenie przynależne',
       },
-      filters: 'Filtry',
-      any: 'Wszystkie',
-      kindFilter: 'Rodzaj',
-      roomsFilter: 'Liczba pokoi',
-      statusFilter: 'Status',
-      floorFilter: 'Piętro',
-      areaFrom: 'Powierzchnia od (m²)',
-      areaTo: 'Powierzchnia do (m²)',
-      priceFrom: 'Cena od (zł)',
-      priceTo: 'Cena do (zł)',
-      clear: 'Wyczyść filtry',
-      ground: 'parter',
-      count: (shown, all) =>
-        `Pokazano ${shown} z ${all} ${plural('pl', all, ['lokalu', 'lokali', 'lokali', 'lokalu'])}.`,
-      none: 'Żaden lokal nie spełnia wybranych warunków.',
-      listed: (n) => ` Na liście ${plural('pl', n, ['pierwszy', 'pierwsze', 'pierwszych', 'pierwszych'])} ${n}.`,
-      more: (n) =>
-        `Pokaż ${plural('pl', n, ['kolejny', 'kolejne', 'kolejnych', 'kolejnego'])} ${n} ${plural('pl', n, ['lokal', 'lokale', 'lokali', 'lokalu'])}`,
-      roomsCount: (n) => `${n} ${plural('pl', n, ['pokój', 'pokoje', 'pokoi', 'pokoju'])}`,
-      noPrice: 'brak ceny',
-      chart: (first, last, n) =>
-        `Wykres ceny całkowitej: ${n} ${plural('pl', n, ['zmiana', 'zmiany', 'zmian', 'zmiany'])}, od ${first} do ${last}.`,
-      chartEmpty: 'Brak cen do pokazania na wykresie.',
-      pricesOn: (day) => `Ceny obowiązujące w dniu ${day}.`,
-      sortBy: (col) => `Sortuj według: ${col}`,
     },
     en: {
-      loading: 'Loading prices…',
-      unavailable: 'Prices are not available right now.',
-      unitMissing: 'This unit is not on offer right now.',
-      caption: (inv) => `Unit prices: ${inv}`,
-      unit: 'Unit',
-      kind: 'Type',
-      area: 'Area',
-      rooms: 'Rooms',
-      floor: 'Floor',
-      status: 'Status',
-      priceM2: 'Price per m²',
-      priceTotal: 'Total price',
-      priceCombined: 'Price with additional parts',
-      withParts: 'with parts',
-      parts: 'Parts and other payments',
-      history: 'Price history',
-      partsHistory: 'Price history of the parts and rooms',
-      part: 'Part',
-      price: 'Price',
-      historyShort: 'History',
-      historyOf: (d) => `Price history of unit ${d}`,
-      historyButton: (d) => `Price history of unit ${d}`,
-      close: 'Close',
-      validFrom: 'In force from',
-      since: 'from',
+      ...wordsIn(1),
       kinds: {
         flat: 'Flat',
         house: 'House',
@@ -130,29 +127,6 @@
         appurtenant_room: 'Adjoining room',
         right: 'Right',
       },
-      filters: 'Filters',
-      any: 'All',
-      kindFilter: 'Type',
-      roomsFilter: 'Rooms',
-      statusFilter: 'Status',
-      floorFilter: 'Floor',
-      areaFrom: 'Area from (m²)',
-      areaTo: 'Area to (m²)',
-      priceFrom: 'Price from (PLN)',
-      priceTo: 'Price to (PLN)',
-      clear: 'Clear filters',
-      ground: 'ground',
-      count: (shown, all) => `Showing ${shown} of ${all} ${plural('en', all, ['unit', 'units'])}.`,
-      none: 'No unit matches the chosen conditions.',
-      listed: (n) => ` The first ${n} are listed.`,
-      more: (n) => `Show ${n} more ${plural('en', n, ['unit', 'units'])}`,
-      roomsCount: (n) => `${n} ${plural('en', n, ['room', 'rooms'])}`,
-      noPrice: 'no price',
-      chart: (first, last, n) =>
-        `Chart of the total price: ${n} ${plural('en', n, ['change', 'changes'])}, from ${first} to ${last}.`,
-      chartEmpty: 'No prices to chart.',
-      pricesOn: (day) => `Prices in force on ${day}.`,
-      sortBy: (col) => `Sort by: ${col}`,
     },
   }
 
@@ -448,11 +422,8 @@ table.parts-history tbody th { font-weight: 600; }
       }
       // each unit once, whatever the answer holds: a row, a card and a history per unit
       const seen = new Set()
-      this.data = {
-        ...data,
-        units: data.units.filter((unit) => unit && !seen.has(unit.id) && seen.add(unit.id)),
-      }
-      this.render(this.data)
+      this.data = { ...data, units: data.units.filter((unit) => unit && !seen.has(unit.id) && seen.add(unit.id)) }
+      this['render'](this.data) // each kind of element draws the answer its own way
       mark('dg-prices:rendered')
       this.dispatchEvent(new CustomEvent('dg-ready', { bubbles: true, composed: true }))
     }
@@ -739,16 +710,7 @@ table.parts-history tbody th { font-weight: 600; }
       this.sort = { key: 'designation', direction: 'ascending' }
       this.limit = 0
       this.rows = new Map()
-      this.filter = {
-        kind: '',
-        rooms: '',
-        status: '',
-        floor: '',
-        areaFrom: '',
-        areaTo: '',
-        priceFrom: '',
-        priceTo: '',
-      }
+      this.filter = { kind: '', rooms: '', status: '', floor: '', areaFrom: '', areaTo: '', priceFrom: '', priceTo: '' }
     }
 
     render(data) {
