@@ -48,8 +48,7 @@ import { buildDailyCsv, type DailyCsvInvestment, type DailyCsvOffer } from '../s
 import { datasetTexts, newResourceTexts } from '../src/publication/daily-file/dataset-resources.js'
 import { datasetBase, datasetStore, listDatasets } from '../src/publication/daily-file/datasets.js'
 import { buildHarvesterXml, dailyResourceExtIdent, md5Hex } from '../src/publication/daily-file/harvester-xml.js'
-import { MD5_NAME } from '../src/publication/publication-service.js'
-import { type Manifest, type ManifestDay, XML_NAME } from '../src/publication/publication-store.js'
+import { type Manifest, type ManifestDay, MD5_NAME, XML_NAME } from '../src/publication/publication-store.js'
 import { updatePublicationSettings } from '../src/publication/settings/publication-settings.js'
 import type { AuditChildResult } from './processes/audit-child.js'
 

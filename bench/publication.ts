@@ -48,9 +48,14 @@ import {
   officialDatasetTexts,
   officialResourceTexts,
 } from '../src/publication/daily-file/harvester-xml.js'
-import { MD5_NAME } from '../src/publication/publication-service.js'
 import { updatePublicationSettings } from '../src/publication/settings/publication-settings.js'
-import { type Manifest, type ManifestDay, PublicationStore, XML_NAME } from '../src/publication/publication-store.js'
+import {
+  type Manifest,
+  type ManifestDay,
+  MD5_NAME,
+  PublicationStore,
+  XML_NAME,
+} from '../src/publication/publication-store.js'
 import { warsawDate } from '../src/host/warsaw-day.js'
 import type { ChildResult } from './processes/publication-child.js'
 

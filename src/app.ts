@@ -39,6 +39,7 @@ import { releaseLocksHeldBy } from './host/locks.js'
 import { attachMetrics, countUnmatchedRequests, registerRequestMetrics, ServiceMetrics } from './host/metrics.js'
 import { statusRoutes, StatusSchema } from './status/status-routes.js'
 import { licenseRoutes } from './licensing/license-routes.js'
+import { alertAfterScheduledPublications } from './alerts/alert-rules.js'
 import { alertSettingsRoutes } from './alerts/alert-settings-routes.js'
 import { passwordResetRoutes } from './password-reset/password-reset-routes.js'
 import { exportRoutes } from './exports/export-routes.js'
@@ -91,6 +92,7 @@ export async function createHostContext(
       `extension ${kind} failed; it was skipped and its change left out`,
     ),
   )
+  alertAfterScheduledPublications(hooks)
   return Object.freeze({
     config: options.config,
     db: options.database.db,

@@ -22,8 +22,7 @@ import { openConfiguredDatabase } from '../../src/host/db/database.js'
 import { auditPublications } from '../../src/publication/audit/publication-audit.js'
 import { datasetStore, listDatasets } from '../../src/publication/daily-file/datasets.js'
 import { md5Hex } from '../../src/publication/daily-file/harvester-xml.js'
-import { MD5_NAME } from '../../src/publication/publication-service.js'
-import { type PublicationStore, XML_NAME } from '../../src/publication/publication-store.js'
+import { MD5_NAME, type PublicationStore, XML_NAME } from '../../src/publication/publication-store.js'
 
 export interface AuditChildResult {
   /** The nightly audit, first run in the process. */

@@ -15,7 +15,8 @@ import { pino } from 'pino'
 import { createHostContext } from '../../src/app.js'
 import { loadConfig } from '../../src/config.js'
 import { openConfiguredDatabase } from '../../src/host/db/database.js'
-import { publicationStore, publish } from '../../src/publication/publication-service.js'
+import { publicationStore } from '../../src/publication/publication-store.js'
+import { publish } from '../../src/publication/publishing/publish.js'
 
 export interface ChildResult {
   date: string

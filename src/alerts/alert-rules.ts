@@ -1,6 +1,7 @@
 /*
- * When the operators must be told. Run after every scheduled publication (with the failures it
- * met, and a delivery check of what it published when a channel is configured) and hourly by the
+ * When the operators must be told. Run after every scheduled publication (on the action it fires,
+ * with the failures it met, and a delivery check of what it published when a channel is
+ * configured) and hourly by the
  * maintenance schedule; each cause is raised at most once per day and dataset (the alerts table
  * decides), so running the rules again, or on every instance, repeats nothing.
  *
@@ -18,14 +19,22 @@
  * No rule runs before the installation has an active administrator and a developer entity.
  */
 import type { HostContext } from '../host/context.js'
+import type { HookRegistry } from '../host/hooks/hooks.js'
 import { getLicenseState } from '../licensing/license.js'
 import { type Dataset, datasetBase, datasetStore, listDatasets } from '../publication/daily-file/datasets.js'
 import { checkDelivery } from '../publication/delivery/delivery-check.js'
 import { missingSetUp } from '../publication/installation-readiness.js'
 import { getPublicationSettings } from '../publication/settings/publication-settings.js'
-import { daysMissedSinceLastFile, isTrialAddress } from '../publication/publication-service.js'
+import { daysMissedSinceLastFile } from '../publication/publishing/publication-days.js'
+import { isTrialAddress } from '../publication/publishing/public-address.js'
 import { todayInWarsaw } from '../host/warsaw-day.js'
 import type { Manifest } from '../publication/publication-store.js'
+import type {
+  AuditedPublication,
+  FailedPublication,
+  GappedPublication,
+  ScheduledPublicationRun,
+} from '../publication/publication-schedule.js'
 import {
   type AlertDataset,
   type AlertInput,
@@ -38,49 +47,6 @@ import {
   rowDropAlert,
 } from './alert-causes.js'
 import { type AlertView, configuredChannels, raiseAlert } from './alert-service.js'
-
-export interface FailedPublication {
-  date: string
-  dataset: AlertDataset | null
-  issues: { code: string; message_pl?: string; message_en?: string }[]
-  /** Whether the dataset already serves a file (an earlier day's or today's earlier one) despite the failure. */
-  earlierFileServed: boolean
-}
-
-export interface GappedPublication {
-  date: string
-  dataset: AlertDataset | null
-  warnings: readonly { code: string; message_pl: string; message_en: string }[]
-}
-
-/** The warnings of a publication that say its file is legally incomplete (publication-service.ts). */
-export const GAP_WARNING_CODES: ReadonlySet<string> = new Set([
-  'offer_price_missing',
-  'offer_price_m2_missing',
-  'offer_price_total_missing',
-  'offers_left_out_by_status',
-  'offers_hidden_in_draft',
-  'price_combined_missing',
-  'price_combined_package_held',
-  'investment_location_missing',
-  'investment_prospectus_missing',
-  'part_listed_twice',
-  'offer_type_missing',
-])
-
-export interface AuditedPublication {
-  date: string
-  dataset: AlertDataset | null
-  problems: readonly {
-    code: string
-    message_pl: string
-    message_en: string
-    unit?: string | null
-    /** The day and the file the problem is about, when it is about one. */
-    day?: string | null
-    file?: string | null
-  }[]
-}
 
 export interface AlertCheckOptions {
   /** The datasets whose nightly audit of everything published found errors. */
@@ -211,4 +177,27 @@ export async function checkAlertConditions(ctx: HostContext, options: AlertCheck
 /** Whether a scheduled run should also check the delivery of what it published. */
 export async function deliveryCheckWanted(ctx: Pick<HostContext, 'config' | 'db'>): Promise<boolean> {
   return (await configuredChannels(ctx)).length > 0
+}
+
+/**
+ * The rules run after every scheduled publication, on what it met. Registered on each host
+ * context's hooks; never throws, so the publication's run ends as it ended.
+ */
+export function alertAfterScheduledPublications(hooks: HookRegistry): void {
+  hooks.addAction('dg_after_scheduled_publication', async (ctx, run) => {
+    try {
+      await checkAlertConditions(ctx, await scheduledRunFindings(ctx, run))
+    } catch (error) {
+      ctx.log.error({ err: error, date: run.date }, 'alert rules could not run after the scheduled publication')
+    }
+  })
+}
+
+async function scheduledRunFindings(ctx: HostContext, run: ScheduledPublicationRun): Promise<AlertCheckOptions> {
+  return {
+    failedPublications: run.failures,
+    gappedPublications: run.gapped,
+    auditedPublications: run.audited,
+    checkDelivery: run.published && (await deliveryCheckWanted(ctx)),
+  }
 }

@@ -6,7 +6,7 @@
 import type { HostContext } from '../host/context.js'
 import type { DeveloperRow } from '../host/db/schema.js'
 import { HostError } from '../host/errors.js'
-import { CURRENT_LEGAL_CONTRACT } from '../publication/legal-contract.js'
+import { CURRENT_LEGAL_CONTRACT } from '../offers/legal-contract.js'
 import { API_VERSION, SERVICE_VERSION } from '../version.js'
 import {
   countInvestments,

@@ -17,7 +17,7 @@ import {
   type LastPublication,
 } from '../publication/daily-file/dataset.js'
 import { getPublicationSettings, updatePublicationSettings } from '../publication/settings/publication-settings.js'
-import { PUBLIC_PATH } from '../publication/publication-service.js'
+import { PUBLIC_PATH } from '../publication/publication-store.js'
 import type { DemoCredentials } from './demo-setup.js'
 
 /** A public address the demo set earlier (any port); an operator's own address is never replaced. */

@@ -11,13 +11,14 @@ import { PluginError } from '../host/errors.js'
 import { getLicenseState } from '../licensing/license.js'
 import { isCalendarDate, todayInWarsaw } from '../host/warsaw-day.js'
 import { checkDelivery, type DeliveryStatus } from './delivery/delivery-check.js'
-import { CURRENT_LEGAL_CONTRACT } from './legal-contract.js'
+import { CURRENT_LEGAL_CONTRACT } from '../offers/legal-contract.js'
 import { type PortalStatus, type PortalSummary, verifyPortal } from './delivery/portal-check.js'
 import { issue, type PublicationIssue } from './publication-issue.js'
-import { isTrialAddress, preparePublication, publicationStore } from './publication-service.js'
+import { isTrialAddress } from './publishing/public-address.js'
+import { preparePublication } from './publishing/prepare-publication.js'
 import { datasetBase, datasetOf, datasetStore, primaryDataset } from './daily-file/datasets.js'
 import { getPublicationSettings } from './settings/publication-settings.js'
-import { XML_NAME } from './publication-store.js'
+import { publicationStore, XML_NAME } from './publication-store.js'
 
 export interface PreflightArgs {
   date?: string | undefined

@@ -18,3 +18,10 @@ export function issue(
 ): PublicationIssue {
   return { code, message: message_pl, message_pl, message_en, ...(details ? { details } : {}) }
 }
+
+/** A publication stopped by what it found: answered 422 with these issues, nothing served changed. */
+export class PublicationFailed extends Error {
+  constructor(readonly issues: PublicationIssue[]) {
+    super(issues.map((i) => i.code).join(', '))
+  }
+}

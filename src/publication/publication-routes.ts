@@ -16,8 +16,8 @@ import { httpDate, ifNoneMatchMatches } from '../host/http/responses/conditional
 import { DateString, errorResponses } from '../host/http/schemas.js'
 import { requireEntitlement } from '../licensing/require-entitlement.js'
 import { datasetByKey, datasetStore } from './daily-file/datasets.js'
-import { type PublicationStore, XML_NAME } from './publication-store.js'
-import { MD5_NAME, PUBLIC_PATH, publicationStore, publish } from './publication-service.js'
+import { MD5_NAME, PUBLIC_PATH, type PublicationStore, publicationStore, XML_NAME } from './publication-store.js'
+import { publish } from './publishing/publish.js'
 import { todayInWarsaw } from '../host/warsaw-day.js'
 import { PublicationOutcomeSchema } from './schemas.js'
 

@@ -3,21 +3,14 @@
  * the licence: in continuity mode the legal duty goes on. It runs once across instances (the
  * pipeline's lock; an instance that finds today already published by the schedule skips), and at
  * start it catches up today's run when the service was down at the scheduled time. A failure is
- * recorded (publications row, audit), shown in /status and alerted; after the run everything
- * published is audited again and the alert rules look at what was published (src/alerts). Until
- * the installation has an active administrator and a developer entity no run publishes or alerts
+ * recorded (publications row, audit) and shown in /status; after the run everything published is
+ * audited again, and the run tells what it met through the action dg_after_scheduled_publication,
+ * on which the alert rules look at what was published (src/alerts). Until the installation has an
+ * active administrator and a developer entity no run publishes or tells anything
  * (installation-readiness.ts): a fresh install has nothing to publish and nobody to tell.
  */
 import { Cron } from 'croner'
 
-import {
-  type AuditedPublication,
-  checkAlertConditions,
-  deliveryCheckWanted,
-  type FailedPublication,
-  GAP_WARNING_CODES,
-  type GappedPublication,
-} from '../alerts/alert-rules.js'
 import type { HostContext } from '../host/context.js'
 import { PluginError } from '../host/errors.js'
 import type { TrackJob } from '../host/scheduler.js'
@@ -25,11 +18,66 @@ import { auditPublications } from './audit/publication-audit.js'
 import { type Dataset, datasetStore, listDatasets } from './daily-file/datasets.js'
 import { missingSetUp } from './installation-readiness.js'
 import { getPublicationSettings } from './settings/publication-settings.js'
-import { publish } from './publication-service.js'
+import { scheduledPublicationDone } from './publications-repository.js'
+import { GAP_WARNING_CODES } from './publishing/gap-warnings.js'
+import { publish } from './publishing/publish.js'
 import { todayInWarsaw } from '../host/warsaw-day.js'
 
 /** `not_set_up`: nothing ran, the installation has no active administrator or no developer entity yet. */
 export type ScheduledPublicationOutcome = 'published' | 'skipped' | 'failed' | 'busy' | 'not_set_up'
+
+/** The dataset a publication concerns: its developer entity. */
+export interface PublishedDataset {
+  id: number
+  name: string
+}
+
+export interface FailedPublication {
+  date: string
+  dataset: PublishedDataset | null
+  issues: { code: string; message_pl?: string; message_en?: string }[]
+  /** Whether the dataset already serves a file (an earlier day's or today's earlier one) despite the failure. */
+  earlierFileServed: boolean
+}
+
+/** A publication that succeeded with warnings that its file is legally incomplete. */
+export interface GappedPublication {
+  date: string
+  dataset: PublishedDataset | null
+  warnings: readonly { code: string; message_pl: string; message_en: string }[]
+}
+
+/** A dataset whose nightly audit of everything published found errors. */
+export interface AuditedPublication {
+  date: string
+  dataset: PublishedDataset | null
+  problems: readonly {
+    code: string
+    message_pl: string
+    message_en: string
+    unit?: string | null
+    /** The day and the file the problem is about, when it is about one. */
+    day?: string | null
+    file?: string | null
+  }[]
+}
+
+/** What a scheduled run met, told once every dataset had its turn. */
+export interface ScheduledPublicationRun {
+  date: string
+  /** Whether the run published a file of some dataset. */
+  published: boolean
+  failures: readonly FailedPublication[]
+  gapped: readonly GappedPublication[]
+  audited: readonly AuditedPublication[]
+}
+
+declare module '../host/hooks/hooks.js' {
+  interface ActionMap {
+    /** Fired by the scheduled publication only (extensions cannot register it): what the run met. */
+    dg_after_scheduled_publication: [ctx: HostContext, run: ScheduledPublicationRun]
+  }
+}
 
 /**
  * Publishes today's file of every developer entity's dataset (one after another under the
@@ -54,15 +102,7 @@ export async function runScheduledPublication(
   const gapped: GappedPublication[] = []
   for (const dataset of targets) {
     const developerId = dataset && !dataset.primary ? dataset.developer.id : null
-    const done = await ctx.db
-      .selectFrom('publications')
-      .select('id')
-      .where('publication_date', '=', date)
-      .where('status', '=', 'published')
-      .where('trigger', '=', 'schedule')
-      .where((eb) => (developerId === null ? eb('developer_id', 'is', null) : eb('developer_id', '=', developerId)))
-      .executeTakeFirst()
-    if (done && !options.force) {
+    if (!options.force && (await scheduledPublicationDone(ctx.db, date, developerId))) {
       outcomes.push('skipped')
       continue
     }
@@ -96,13 +136,9 @@ export async function runScheduledPublication(
     datasets.length > 0 && (outcomes.includes('published') || outcomes.includes('failed'))
       ? await auditEverythingPublished(ctx, date)
       : []
-  // alerts are told after every dataset had its turn, so a slow channel delays no publication
-  await checkAlertConditions(ctx, {
-    failedPublications: failures,
-    gappedPublications: gapped,
-    auditedPublications: audited,
-    checkDelivery: outcomes.includes('published') && (await deliveryCheckWanted(ctx)),
-  })
+  // told after every dataset had its turn, so a slow alert channel delays no publication
+  const run = { date, published: outcomes.includes('published'), failures, gapped, audited }
+  await ctx.hooks.doAction('dg_after_scheduled_publication', ctx, run)
   for (const worst of ['failed', 'busy', 'published'] as const) if (outcomes.includes(worst)) return worst
   return 'skipped'
 }

@@ -8,6 +8,8 @@ import { createHash, randomBytes } from 'node:crypto'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 
+import type { HostContext } from '../host/context.js'
+
 /**
  * One resource of the XML: a day's file. `url` and `ext_ident` are recorded when the resource is
  * first published and never change (instruction 1.0.6: a resource's URL and extIdent are not
@@ -44,6 +46,10 @@ export interface Manifest {
 }
 
 export const XML_NAME = 'dataset.xml'
+/** The XML's MD5 beside it, as the portal reads it. */
+export const MD5_NAME = 'dataset.md5'
+/** Where the publishing developer's dataset is served; another entity's under PUBLIC_PATH/d{id}. */
+export const PUBLIC_PATH = '/dane-gov'
 
 export class PublicationStore {
   constructor(readonly root: string) {}
@@ -170,4 +176,9 @@ export class PublicationStore {
   async discard(version: string): Promise<void> {
     await fs.rm(this.versionDir(version), { recursive: true, force: true })
   }
+}
+
+/** The publishing developer's store, at the original paths. */
+export function publicationStore(ctx: HostContext): PublicationStore {
+  return new PublicationStore(path.join(ctx.config.dataDir, 'publication'))
 }

@@ -1,5 +1,29 @@
+import type { Insertable } from 'kysely'
+
 import type { Executor } from '../host/context.js'
-import type { PublicationRow } from '../host/db/schema.js'
+import type { PublicationRow, PublicationsTable } from '../host/db/schema.js'
+
+/** Records a publication that ran, published or failed. */
+export async function insertPublication(db: Executor, row: Insertable<PublicationsTable>): Promise<void> {
+  await db.insertInto('publications').values(row).execute()
+}
+
+/** Whether the schedule already published the day of a dataset (null: the publishing developer's). */
+export async function scheduledPublicationDone(
+  db: Executor,
+  date: string,
+  developerId: number | null,
+): Promise<boolean> {
+  const done = await db
+    .selectFrom('publications')
+    .select('id')
+    .where('publication_date', '=', date)
+    .where('status', '=', 'published')
+    .where('trigger', '=', 'schedule')
+    .where((eb) => (developerId === null ? eb('developer_id', 'is', null) : eb('developer_id', '=', developerId)))
+    .executeTakeFirst()
+  return done !== undefined
+}
 
 /** The latest successful publication of a dataset (null: the publishing developer's). */
 export async function findLastPublished(

@@ -1,7 +1,7 @@
 /*
  * Response schemas shared by the routes that run the publication pipeline (POST /publications,
  * the report import's confirmation, legacy generate) and by the import job record: the
- * PublicationOutcome of publication-service.ts, and the report import preview of report-import.ts.
+ * PublicationOutcome of publishing/publication-outcome.ts, and the report import preview of report-import.ts.
  */
 import { Type } from 'typebox'
 

@@ -24,7 +24,7 @@ import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { warsawDate } from '../../src/host/warsaw-day.js'
-import { publish } from '../../src/publication/publication-service.js'
+import { publish } from '../../src/publication/publishing/publish.js'
 import { updatePublicationSettings } from '../../src/publication/settings/publication-settings.js'
 import { createSource } from '../../src/sources/source-service.js'
 import { runSource } from '../../src/sources/source-runs.js'

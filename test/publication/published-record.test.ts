@@ -12,7 +12,7 @@ import { beforeAll, expect, it } from 'vitest'
 
 import { setUpDemo } from '../../src/demo/demo-setup.js'
 import { OFFICIAL_COLUMN_INDEX } from '../../src/publication/daily-file/official-columns.js'
-import { publicationStore } from '../../src/publication/publication-service.js'
+import { publicationStore } from '../../src/publication/publication-store.js'
 import { updatePublicationSettings } from '../../src/publication/settings/publication-settings.js'
 import { createTestUser, type TestUser } from '../helpers/factories.js'
 import { multipart } from '../helpers/multipart.js'

@@ -11,7 +11,8 @@ import { setUpDemo } from '../../src/demo/demo-setup.js'
 import { PluginError } from '../../src/host/errors.js'
 import { setOption } from '../../src/host/options/options.js'
 import { OFFICIAL_COLUMN_INDEX } from '../../src/publication/daily-file/official-columns.js'
-import { preparePublication, publicationStore } from '../../src/publication/publication-service.js'
+import { preparePublication } from '../../src/publication/publishing/prepare-publication.js'
+import { publicationStore } from '../../src/publication/publication-store.js'
 import {
   getPublicationSettings,
   PUBLICATION_SETTINGS_OPTION,

@@ -6,7 +6,8 @@
  */
 import { HostError, PluginError } from '../../host/errors.js'
 import { isCalendarDate, todayInWarsaw } from '../../host/warsaw-day.js'
-import { type PublicationOutcome, publish } from '../../publication/publication-service.js'
+import type { PublicationOutcome } from '../../publication/publishing/publication-outcome.js'
+import { publish } from '../../publication/publishing/publish.js'
 import { withHostContext } from '../cli-context.js'
 import type { Command } from '../command.js'
 

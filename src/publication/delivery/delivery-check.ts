@@ -5,12 +5,11 @@
  * with the MD5 of the XML bytes actually served, and the CSV. A proxy, a CDN cache or a stale
  * instance in front of this service shows up here, not in the portal's import report a day later.
  */
-import type { Manifest } from '../publication-store.js'
+import { type Manifest, MD5_NAME } from '../publication-store.js'
 import { XML_NAME } from '../publication-store.js'
 import { explainNetworkError } from '../../host/http/network-errors.js'
 import { HttpProbeError, type HttpProbeResult, probeUrl } from './http-probe.js'
 import { issue, type PublicationIssue } from '../publication-issue.js'
-import { MD5_NAME } from '../publication-service.js'
 
 export type DeliveryStatus = 'ok' | 'failed' | 'not_published' | 'not_checked'
 

@@ -8,7 +8,7 @@ import type { HostContext } from '../../host/context.js'
 import type { PublicationRow } from '../../host/db/schema.js'
 import { notFound } from '../../host/errors.js'
 import type { PublicationIssue } from '../publication-issue.js'
-import { PUBLIC_PATH } from '../publication-service.js'
+import { PUBLIC_PATH } from '../publication-store.js'
 import {
   countPublications,
   findPublication,

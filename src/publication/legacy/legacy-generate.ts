@@ -15,7 +15,8 @@ import { requires } from '../../licensing/license.js'
 import { isCalendarDate } from '../../host/warsaw-day.js'
 import { getWebhookSecret } from '../../webhook/webhook-secret.js'
 import { KEY_PARAM_SUNSET, legacyKeyParamEnabled } from './legacy-key-setting.js'
-import { type PublicationOutcome, publish } from '../publication-service.js'
+import type { PublicationOutcome } from '../publishing/publication-outcome.js'
+import { publish } from '../publishing/publish.js'
 
 export interface LegacyGenerateArgs {
   /** The `X-DG-Webhook-Key` header (an array when sent twice). */

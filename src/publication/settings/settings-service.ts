@@ -13,8 +13,7 @@ import { notFound, PluginError } from '../../host/errors.js'
 import { VOIVODESHIPS } from '../../offers/canonical-fields.js'
 import { getPublicDatasetId } from '../daily-file/dataset.js'
 import { datasetKey, datasetStore, primaryDataset } from '../daily-file/datasets.js'
-import { MD5_NAME, publicationStore } from '../publication-service.js'
-import { XML_NAME } from '../publication-store.js'
+import { MD5_NAME, publicationStore, XML_NAME } from '../publication-store.js'
 import { normalizeTyped } from './typed-identifiers.js'
 import {
   daysWithoutRun,

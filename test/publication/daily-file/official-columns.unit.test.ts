@@ -3,7 +3,8 @@ import path from 'node:path'
 
 import { describe, expect, it } from 'vitest'
 
-import { CURRENT_LEGAL_CONTRACT } from '../../../src/publication/legal-contract.js'
+import { CURRENT_LEGAL_CONTRACT } from '../../../src/offers/legal-contract.js'
+import { CURRENT_OFFICIAL_FORMAT } from '../../../src/publication/daily-file/official-format.js'
 import {
   OFFICIAL_COLUMN_COUNT,
   OFFICIAL_COLUMN_INDEX,
@@ -52,9 +53,10 @@ describe('official columns', () => {
   })
 
   it('is the column set of the current legal contract, whose id and review date are unchanged', () => {
-    expect(CURRENT_LEGAL_CONTRACT.columns).toBe(OFFICIAL_COLUMNS)
+    expect(CURRENT_OFFICIAL_FORMAT.contract).toBe(CURRENT_LEGAL_CONTRACT)
+    expect(CURRENT_OFFICIAL_FORMAT.columns).toBe(OFFICIAL_COLUMNS)
     expect(CURRENT_LEGAL_CONTRACT.id).toBe('pl-mrit-ceny-mieszkan-58-2025')
     expect(CURRENT_LEGAL_CONTRACT.validUntil).toBe('2027-12-31')
-    expect(CURRENT_LEGAL_CONTRACT.harvesterNamespace).toBe('urn:otwarte-dane:harvester:1.13')
+    expect(CURRENT_OFFICIAL_FORMAT.harvesterNamespace).toBe('urn:otwarte-dane:harvester:1.13')
   })
 })
