@@ -25,6 +25,7 @@ import * as passwordResets from './migrations/0021-password-resets.js'
 import * as statusHistory from './migrations/0022-status-history.js'
 import * as appendOnlyRefusesTruncate from './migrations/0023-append-only-refuses-truncate.js'
 import * as auditRefusalWindows from './migrations/0024-audit-refusal-windows.js'
+import * as announcedTotalIndex from './migrations/0025-announced-total-index.js'
 
 interface MigrationModule {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>
@@ -59,6 +60,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, MigrationModule]> = [
   ['0022-status-history', statusHistory],
   ['0023-append-only-refuses-truncate', appendOnlyRefusesTruncate],
   ['0024-audit-refusal-windows', auditRefusalWindows],
+  ['0025-announced-total-index', announcedTotalIndex],
 ]
 
 export class MigrationError extends Error {}
