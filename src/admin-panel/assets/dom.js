@@ -4,8 +4,14 @@
 /**
  * Creates an element: h('p', { class: 'muted' }, 'text', child). Attributes starting with "on"
  * take a listener; `dataset` takes an object; `false`/null/undefined attributes are left out.
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, any> | null} [attributes]
+ * @param {...any} children strings, numbers, nodes, or arrays of them; null, undefined and false are left out
+ * @returns {HTMLElementTagNameMap[K]}
  */
 export function h(tag, attributes = {}, ...children) {
+  /** @type {any} */
   const element = document.createElement(tag)
   for (const [name, value] of Object.entries(attributes ?? {})) {
     if (value === false || value === null || value === undefined) continue

@@ -138,7 +138,9 @@ async function renderOfferList(page, { api, signal }) {
           class: 'button button-quiet',
           id: 'clear-filters',
           onclick: () => {
-            for (const element of filters.querySelectorAll('input, select'))
+            for (const element of /** @type {NodeListOf<HTMLInputElement | HTMLSelectElement>} */ (
+              filters.querySelectorAll('input, select')
+            ))
               if (element.type === 'checkbox') element.checked = false
               else element.value = ''
             refresh()
@@ -181,19 +183,23 @@ async function renderOfferList(page, { api, signal }) {
     if (withoutType.checked) query.set('without_type', 'true')
     text('rooms', rooms)
     text('floor', floor)
-    for (const [name, element] of [
+    /** @type {[string, HTMLInputElement][]} */
+    const areaFields = [
       ['area_min', areaMin],
       ['area_max', areaMax],
-    ]) {
+    ]
+    for (const [name, element] of areaFields) {
       const value = element.value.trim().replace(/\s/g, '')
       if (value === '') continue
       if (/^\d{1,7}([.,]\d{1,2})?$/.test(value)) query.set(name, value)
       else problems.push({ field: name, code: 'invalid', message: tr('Wpisz np. 54,5', 'Type e.g. 54.5') })
     }
-    for (const [name, element] of [
+    /** @type {[string, HTMLInputElement][]} */
+    const priceFields = [
       ['price_min', priceMin],
       ['price_max', priceMax],
-    ]) {
+    ]
+    for (const [name, element] of priceFields) {
       if (element.value.trim() === '') continue
       const cents = moneyToCents(element.value)
       if (cents === null)
@@ -288,13 +294,18 @@ async function renderOfferList(page, { api, signal }) {
     void table.reload({ page: 1 })
   }
   let typing = null
+  /** @param {Event} event */
+  const isChoice = (event) => {
+    const target = /** @type {HTMLInputElement | HTMLSelectElement} */ (event.target)
+    return target.tagName === 'SELECT' || target.type === 'checkbox'
+  }
   filters.addEventListener('input', (event) => {
-    if (event.target.tagName === 'SELECT' || event.target.type === 'checkbox') return
+    if (isChoice(event)) return
     clearTimeout(typing)
     typing = setTimeout(refresh, 350)
   })
   filters.addEventListener('change', (event) => {
-    if (event.target.tagName === 'SELECT' || event.target.type === 'checkbox') refresh()
+    if (isChoice(event)) refresh()
   })
 
   const untypedSlot = h('div', { id: 'untyped-notice' })

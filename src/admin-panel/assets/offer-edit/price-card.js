@@ -252,10 +252,12 @@ export function priceCard(view) {
       body[`${name}_from`] = dayOf(from)
       if (typed === '') withdrawn.push(fieldLabel(name))
     }
-    for (const [name, input] of [
+    /** @type {[string, HTMLInputElement][]} */
+    const combinedFields = [
       ['price_combined_variant', combinedVariant],
       ['price_combined_status', combinedStatus],
-    ]) {
+    ]
+    for (const [name, input] of combinedFields) {
       const typed = input.value.trim()
       if (typed !== (offer[name] ?? '')) body[name] = typed === '' ? null : typed
     }

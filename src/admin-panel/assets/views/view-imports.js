@@ -693,6 +693,7 @@ export async function renderImports(root, { api, signal }) {
   function showPreview(id, preview, invalid) {
     current = invalid ? null : { id, key: `panel-${randomHex(16)}`, archive: preview.archive_scope?.total ?? 0 }
     replaceChildren(jobArea)
+    /** @type {Node[]} */
     const parts = [
       facts([
         [tr('Tryb', 'Mode'), modeLabel(preview.mode)],
