@@ -7,7 +7,7 @@
 import type { Actor } from '../../host/audit/audit.js'
 import { recordAudit } from '../../host/audit/audit.js'
 import type { HostContext } from '../../host/context.js'
-import { refreshPlannerStatistics } from '../../host/db/dialect.js'
+import { refreshStatisticsAfterLargeWrite } from '../../host/db/dialect.js'
 import { connectionBehind } from '../../host/db/database.js'
 import { PluginError } from '../../host/errors.js'
 import { keepLockAlive, newLockOwner, releaseLock, tryAcquireLock } from '../../host/locks.js'
@@ -197,10 +197,9 @@ async function commitJob(
     )
   }
   // committed; SQLite's statistics were refreshed in the transaction (writeJob)
-  if (ctx.caps.name === 'postgres' && writes >= WORKER_MIN_WRITES) {
-    await refreshPlannerStatistics(ctx.db, ctx.caps.name, 'after a large write', IMPORTED_TABLES).catch(
-      (error: unknown) =>
-        ctx.log.warn({ err: error, job: job.id }, 'planner statistics not refreshed after the import'),
+  if (writes >= WORKER_MIN_WRITES) {
+    await refreshStatisticsAfterLargeWrite(ctx.db, ctx.caps.name, IMPORTED_TABLES).catch((error: unknown) =>
+      ctx.log.warn({ err: error, job: job.id }, 'planner statistics not refreshed after the import'),
     )
   }
   return { id: job.id, result, replayed: false }

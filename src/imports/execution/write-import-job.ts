@@ -9,11 +9,12 @@ import type { Kysely } from 'kysely'
 import { type Actor, recordAudit } from '../../host/audit/audit.js'
 import type { HostContext } from '../../host/context.js'
 import {
-  analyzeSqlite,
+  bulkLoadDefersIndexes,
   deferCatalogRevisionTriggers,
   deferSecondaryIndexes,
   lockCatalogRevision,
   lockOffersForWrite,
+  refreshStatisticsInsideLargeWrite,
 } from '../../host/db/dialect.js'
 import type { Database } from '../../host/db/schema.js'
 import { releaseLock } from '../../host/locks.js'
@@ -152,7 +153,7 @@ export async function writeJob(
     })
     // a file that creates most of the catalog is loaded as a bulk load (see deferSecondaryIndexes)
     const restoreIndexes =
-      ctx.caps.name === 'sqlite' &&
+      bulkLoadDefersIndexes(ctx.caps.name) &&
       expected.created >= BULK_LOAD_MIN_CREATES &&
       expected.created >= (await countOffers(trx))
         ? await deferSecondaryIndexes(trx as unknown as Kysely<never>, ctx.caps.name, 'offers')
@@ -198,8 +199,8 @@ export async function writeJob(
     })
     if (!finished) throw new Error('job left the running state during its own execution')
     await releaseLock(trx, IMPORT_LOCK, runToken)
-    if (ctx.caps.name === 'sqlite' && writes >= BULK_TRIGGERS_MIN_WRITES)
-      await analyzeSqlite(trx as unknown as Kysely<never>, 'after a large write')
+    if (writes >= BULK_TRIGGERS_MIN_WRITES)
+      await refreshStatisticsInsideLargeWrite(trx as unknown as Kysely<never>, ctx.caps.name)
     const listing = warmUp && (await warmListingValues(trx, ctx.caps.name, warmUp, WARM_UP_BUDGET_MS, ctx.now()))
     return listing ? { result: importResult, listing } : { result: importResult }
   })
