@@ -15,6 +15,7 @@ import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { baseUrl } from '../config.js'
 import { ifNoneMatchMatches } from '../host/http/responses/conditional.js'
@@ -143,7 +144,8 @@ function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset): 
   return reply.send(asset.body)
 }
 
-export async function adminPanelRoutes(app: FastifyInstance): Promise<void> {
+export async function adminPanelRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   const assets = loadAssets(baseUrl(app.ctx.config), app.ctx.config.handbookUrl ?? `${HANDBOOK_PATH}/`)
   const handbook = loadHandbook()
   const index = assets.get(INDEX)!
@@ -159,23 +161,27 @@ export async function adminPanelRoutes(app: FastifyInstance): Promise<void> {
     if (!asset) throw new HostError('dg_file_not_found', 404, 'No admin-panel file has this name.')
     return sendAsset(request, reply, asset)
   }
-  app.get(`${ADMIN_PANEL_PATH}/:file`, { schema: hidden }, async (request, reply) =>
-    serve((request.params as { file: string }).file, request, reply),
+  app.get<{ Params: { file: string } }>(`${ADMIN_PANEL_PATH}/:file`, { schema: hidden }, async (request, reply) =>
+    serve(request.params.file, request, reply),
   )
-  app.get(`${ADMIN_PANEL_PATH}/:folder/:file`, { schema: hidden }, async (request, reply) => {
-    const { folder, file } = request.params as { folder: string; file: string }
-    if (folder === 'podrecznik') {
-      const page = handbook.get(file)
-      if (!page)
-        throw new HostError(
-          'dg_file_not_found',
-          404,
-          'Tej strony podręcznika nie ma w tej instalacji. / This handbook page is not installed.',
-        )
-      return sendAsset(request, reply, page)
-    }
-    return serve(`${folder}/${file}`, request, reply)
-  })
+  app.get<{ Params: { folder: string; file: string } }>(
+    `${ADMIN_PANEL_PATH}/:folder/:file`,
+    { schema: hidden },
+    async (request, reply) => {
+      const { folder, file } = request.params
+      if (folder === 'podrecznik') {
+        const page = handbook.get(file)
+        if (!page)
+          throw new HostError(
+            'dg_file_not_found',
+            404,
+            'Tej strony podręcznika nie ma w tej instalacji. / This handbook page is not installed.',
+          )
+        return sendAsset(request, reply, page)
+      }
+      return serve(`${folder}/${file}`, request, reply)
+    },
+  )
 }
 
 /**

@@ -6,6 +6,7 @@
  *   POST {base_url}/alerts/test       a test alert through every channel in force, one attempt each
  * Answers never carry the SMTP password, the webhook's secret or its path (only whether they are set).
  */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 
@@ -16,7 +17,7 @@ import { todayInWarsaw } from '../host/warsaw-day.js'
 import { testAlert } from './alert-causes.js'
 import { AlertViewSchema } from './alert-schema.js'
 import { configuredChannels, sendTestAlert } from './alert-service.js'
-import { type AlertSettingsPatch, alertSettingsView, saveAlertSettings } from './alert-settings.js'
+import { alertSettingsView, saveAlertSettings } from './alert-settings.js'
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
 const guard = [requireCapability('manage_options')]
@@ -84,7 +85,8 @@ const AlertSettingsBody = Type.Object(
   { additionalProperties: false },
 )
 
-export async function alertSettingsRoutes(app: FastifyInstance): Promise<void> {
+export async function alertSettingsRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   app.get(
     '/alerts/settings',
     {
@@ -121,7 +123,7 @@ export async function alertSettingsRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const principal = await requirePrincipal(request)
       reply.header('Cache-Control', 'no-store')
-      return saveAlertSettings(app.ctx, request.body as AlertSettingsPatch, actorOf(principal))
+      return saveAlertSettings(app.ctx, request.body, actorOf(principal))
     },
   )
 

@@ -3,14 +3,15 @@
  * projects `_fields`, serializes once, computes the ETag over those bytes, caches the result by
  * catalog revision and answers 304 when the client's copy is current.
  */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { Type } from 'typebox'
+import { type TSchema, Type } from 'typebox'
 
 import { baseUrl } from '../config.js'
 import { ACTION_NAMES } from '../host/hooks/hooks.js'
 import { httpDate, isNotModified, strongEtag } from '../host/http/responses/conditional.js'
 import { parseFieldList, projectFields } from '../host/http/responses/fields-projection.js'
-import { errorResponses } from '../host/http/schemas.js'
+import { errorResponses, noBody } from '../host/http/schemas.js'
 import { serviceOrigin } from '../host/http/service-origin.js'
 import { catalogStateOf, guardCatalog } from './catalog-guard.js'
 import {
@@ -26,7 +27,14 @@ import {
   listRelated,
 } from './catalog-service.js'
 import { ResponseCache } from './caching/response-cache.js'
-import { FieldsQuery, IdParams, InvestmentListQuery, PropertyListQuery, RelatedQuery } from './schemas.js'
+import {
+  FieldsQuery,
+  IdParams,
+  InvestmentListQuery,
+  offerFiltersOf,
+  PropertyListQuery,
+  RelatedQuery,
+} from './schemas.js'
 
 const security = [{ applicationPassword: [] }]
 const collectionHeaders = {
@@ -36,6 +44,8 @@ const collectionHeaders = {
   ETag: { type: 'string' },
   'Last-Modified': { type: 'string' },
 }
+/** A page of a list; typed as any schema, since the answer is sent already serialized. */
+const listOf = (ref: string): TSchema => ({ type: 'array', items: Type.Ref(ref), headers: collectionHeaders })
 
 function isCollection(value: unknown): value is Collection<unknown> {
   return typeof value === 'object' && value !== null && 'items' in value && 'totalPages' in value
@@ -53,12 +63,14 @@ function pageLinks(request: FastifyRequest, origin: string, page: number, totalP
   return links.join(', ')
 }
 
-export async function catalogRoutes(app: FastifyInstance): Promise<void> {
+export async function catalogRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   const cache = new ResponseCache()
   const base = baseUrl(app.ctx.config)
 
   async function answer(
     request: FastifyRequest,
+    query: { _fields?: string | undefined; page?: number },
     reply: FastifyReply,
     produce: (revisions: CatalogRevisions | undefined) => Promise<unknown>,
   ): Promise<FastifyReply> {
@@ -79,11 +91,11 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
       const result = await produce(
         cacheable ? { revision: Number(state.revision), listing: Number(state.listing_revision) } : undefined,
       )
-      const fields = parseFieldList((request.query as { _fields?: string })._fields)
+      const fields = parseFieldList(query._fields)
       const headers: Record<string, string> = {}
       let body: unknown = result
       if (isCollection(result)) {
-        const { page = 1 } = request.query as { page?: number }
+        const { page = 1 } = query
         body = result.items
         headers['X-WP-Total'] = String(result.total)
         headers['X-WP-TotalPages'] = String(result.totalPages)
@@ -118,10 +130,11 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Catalog discovery object (2.1)',
         security,
         querystring: FieldsQuery,
-        response: { 200: Type.Ref('CatalogDiscovery'), 304: Type.Null(), ...refused },
+        response: { 200: Type.Ref('CatalogDiscovery'), 304: noBody(), ...refused },
       },
     },
-    (request, reply) => answer(request, reply, () => getDiscovery(app.ctx, `${serviceOrigin(request)}${base}`)),
+    (request, reply) =>
+      answer(request, request.query, reply, () => getDiscovery(app.ctx, `${serviceOrigin(request)}${base}`)),
   )
 
   app.get(
@@ -135,17 +148,15 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
         security,
         querystring: InvestmentListQuery,
         response: {
-          200: { type: 'array', items: Type.Ref('CatalogInvestment'), headers: collectionHeaders },
-          304: Type.Null(),
+          200: listOf('CatalogInvestment'),
+          304: noBody(),
           ...refused,
         },
       },
     },
     (request, reply) => {
-      const q = request.query as { page: number; per_page: number; search?: string }
-      return answer(request, reply, () =>
-        listInvestments(app.ctx, { page: q.page, perPage: q.per_page, search: q.search }),
-      )
+      const { page, per_page: perPage, search } = request.query
+      return answer(request, request.query, reply, () => listInvestments(app.ctx, { page, perPage, search }))
     },
   )
 
@@ -162,13 +173,12 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
         querystring: FieldsQuery,
         response: {
           200: Type.Ref('CatalogInvestment'),
-          304: Type.Null(),
+          304: noBody(),
           ...errorResponses(400, 401, 403, 404, 429, 503),
         },
       },
     },
-    (request, reply) =>
-      answer(request, reply, () => getInvestmentDetail(app.ctx, (request.params as { id: number }).id)),
+    (request, reply) => answer(request, request.query, reply, () => getInvestmentDetail(app.ctx, request.params.id)),
   )
 
   app.get(
@@ -182,34 +192,23 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
         security,
         querystring: PropertyListQuery,
         response: {
-          200: { type: 'array', items: Type.Ref('CatalogOffer'), headers: collectionHeaders },
-          304: Type.Null(),
+          200: listOf('CatalogOffer'),
+          304: noBody(),
           ...refused,
         },
       },
     },
     (request, reply) => {
-      const q = request.query as Record<string, string | number | undefined>
-      return answer(request, reply, (revisions) =>
+      const q = request.query
+      return answer(request, request.query, reply, (revisions) =>
         listProperties(
           app.ctx,
           {
-            page: q.page as number,
-            perPage: q.per_page as number,
-            investment: q.investment as number | undefined,
-            status: q.status as string | undefined,
-            offerKind: q.offer_kind as string | undefined,
-            type: q.type as string | undefined,
-            rooms: q.rooms as number | undefined,
-            floor: q.floor as number | undefined,
-            areaMin: typeof q.area_min === 'string' ? q.area_min.replace(',', '.') : undefined,
-            areaMax: typeof q.area_max === 'string' ? q.area_max.replace(',', '.') : undefined,
-            priceMin: q.price_min as number | undefined,
-            priceMax: q.price_max as number | undefined,
-            search: q.search as string | undefined,
-            modifiedAfter: typeof q.modified_after === 'string' ? new Date(q.modified_after).toISOString() : undefined,
-            orderBy: (q.orderby as 'modified' | 'title' | 'price' | 'area' | undefined) ?? 'modified',
-            order: String(q.order ?? 'DESC').toLowerCase() === 'asc' ? 'asc' : 'desc',
+            page: q.page,
+            perPage: q.per_page,
+            ...offerFiltersOf(q),
+            orderBy: q.orderby,
+            order: q.order.toLowerCase() === 'asc' ? 'asc' : 'desc',
           },
           revisions,
         ),
@@ -230,12 +229,12 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
         querystring: FieldsQuery,
         response: {
           200: Type.Ref('CatalogPropertyDetail'),
-          304: Type.Null(),
+          304: noBody(),
           ...errorResponses(400, 401, 403, 404, 429, 503),
         },
       },
     },
-    (request, reply) => answer(request, reply, () => getPropertyDetail(app.ctx, (request.params as { id: number }).id)),
+    (request, reply) => answer(request, request.query, reply, () => getPropertyDetail(app.ctx, request.params.id)),
   )
 
   app.get(
@@ -251,12 +250,12 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
         querystring: FieldsQuery,
         response: {
           200: Type.Ref('CatalogPriceHistory'),
-          304: Type.Null(),
+          304: noBody(),
           ...errorResponses(400, 401, 403, 404, 429, 503),
         },
       },
     },
-    (request, reply) => answer(request, reply, () => getPriceHistory(app.ctx, (request.params as { id: number }).id)),
+    (request, reply) => answer(request, request.query, reply, () => getPriceHistory(app.ctx, request.params.id)),
   )
 
   app.get(
@@ -271,16 +270,16 @@ export async function catalogRoutes(app: FastifyInstance): Promise<void> {
         params: IdParams,
         querystring: RelatedQuery,
         response: {
-          200: { type: 'array', items: Type.Ref('CatalogOffer'), headers: collectionHeaders },
-          304: Type.Null(),
+          200: listOf('CatalogOffer'),
+          304: noBody(),
           ...errorResponses(400, 401, 403, 404, 429, 503),
         },
       },
     },
     (request, reply) => {
-      const q = request.query as { page: number; per_page: number }
-      return answer(request, reply, (revisions) =>
-        listRelated(app.ctx, (request.params as { id: number }).id, { page: q.page, perPage: q.per_page }, revisions),
+      const { page, per_page: perPage } = request.query
+      return answer(request, request.query, reply, (revisions) =>
+        listRelated(app.ctx, request.params.id, { page, perPage }, revisions),
       )
     },
   )

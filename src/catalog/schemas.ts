@@ -4,7 +4,7 @@
  * the shapes for the OpenAPI description; `_fields` may leave any property out.
  */
 import { Type } from 'typebox'
-import { RowId } from '../host/http/schemas.js'
+import { RowId, withDefault } from '../host/http/schemas.js'
 
 const fields = Type.String({
   maxLength: 2000,
@@ -29,8 +29,8 @@ const searchText = (description: string) =>
 export const FieldsQuery = Type.Object({ _fields: Type.Optional(fields) })
 
 export const InvestmentListQuery = Type.Object({
-  page: Type.Optional(page),
-  per_page: Type.Optional(perPage),
+  page: withDefault(page),
+  per_page: withDefault(perPage),
   search: Type.Optional(searchText('Part of the investment name')),
   _fields: Type.Optional(fields),
 })
@@ -61,24 +61,58 @@ export const PropertyListQuery = Type.Object({
   price_max: Type.Optional(Type.Integer({ minimum: 0, description: 'Grosze; the total price in force today' })),
   search: Type.Optional(searchText('Part of the name or designation')),
   modified_after: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601 date-time' })),
-  orderby: Type.Optional(
+  orderby: withDefault(
     Type.Union([Type.Literal('modified'), Type.Literal('title'), Type.Literal('price'), Type.Literal('area')], {
       default: 'modified',
     }),
   ),
-  order: Type.Optional(
+  order: withDefault(
     Type.Union([Type.Literal('ASC'), Type.Literal('DESC'), Type.Literal('asc'), Type.Literal('desc')], {
       default: 'DESC',
     }),
   ),
-  page: Type.Optional(page),
-  per_page: Type.Optional(perPage),
+  page: withDefault(page),
+  per_page: withDefault(perPage),
   _fields: Type.Optional(fields),
 })
 
+/** The offer filters of a list's query string: the catalog's, which the editor's table and the export reuse. */
+export interface OfferFilterQuery {
+  investment?: number | undefined
+  status?: string | undefined
+  offer_kind?: string | undefined
+  type?: string | undefined
+  rooms?: number | undefined
+  floor?: number | undefined
+  area_min?: string | undefined
+  area_max?: string | undefined
+  price_min?: number | undefined
+  price_max?: number | undefined
+  search?: string | undefined
+  modified_after?: string | undefined
+}
+
+/** The repositories' filters from a list's query string: an area's decimal comma becomes a dot, a date-time is ISO. */
+export function offerFiltersOf(query: OfferFilterQuery) {
+  return {
+    investment: query.investment,
+    status: query.status,
+    offerKind: query.offer_kind,
+    type: query.type,
+    rooms: query.rooms,
+    floor: query.floor,
+    areaMin: query.area_min?.replace(',', '.'),
+    areaMax: query.area_max?.replace(',', '.'),
+    priceMin: query.price_min,
+    priceMax: query.price_max,
+    search: query.search,
+    modifiedAfter: query.modified_after === undefined ? undefined : new Date(query.modified_after).toISOString(),
+  }
+}
+
 export const RelatedQuery = Type.Object({
-  page: Type.Optional(page),
-  per_page: Type.Optional(perPage),
+  page: withDefault(page),
+  per_page: withDefault(perPage),
   _fields: Type.Optional(fields),
 })
 

@@ -1,6 +1,7 @@
 /*
  * GET {base_url}/dashboard (manage_options; not licence-gated): what an operator checks first.
  */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 
@@ -99,7 +100,8 @@ const DashboardSchema = Type.Object({
   }),
 })
 
-export async function dashboardRoutes(app: FastifyInstance): Promise<void> {
+export async function dashboardRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   app.get(
     '/dashboard',
     {

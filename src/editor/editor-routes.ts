@@ -15,11 +15,13 @@
  * and the media endpoints (media-routes.ts).
  * Reads answer the version in `ETag` (and `version`); writes need it in `If-Match` (or `version`).
  */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { type TSchema, Type } from 'typebox'
 
 import { actorOf, requireCapability, requirePrincipal } from '../host/http/authenticate.js'
-import { errorResponse, errorResponses } from '../host/http/schemas.js'
+import { errorResponse, errorResponses, noBody } from '../host/http/schemas.js'
+import { offerFiltersOf } from '../catalog/schemas.js'
 import {
   createInvestment,
   deleteInvestment,
@@ -37,7 +39,6 @@ import {
   type OfferWriteResult,
   updateOffer,
 } from './offer-editor-service.js'
-import type { OfferOrder } from './editor-repository.js'
 import { editableCustomFields } from './custom-fields.js'
 import { mediaRoutes } from './media-routes.js'
 import {
@@ -84,12 +85,10 @@ function sendOffer(reply: FastifyReply, result: OfferWriteResult, status = 200):
   return reply.code(status).send(result.offer)
 }
 
-const idOf = (request: FastifyRequest) => (request.params as { id: number }).id
-const body = (request: FastifyRequest) => (request.body ?? {}) as Record<string, unknown>
-
-export async function editorRoutes(app: FastifyInstance): Promise<void> {
+export async function editorRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   const actor = async (request: FastifyRequest) => actorOf(await requirePrincipal(request))
-  await mediaRoutes(app)
+  await mediaRoutes(fastify)
 
   app.get(
     '/custom-fields',
@@ -126,17 +125,10 @@ export async function editorRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const q = request.query as {
-        page?: number
-        per_page?: number
-        search?: string
-        host_status?: string
-        developer_id?: number
-      }
-      const perPage = q.per_page ?? 20
+      const q = request.query
       const result = await listInvestments(app.ctx, {
-        page: q.page ?? 1,
-        perPage,
+        page: q.page,
+        perPage: q.per_page,
         search: q.search,
         hostStatus: q.host_status,
         developerId: q.developer_id,
@@ -161,7 +153,7 @@ export async function editorRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const view = await getInvestment(app.ctx, idOf(request))
+      const view = await getInvestment(app.ctx, request.params.id)
       reply.header('ETag', view.version)
       return view
     },
@@ -185,7 +177,7 @@ export async function editorRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const view = await createInvestment(app.ctx, await actor(request), body(request))
+      const view = await createInvestment(app.ctx, await actor(request), request.body)
       reply.header('ETag', view.version)
       reply.header('Location', `${request.url.replace(/\?.*$/, '')}/${view.id}`)
       return reply.code(201).send(view)
@@ -217,8 +209,8 @@ export async function editorRoutes(app: FastifyInstance): Promise<void> {
       const { investment: view } = await updateInvestment(
         app.ctx,
         await actor(request),
-        idOf(request),
-        body(request),
+        request.params.id,
+        request.body,
         request.headers['if-match'],
       )
       reply.header('ETag', view.version)
@@ -238,7 +230,7 @@ export async function editorRoutes(app: FastifyInstance): Promise<void> {
         params: InvestmentIdParams,
         headers: ifMatchHeader,
         response: {
-          204: Type.Null({ description: 'Deleted' }),
+          204: noBody({ description: 'Deleted' }),
           ...errorResponses(400, 401, 403, 404),
           409: investmentConflict,
           428: errorResponse(428),
@@ -246,7 +238,7 @@ export async function editorRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      await deleteInvestment(app.ctx, await actor(request), idOf(request), request.headers['if-match'])
+      await deleteInvestment(app.ctx, await actor(request), request.params.id, request.headers['if-match'])
       return reply.code(204).send()
     },
   )
@@ -268,26 +260,15 @@ export async function editorRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const q = request.query as Record<string, string | number | boolean | undefined>
+      const q = request.query
       const result = await listOffers(app.ctx, {
-        page: (q.page as number | undefined) ?? 1,
-        perPage: (q.per_page as number | undefined) ?? 20,
-        investment: q.investment as number | undefined,
-        status: q.status as string | undefined,
-        hostStatus: q.host_status as string | undefined,
-        offerKind: q.offer_kind as string | undefined,
-        type: q.type as string | undefined,
-        withoutType: q.without_type as boolean | undefined,
-        rooms: q.rooms as number | undefined,
-        floor: q.floor as number | undefined,
-        areaMin: typeof q.area_min === 'string' ? q.area_min.replace(',', '.') : undefined,
-        areaMax: typeof q.area_max === 'string' ? q.area_max.replace(',', '.') : undefined,
-        priceMin: q.price_min as number | undefined,
-        priceMax: q.price_max as number | undefined,
-        search: q.search as string | undefined,
-        modifiedAfter: typeof q.modified_after === 'string' ? new Date(q.modified_after).toISOString() : undefined,
-        orderBy: (q.orderby as OfferOrder | undefined) ?? 'id',
-        order: String(q.order ?? 'DESC').toLowerCase() === 'asc' ? 'asc' : 'desc',
+        page: q.page,
+        perPage: q.per_page,
+        ...offerFiltersOf(q),
+        hostStatus: q.host_status,
+        withoutType: q.without_type,
+        orderBy: q.orderby,
+        order: q.order.toLowerCase() === 'asc' ? 'asc' : 'desc',
       })
       reply.header('X-WP-Total', String(result.total))
       reply.header('X-WP-TotalPages', String(result.totalPages))
@@ -309,7 +290,7 @@ export async function editorRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const view = await getOffer(app.ctx, idOf(request))
+      const view = await getOffer(app.ctx, request.params.id)
       reply.header('ETag', view.version)
       return view
     },
@@ -334,7 +315,7 @@ export async function editorRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const result = await createOffer(app.ctx, await actor(request), body(request))
+      const result = await createOffer(app.ctx, await actor(request), request.body)
       reply.header('Location', `${request.url.replace(/\?.*$/, '')}/${result.offer.id}`)
       return sendOffer(reply, result, 201)
     },
@@ -365,7 +346,7 @@ export async function editorRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) =>
       sendOffer(
         reply,
-        await updateOffer(app.ctx, await actor(request), idOf(request), body(request), request.headers['if-match']),
+        await updateOffer(app.ctx, await actor(request), request.params.id, request.body, request.headers['if-match']),
       ),
   )
 
@@ -404,9 +385,9 @@ export async function editorRoutes(app: FastifyInstance): Promise<void> {
           await changeOfferLifecycle(
             app.ctx,
             await actor(request),
-            idOf(request),
+            request.params.id,
             lifecycle,
-            body(request),
+            request.body,
             request.headers['if-match'],
           ),
         ),
@@ -426,7 +407,7 @@ export async function editorRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: Type.Ref('EditorPriceHistory'), ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => getOfferPriceHistory(app.ctx, idOf(request)),
+    async (request) => getOfferPriceHistory(app.ctx, request.params.id),
   )
 
   // -------------------------------------------------------------------------------------------
@@ -459,9 +440,9 @@ export async function editorRoutes(app: FastifyInstance): Promise<void> {
       sendOffer(
         reply,
         await changeComponent(app.ctx, await actor(request), {
-          offerId: idOf(request),
+          offerId: request.params.id,
           action: 'create',
-          body: body(request),
+          body: request.body,
           ifMatch: request.headers['if-match'],
         }),
         201,
@@ -484,14 +465,13 @@ export async function editorRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const params = request.params as { id: number; component_id: number }
       return sendOffer(
         reply,
         await changeComponent(app.ctx, await actor(request), {
-          offerId: params.id,
+          offerId: request.params.id,
           action: 'update',
-          componentId: params.component_id,
-          body: body(request),
+          componentId: request.params.component_id,
+          body: request.body,
           ifMatch: request.headers['if-match'],
         }),
       )
@@ -514,14 +494,13 @@ export async function editorRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const params = request.params as { id: number; component_id: number }
       return sendOffer(
         reply,
         await changeComponent(app.ctx, await actor(request), {
-          offerId: params.id,
+          offerId: request.params.id,
           action: 'delete',
-          componentId: params.component_id,
-          body: { ...(request.query as Record<string, unknown>) },
+          componentId: request.params.component_id,
+          body: { ...request.query },
           ifMatch: request.headers['if-match'],
         }),
       )

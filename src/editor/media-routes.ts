@@ -12,13 +12,14 @@ import { createReadStream } from 'node:fs'
 import fs from 'node:fs/promises'
 import path from 'node:path'
 
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 
 import { HostError, PluginError } from '../host/errors.js'
 import { actorOf, requireCapability, requirePrincipal } from '../host/http/authenticate.js'
 import { ifNoneMatchMatches } from '../host/http/responses/conditional.js'
-import { errorResponse, errorResponses, RowId } from '../host/http/schemas.js'
+import { errorResponse, errorResponses, noBody, RowId } from '../host/http/schemas.js'
 import { configuredServiceBase } from '../host/http/service-origin.js'
 import { type MediaOwner, selectAttachmentByFile } from './editor-repository.js'
 import { MEDIA_FILE_NAME, mediaDir } from './media-files.js'
@@ -96,14 +97,12 @@ async function receiveUpload(request: FastifyRequest): Promise<Upload> {
   return { content, fileName, fields }
 }
 
-export async function mediaRoutes(app: FastifyInstance): Promise<void> {
+export async function mediaRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   const actor = async (request: FastifyRequest) => actorOf(await requirePrincipal(request))
 
   for (const owner of ['offers', 'investments'] as const) {
-    const ownerOf = (request: FastifyRequest): MediaOwner =>
-      owner === 'offers'
-        ? { offerId: (request.params as { id: number }).id }
-        : { investmentId: (request.params as { id: number }).id }
+    const ownerOf = (id: number): MediaOwner => (owner === 'offers' ? { offerId: id } : { investmentId: id })
     const name = owner === 'offers' ? 'Offer' : 'Investment'
 
     app.get(
@@ -119,7 +118,7 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
           response: { 200: Type.Array(Type.Ref('EditorMedia')), ...errorResponses(400, 401, 403, 404) },
         },
       },
-      async (request) => listMedia(app.ctx, ownerOf(request)),
+      async (request) => listMedia(app.ctx, ownerOf(request.params.id)),
     )
 
     app.post(
@@ -145,7 +144,7 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
       },
       async (request, reply) => {
         const principal = await actor(request)
-        const owned = ownerOf(request)
+        const owned = ownerOf(request.params.id)
         const upload = await receiveUpload(request)
         const view = await uploadMedia(
           app.ctx,
@@ -172,7 +171,7 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: Type.Ref('EditorMedia'), ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => getMedia(app.ctx, (request.params as { id: number }).id),
+    async (request) => getMedia(app.ctx, request.params.id),
   )
 
   app.patch(
@@ -189,13 +188,7 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: Type.Ref('EditorMedia'), ...errorResponses(400, 401, 403, 404), 422: invalid },
       },
     },
-    async (request) =>
-      updateMedia(
-        app.ctx,
-        await actor(request),
-        (request.params as { id: number }).id,
-        (request.body ?? {}) as Record<string, unknown>,
-      ),
+    async (request) => updateMedia(app.ctx, await actor(request), request.params.id, request.body),
   )
 
   app.delete(
@@ -208,11 +201,11 @@ export async function mediaRoutes(app: FastifyInstance): Promise<void> {
         summary: 'Remove an image or document (409 media_in_use while it is a main image or in a gallery)',
         security,
         params: IdParams,
-        response: { 204: Type.Null({ description: 'Removed' }), ...errorResponses(400, 401, 403, 404, 409) },
+        response: { 204: noBody({ description: 'Removed' }), ...errorResponses(400, 401, 403, 404, 409) },
       },
     },
     async (request, reply) => {
-      await deleteMedia(app.ctx, await actor(request), (request.params as { id: number }).id)
+      await deleteMedia(app.ctx, await actor(request), request.params.id)
       return reply.code(204).send()
     },
   )
@@ -236,8 +229,7 @@ function downloadName(title: string, ext: string): string {
   return `attachment; filename="${ascii || 'dokument'}.${ext}"; filename*=UTF-8''${encodeURIComponent(`${base}.${ext}`)}`
 }
 
-async function serveMediaFile(app: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
-  const { file } = request.params as { file: string }
+async function serveMediaFile(app: FastifyInstance, file: string, request: FastifyRequest, reply: FastifyReply) {
   const match = MEDIA_FILE_NAME.exec(file)
   const notFound = () => new HostError('dg_file_not_found', 404, 'No media file has this name.')
   if (!match) throw notFound()
@@ -265,7 +257,8 @@ async function serveMediaFile(app: FastifyInstance, request: FastifyRequest, rep
 }
 
 /** The uploaded files, for anyone who has their address (the catalog's `image`, `media`, documents). */
-export async function mediaFileRoutes(app: FastifyInstance): Promise<void> {
+export async function mediaFileRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   app.get(
     `${MEDIA_PATH}/:file`,
     {
@@ -285,11 +278,11 @@ export async function mediaFileRoutes(app: FastifyInstance): Promise<void> {
               'application/pdf': { schema: Type.String({ format: 'binary' }) },
             },
           },
-          304: Type.Null({ description: 'Not modified (If-None-Match)' }),
+          304: noBody({ description: 'Not modified (If-None-Match)' }),
           ...errorResponses(400, 404),
         },
       },
     },
-    (request, reply) => serveMediaFile(app, request, reply),
+    (request, reply) => serveMediaFile(fastify, request.params.file, request, reply),
   )
 }

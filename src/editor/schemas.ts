@@ -11,7 +11,7 @@ import { type TObject, type TSchema, Type } from 'typebox'
 import { CLEARABLE_FIELDS, COMPONENT_GROUPS, COMPONENT_KINDS, HOST_STATUSES } from '../offers/editor-operation.js'
 import { EDITOR_OFFER_FIELDS } from '../offers/validation/validate-editor-offer.js'
 import { STATUS_CODES } from '../catalog/schemas.js'
-import { RowId, stringEnum } from '../host/http/schemas.js'
+import { RowId, stringEnum, withDefault } from '../host/http/schemas.js'
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
 const clearable: ReadonlySet<string> = new Set(CLEARABLE_FIELDS)
@@ -227,16 +227,16 @@ export const OfferListQuery = Type.Object({
     }),
   ),
   modified_after: Type.Optional(Type.String({ format: 'date-time' })),
-  orderby: Type.Optional(
+  orderby: withDefault(
     stringEnum(['id', 'modified', 'title', 'code', 'price', 'area'] as const, {
       default: 'id',
       description:
         'id (newest first with DESC, the default: the primary key, fast at any size), modified, title, code, price, area. With host_status the catalog’s indexes serve modified, title, price and area too',
     }),
   ),
-  order: Type.Optional(stringEnum(['ASC', 'DESC', 'asc', 'desc'] as const, { default: 'DESC' })),
-  page: Type.Optional(page),
-  per_page: Type.Optional(perPage),
+  order: withDefault(stringEnum(['ASC', 'DESC', 'asc', 'desc'] as const, { default: 'DESC' })),
+  page: withDefault(page),
+  per_page: withDefault(perPage),
 })
 
 export const InvestmentListQuery = Type.Object({
@@ -249,8 +249,8 @@ export const InvestmentListQuery = Type.Object({
   ),
   host_status: Type.Optional(stringEnum(HOST_STATUSES)),
   developer_id: Type.Optional(RowId()),
-  page: Type.Optional(page),
-  per_page: Type.Optional(perPage),
+  page: withDefault(page),
+  per_page: withDefault(perPage),
 })
 
 const locationObject = Type.Object(

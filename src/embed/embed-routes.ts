@@ -14,11 +14,12 @@ import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:z
 import { fileURLToPath } from 'node:url'
 
 import { Type } from 'typebox'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 
 import { baseUrl } from '../config.js'
 import { ifNoneMatchMatches } from '../host/http/responses/conditional.js'
-import { errorResponses } from '../host/http/schemas.js'
+import { errorResponses, noBody } from '../host/http/schemas.js'
 import { SERVICE_VERSION } from '../version.js'
 
 export const EMBED_SCRIPT_NAME = 'dg-prices.js'
@@ -75,7 +76,8 @@ function representationFor(representations: Representation[], acceptEncoding: st
   )
 }
 
-export async function embedRoutes(app: FastifyInstance): Promise<void> {
+export async function embedRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   const representations = loadScript()
   const currentPath = `${baseUrl(app.ctx.config)}${embedScriptPath()}`
 
@@ -102,13 +104,13 @@ export async function embedRoutes(app: FastifyInstance): Promise<void> {
             },
           },
           302: Type.Null({ description: 'Another version, or latest: Location names the current version’s script' }),
-          304: Type.Null({ description: 'Not modified (If-None-Match)' }),
+          304: noBody({ description: 'Not modified (If-None-Match)' }),
           ...errorResponses(400),
         },
       },
     },
     async (request, reply) => {
-      const { version } = request.params as { version: string }
+      const { version } = request.params
       reply
         .header('Access-Control-Allow-Origin', '*')
         .header('Cross-Origin-Resource-Policy', 'cross-origin')

@@ -6,14 +6,16 @@
  *   POST {base_url}/offers/price-change/preview       before → after per offer, as a previewed import run
  *   POST {base_url}/offers/price-change/execute       that run executed by the import's writer (Idempotency-Key)
  */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 
 import { actorOf, requireCapability, requirePrincipal } from '../host/http/authenticate.js'
-import { DateString, errorResponses, stringEnum } from '../host/http/schemas.js'
+import { DateString, errorResponses, stringEnum, withDefault } from '../host/http/schemas.js'
 import { OfferListQuery } from '../editor/schemas.js'
+import { offerFiltersOf } from '../catalog/schemas.js'
 import { exportCsv, exportOffers, exportXlsx } from './offer-export.js'
-import { executePriceChange, previewPriceChange, type Rounding } from '../bulk-changes/bulk-price-change.js'
+import { executePriceChange, previewPriceChange } from '../bulk-changes/bulk-price-change.js'
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
 const guard = [requireCapability('manage_options')]
@@ -28,7 +30,7 @@ const {
   modified_after: _m,
   ...filterProperties
 } = OfferListQuery.properties
-const ExportQuery = Type.Object({ ...filterProperties, format: Type.Optional(Format) }, { additionalProperties: false })
+const ExportQuery = Type.Object({ ...filterProperties, format: withDefault(Format) }, { additionalProperties: false })
 
 const fileResponse = (description: string) => ({
   description,
@@ -98,7 +100,8 @@ const PriceChangeResult = Type.Object({
   replayed: Type.Boolean(),
 })
 
-export async function exportRoutes(app: FastifyInstance): Promise<void> {
+export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   app.get(
     '/offers/export',
     {
@@ -115,26 +118,15 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const q = request.query as Record<string, string | number | boolean | undefined>
-      const format = (q.format as 'csv' | 'xlsx' | undefined) ?? 'xlsx'
+      const q = request.query
       const found = await exportOffers(app.ctx, {
-        investment: q.investment as number | undefined,
-        status: q.status as string | undefined,
-        hostStatus: q.host_status as string | undefined,
-        offerKind: q.offer_kind as string | undefined,
-        type: q.type as string | undefined,
-        withoutType: q.without_type as boolean | undefined,
-        rooms: q.rooms as number | undefined,
-        floor: q.floor as number | undefined,
-        areaMin: typeof q.area_min === 'string' ? q.area_min.replace(',', '.') : undefined,
-        areaMax: typeof q.area_max === 'string' ? q.area_max.replace(',', '.') : undefined,
-        priceMin: q.price_min as number | undefined,
-        priceMax: q.price_max as number | undefined,
-        search: q.search as string | undefined,
+        ...offerFiltersOf(q),
+        hostStatus: q.host_status,
+        withoutType: q.without_type,
       })
       reply.header('X-DG-Left-Out', String(found.left_out))
-      const body = format === 'csv' ? exportCsv(found.rows) : await exportXlsx(found.rows)
-      return sendFile(reply, format, 'oferty', body)
+      const body = q.format === 'csv' ? exportCsv(found.rows) : await exportXlsx(found.rows)
+      return sendFile(reply, q.format, 'oferty', body)
     },
   )
 
@@ -147,12 +139,12 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
         tags: ['imports'],
         summary: 'An empty import file with the import’s own columns (XLSX also describes each column)',
         security,
-        querystring: Type.Object({ format: Type.Optional(Format) }, { additionalProperties: false }),
+        querystring: Type.Object({ format: withDefault(Format) }, { additionalProperties: false }),
         response: { 200: fileResponse('The template'), ...errorResponses(400, 401, 403) },
       },
     },
     async (request, reply) => {
-      const format = (request.query as { format?: 'csv' | 'xlsx' }).format ?? 'xlsx'
+      const { format } = request.query
       const body = format === 'csv' ? exportCsv([]) : await exportXlsx([], { describeColumns: true })
       return sendFile(reply, format, 'szablon-importu', body)
     },
@@ -175,14 +167,7 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const principal = await requirePrincipal(request)
-      const body = request.body as {
-        offer_ids?: number[]
-        investment?: number
-        percent: string
-        rounding: Rounding
-        valid_from: string
-        reason: string
-      }
+      const { body } = request
       return previewPriceChange(
         app.ctx,
         {
@@ -221,11 +206,10 @@ export async function exportRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const principal = await requirePrincipal(request)
-      const body = request.body as { job_id: string; reason: string }
-      const header = request.headers['idempotency-key']
+      const { body } = request
       const outcome = await executePriceChange(app.ctx, {
         jobId: body.job_id,
-        idempotencyKey: Array.isArray(header) ? header[0] : header,
+        idempotencyKey: request.headers['idempotency-key'],
         reason: body.reason,
         actor: actorOf(principal),
       })

@@ -7,11 +7,12 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 
 import { receiveMultipartForm } from '../host/http/multipart-upload.js'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 
 import { actorOf, requireCapability, requirePrincipal } from '../host/http/authenticate.js'
-import { errorResponse, errorResponses } from '../host/http/schemas.js'
+import { errorResponse, errorResponses, withDefault } from '../host/http/schemas.js'
 import { PluginError } from '../host/errors.js'
 import { requireEntitlement } from '../licensing/require-entitlement.js'
 import { PublicationOutcomeSchema } from '../publication/schemas.js'
@@ -44,12 +45,14 @@ function answerAs(reply: FastifyReply, shape: Record<string, unknown>): void {
   reply.serializer(reply.compileSerializationSchema(shape, '200')).type('application/json; charset=utf-8')
 }
 
-export async function importRoutes(app: FastifyInstance): Promise<void> {
+export async function importRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   const guard = [requireCapability('manage_options'), requireEntitlement('bulk_import')]
   const uploadDir = path.join(app.ctx.config.dataDir, 'uploads')
   for (const schema of [...OFFER_IMPORT_SCHEMAS, PublicationOutcomeSchema]) app.addSchema(schema)
 
-  app.post(
+  // the body is a multipart form (read by the handler) or a form-encoded one, so it has no schema
+  app.post<{ Body: Record<string, unknown> | undefined }>(
     '/imports/offer',
     {
       preHandler: guard,
@@ -106,7 +109,7 @@ export async function importRoutes(app: FastifyInstance): Promise<void> {
           await fs.rm(upload.filePath, { force: true })
         }
       }
-      const body = (request.body ?? {}) as Record<string, unknown>
+      const body = request.body ?? {}
       if (typeof body !== 'object' || typeof body.job_id !== 'string' || !/^[0-9a-f]{32}$/.test(body.job_id)) {
         throw new PluginError('invalid_job_id', 400, {
           message: 'Send job_id (32 hex characters) form-encoded, or a multipart preview with a file.',
@@ -138,8 +141,8 @@ export async function importRoutes(app: FastifyInstance): Promise<void> {
         security,
         params: Type.Object({ id: Type.String({ pattern: '^[0-9a-f]{32}$' }) }),
         querystring: Type.Object({
-          page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-          per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 100 })),
+          page: withDefault(Type.Integer({ minimum: 1, default: 1 })),
+          per_page: withDefault(Type.Integer({ minimum: 1, maximum: 200, default: 100 })),
         }),
         response: {
           200: Type.Ref('ImportJob'),
@@ -148,8 +151,8 @@ export async function importRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const { id } = request.params as { id: string }
-      const { page, per_page } = request.query as { page: number; per_page: number }
+      const { id } = request.params
+      const { page, per_page } = request.query
       return getImportJob(app.ctx, id, page, per_page)
     },
   )

@@ -6,6 +6,7 @@
  * `functions` says, per function the licence governs, whether it may run now and which
  * entitlement it needs, so the panel can say why beside any action it refuses.
  */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 
@@ -69,7 +70,8 @@ const LicenseBody = Type.Object(
   { additionalProperties: false },
 )
 
-export async function licenseRoutes(app: FastifyInstance): Promise<void> {
+export async function licenseRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   app.get(
     '/license',
     {
@@ -100,7 +102,7 @@ export async function licenseRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const principal = await requirePrincipal(request)
-      const body = request.body as { plan: string; entitlements: string[]; valid_until?: string | null }
+      const body = request.body
       return licenseView(
         await setLicense(app.ctx, {
           plan: body.plan,

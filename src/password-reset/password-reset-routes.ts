@@ -4,6 +4,7 @@
  *   POST {base_url}/session/password-reset           ask for a link (the same answer for any name)
  *   POST {base_url}/session/password-reset/confirm   set the new password with the link's token
  */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 
@@ -33,7 +34,8 @@ const Availability = Type.Object({
   min_password_length: Type.Integer({ description: 'The password policy: the shortest password accepted' }),
 })
 
-export async function passwordResetRoutes(app: FastifyInstance): Promise<void> {
+export async function passwordResetRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   app.get(
     '/session/password-reset',
     {
@@ -81,7 +83,7 @@ export async function passwordResetRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const { login } = request.body as { login: string }
+      const { login } = request.body
       await requestPasswordReset(app.ctx, { name: login, ip: request.ip })
       return reply
         .code(202)
@@ -116,7 +118,7 @@ export async function passwordResetRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const body = request.body as { token: string; password: string }
+      const body = request.body
       const done = await completePasswordReset(app.ctx, { ...body, ip: request.ip })
       return reply.header('Cache-Control', 'no-store').send({ sessions_ended: done.sessionsEnded })
     },

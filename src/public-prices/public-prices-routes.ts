@@ -8,6 +8,7 @@
  * day's change) and revalidated with its ETag; the settings are read on every request, so turning
  * the endpoint off holds at once everywhere.
  */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 
@@ -23,7 +24,7 @@ import {
   type RateLimitPolicy,
 } from '../host/http/rate-limit/rate-limit.js'
 import { ifNoneMatchMatches, strongEtag } from '../host/http/responses/conditional.js'
-import { errorResponses } from '../host/http/schemas.js'
+import { errorResponses, noBody } from '../host/http/schemas.js'
 import { serviceOrigin } from '../host/http/service-origin.js'
 import {
   allowedOriginsOf,
@@ -57,8 +58,6 @@ const publicHeaders = {
   Vary: { type: 'string', description: '`Origin` when the investment has allowed origins (the answer depends on it)' },
 }
 
-const idOf = (request: FastifyRequest) => (request.params as { id: number }).id
-
 function requestOrigin(request: FastifyRequest): string | undefined {
   const origin = request.headers.origin
   return typeof origin === 'string' ? origin : undefined
@@ -88,7 +87,8 @@ function corsHeaders(reply: FastifyReply, allowed: readonly string[], origin: st
   return true
 }
 
-export async function publicPricesRoutes(app: FastifyInstance): Promise<void> {
+export async function publicPricesRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   const cache = new ResponseCache(2000, 32 * 1024 * 1024)
   const base = baseUrl(app.ctx.config)
 
@@ -103,14 +103,14 @@ export async function publicPricesRoutes(app: FastifyInstance): Promise<void> {
         params: InvestmentIdParams,
         response: {
           200: { ...Type.Ref('PublicPrices'), headers: publicHeaders },
-          304: Type.Null({ description: 'The copy named in If-None-Match is current' }),
+          304: noBody({ description: 'The copy named in If-None-Match is current' }),
           ...errorResponses(400, 404, 429, 503),
         },
       },
     },
     async (request, reply) => {
       const ctx = app.ctx
-      const id = idOf(request)
+      const id = request.params.id
       await limitRequests(request, reply)
       const state = await readPublicRequestState(ctx, id)
       if (!isAnswerable(state)) throw publicPricesUnavailable()
@@ -145,11 +145,11 @@ export async function publicPricesRoutes(app: FastifyInstance): Promise<void> {
           'Answers 204. For an Origin among the investment’s allowed origins (the endpoint on, the investment published) it allows GET and HEAD with If-None-Match, for 10 minutes; for any other Origin it allows nothing.',
         security: [],
         params: InvestmentIdParams,
-        response: { 204: Type.Null({ description: 'Preflight answered' }), ...errorResponses(400, 413, 415, 503) },
+        response: { 204: noBody({ description: 'Preflight answered' }), ...errorResponses(400, 413, 415, 503) },
       },
     },
     async (request, reply) => {
-      const state = await readPublicRequestState(app.ctx, idOf(request))
+      const state = await readPublicRequestState(app.ctx, request.params.id)
       const allowed = isAnswerable(state) ? allowedOriginsOf(state) : []
       reply.header('Vary', 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers')
       const origin = requestOrigin(request)
@@ -181,7 +181,7 @@ export async function publicPricesRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store')
-      return getPublicPricesSettings(app.ctx, idOf(request), serviceBase(request))
+      return getPublicPricesSettings(app.ctx, request.params.id, serviceBase(request))
     },
   )
 
@@ -205,8 +205,8 @@ export async function publicPricesRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const principal = await requirePrincipal(request)
       reply.header('Cache-Control', 'no-store')
-      const body = request.body as { enabled?: boolean; allowed_origins?: string[] }
-      return updatePublicPricesSettings(app.ctx, actorOf(principal), idOf(request), body, serviceBase(request))
+      const body = request.body
+      return updatePublicPricesSettings(app.ctx, actorOf(principal), request.params.id, body, serviceBase(request))
     },
   )
 }

@@ -3,6 +3,7 @@
  * `publishing_gov` entitlement (docs/decisions/licence.md). 200 with the report when the day's file would pass validation,
  * 422 `preflight_failed` with the same report when it would not.
  */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import { type TSchema, Type } from 'typebox'
 
@@ -75,7 +76,8 @@ export const PreflightReportSchema = Type.Object({
   portal: Type.Optional(PortalSchema),
 })
 
-export async function preflightRoutes(app: FastifyInstance): Promise<void> {
+export async function preflightRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   app.post(
     '/publications/preflight',
     {
@@ -106,7 +108,7 @@ export async function preflightRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request) => {
-      const body = request.body as { date?: string; verify_portal?: boolean; developer_id?: number } | undefined
+      const body = request.body
       return preflightOrRefuse(app.ctx, {
         date: body?.date,
         verifyPortal: body?.verify_portal ?? false,

@@ -7,13 +7,14 @@
 import fs from 'node:fs/promises'
 import path from 'node:path'
 
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 
 import { HostError } from '../host/errors.js'
 import { actorOf, requireCapability, requirePrincipal } from '../host/http/authenticate.js'
 import { httpDate, ifNoneMatchMatches } from '../host/http/responses/conditional.js'
-import { DateString, errorResponses } from '../host/http/schemas.js'
+import { DateString, errorResponses, noBody } from '../host/http/schemas.js'
 import { requireEntitlement } from '../licensing/require-entitlement.js'
 import { datasetByKey, datasetStore } from './daily-file/datasets.js'
 import { MD5_NAME, PUBLIC_PATH, type PublicationStore, publicationStore, XML_NAME } from './publication-store.js'
@@ -23,7 +24,8 @@ import { PublicationOutcomeSchema } from './schemas.js'
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
 
-export async function publicationRoutes(app: FastifyInstance): Promise<void> {
+export async function publicationRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   app.addSchema(PublicationOutcomeSchema)
 
   app.post(
@@ -58,7 +60,7 @@ export async function publicationRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const principal = await requirePrincipal(request)
-      const body = request.body as { date?: string; developer_id?: number } | undefined
+      const body = request.body
       const date = body?.date ?? todayInWarsaw(app.ctx)
       return publish(app.ctx, {
         date,
@@ -116,7 +118,8 @@ async function readPublished(request: FastifyRequest, file: string): Promise<Buf
  */
 export const PUBLIC_NAME_MAX = 1000
 
-export async function publicFileRoutes(app: FastifyInstance): Promise<void> {
+export async function publicFileRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   app.get(
     `${PUBLIC_PATH}/:file`,
     {
@@ -136,13 +139,13 @@ export async function publicFileRoutes(app: FastifyInstance): Promise<void> {
               'text/csv': { schema: Type.String({ description: 'A published day’s CSV' }) },
             },
           },
-          304: Type.Null({ description: 'Not modified (If-None-Match)' }),
+          304: noBody({ description: 'Not modified (If-None-Match)' }),
           ...errorResponses(400, 404),
         },
       },
     },
     async (request, reply) => {
-      const { file } = request.params as { file: string }
+      const { file } = request.params
       return servePublished(request, reply, publicationStore(app.ctx), file)
     },
   )
@@ -168,13 +171,13 @@ export async function publicFileRoutes(app: FastifyInstance): Promise<void> {
               'text/csv': { schema: Type.String({ description: 'A published day’s CSV' }) },
             },
           },
-          304: Type.Null({ description: 'Not modified (If-None-Match)' }),
+          304: noBody({ description: 'Not modified (If-None-Match)' }),
           ...errorResponses(400, 404),
         },
       },
     },
     async (request, reply) => {
-      const params = request.params as { dataset: string; file: string }
+      const params = request.params
       const dataset = await datasetByKey(app.ctx, params.dataset)
       if (!dataset) throw new HostError('dg_file_not_found', 404, 'No published file has this name.')
       return servePublished(request, reply, datasetStore(app.ctx, dataset), params.file)

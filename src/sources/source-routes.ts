@@ -4,23 +4,24 @@
  * `bulk_import` entitlement, as the offer import whose path the runs take. Answers carry
  * `Cache-Control: no-store`; header values sent are stored and never answered.
  */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 
 import { actorOf, requireCapability, requirePrincipal } from '../host/http/authenticate.js'
-import { errorResponses, RowId } from '../host/http/schemas.js'
+import { errorResponses, RowId, withDefault } from '../host/http/schemas.js'
 import { PluginError } from '../host/errors.js'
 import { requireEntitlement } from '../licensing/require-entitlement.js'
 import { SOURCE_SCHEMAS, SourceCreateBody, SourceRunPlanSchema, SourceUpdateBody } from './schemas.js'
 import { applyHeldRun, rejectHeldRun, runSource, runWithPlan } from './source-runs.js'
 import { changeSource, createSource, getSource, listRuns, listSources, removeSource } from './source-service.js'
-import type { SourceInput } from './source-settings.js'
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
 const IdParams = Type.Object({ id: RowId() })
 const tags = ['sources']
 
-export async function sourceRoutes(app: FastifyInstance): Promise<void> {
+export async function sourceRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   const guard = [requireCapability('manage_options'), requireEntitlement('bulk_import')]
   for (const schema of SOURCE_SCHEMAS) app.addSchema(schema)
   app.addHook('onSend', async (_request, reply) => {
@@ -61,7 +62,7 @@ export async function sourceRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const principal = await requirePrincipal(request)
-      const view = await createSource(app.ctx, actorOf(principal), request.body as SourceInput)
+      const view = await createSource(app.ctx, actorOf(principal), request.body)
       reply.header('Location', `${request.url.replace(/\?.*$/, '')}/${view.id}`)
       return reply.code(201).send(view)
     },
@@ -80,7 +81,7 @@ export async function sourceRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: Type.Ref('Source'), ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => getSource(app.ctx, (request.params as { id: number }).id),
+    async (request) => getSource(app.ctx, request.params.id),
   )
 
   app.patch(
@@ -102,12 +103,7 @@ export async function sourceRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const principal = await requirePrincipal(request)
-      return changeSource(
-        app.ctx,
-        actorOf(principal),
-        (request.params as { id: number }).id,
-        request.body as SourceInput,
-      )
+      return changeSource(app.ctx, actorOf(principal), request.params.id, request.body)
     },
   )
 
@@ -126,7 +122,7 @@ export async function sourceRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const principal = await requirePrincipal(request)
-      await removeSource(app.ctx, actorOf(principal), (request.params as { id: number }).id)
+      await removeSource(app.ctx, actorOf(principal), request.params.id)
       return { deleted: true }
     },
   )
@@ -150,7 +146,7 @@ export async function sourceRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const principal = await requirePrincipal(request)
-      const ran = await runSource(app.ctx, (request.params as { id: number }).id, 'manual', actorOf(principal))
+      const ran = await runSource(app.ctx, request.params.id, 'manual', actorOf(principal))
       if (ran.busy)
         throw new PluginError(
           'source_busy',
@@ -174,13 +170,13 @@ export async function sourceRoutes(app: FastifyInstance): Promise<void> {
         querystring: Type.Object({
           source_id: Type.Optional(RowId()),
           outcome: Type.Optional(Type.String({ pattern: '^[a-z_]{1,20}$' })),
-          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+          limit: withDefault(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
         }),
         response: { 200: Type.Object({ runs: Type.Array(Type.Ref('SourceRun')) }), ...errorResponses(400, 401, 403) },
       },
     },
     async (request) => {
-      const query = request.query as { source_id?: number; outcome?: string; limit: number }
+      const query = request.query
       return {
         runs: await listRuns(app.ctx, {
           limit: query.limit,
@@ -202,15 +198,15 @@ export async function sourceRoutes(app: FastifyInstance): Promise<void> {
         security,
         params: IdParams,
         querystring: Type.Object({
-          page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
-          per_page: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 100 })),
+          page: withDefault(Type.Integer({ minimum: 1, default: 1 })),
+          per_page: withDefault(Type.Integer({ minimum: 1, maximum: 200, default: 100 })),
         }),
         response: { 200: SourceRunPlanSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
     async (request) => {
-      const { page, per_page } = request.query as { page: number; per_page: number }
-      return runWithPlan(app.ctx, (request.params as { id: number }).id, page, per_page)
+      const { page, per_page } = request.query
+      return runWithPlan(app.ctx, request.params.id, page, per_page)
     },
   )
 
@@ -241,7 +237,7 @@ export async function sourceRoutes(app: FastifyInstance): Promise<void> {
       },
       async (request) => {
         const principal = await requirePrincipal(request)
-        return decide(app.ctx, (request.params as { id: number }).id, {
+        return decide(app.ctx, request.params.id, {
           actor: actorOf(principal),
           userId: principal.user.id,
           name: principal.user.login,

@@ -1,3 +1,4 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 
@@ -83,7 +84,8 @@ export const StatusSchema = Type.Object(
   { $id: 'Status' },
 )
 
-export async function statusRoutes(app: FastifyInstance): Promise<void> {
+export async function statusRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   app.get(
     '/status',
     {

@@ -3,6 +3,7 @@
  * them exactly; re-serializing would change it), whatever the Content-Type, so that a wrong type is
  * answered 401 invalid_auth by the verifier rather than 415 by the framework.
  */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 
@@ -87,7 +88,8 @@ function isMediaType(value: string): boolean {
   )
 }
 
-export async function webhookRoutes(app: FastifyInstance): Promise<void> {
+export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   // Fastify refuses a malformed Content-Type (415) before any parser runs; the contract wants
   // 401 invalid_auth for it, as for every other header problem, so it is checked first here
   app.addHook('onRequest', async (request) => {

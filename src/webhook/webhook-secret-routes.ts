@@ -6,6 +6,7 @@
  * not licence-gated: rotating a leaked secret must stay possible in continuity mode. Answers carry
  * `Cache-Control: no-store`; the secret is never logged (request logs hold method, path, status).
  */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 
@@ -28,7 +29,8 @@ function noStore(reply: FastifyReply): void {
   reply.header('Cache-Control', 'no-store')
 }
 
-export async function webhookSecretRoutes(app: FastifyInstance): Promise<void> {
+export async function webhookSecretRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   app.get(
     '/webhook-secret',
     {

@@ -5,13 +5,14 @@
  *   GET {base_url}/audit/actions   the actions recorded so far (for a filter's choices)
  * Entries never carry a secret (see maskSecrets).
  */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 
 import { requireCapability } from '../http/authenticate.js'
 import { invalidParam } from '../errors.js'
 import { errorResponses, stringEnum } from '../http/schemas.js'
-import { AUDIT_CHANNELS, type AuditChannel } from './audit-repository.js'
+import { AUDIT_CHANNELS } from './audit-repository.js'
 import { auditActions, auditPage } from './audit.js'
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
@@ -56,7 +57,8 @@ function instant(name: string, value: string | undefined): string | undefined {
   return new Date(parsed).toISOString()
 }
 
-export async function auditRoutes(app: FastifyInstance): Promise<void> {
+export async function auditRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   app.get(
     '/audit',
     {
@@ -105,18 +107,7 @@ export async function auditRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const query = request.query as {
-        page: number
-        per_page: number
-        actor?: string
-        action?: string
-        object_type?: string
-        object_id?: string
-        channel?: AuditChannel
-        outcome?: string
-        from?: string
-        until?: string
-      }
+      const query = request.query
       const { items, total } = await auditPage(
         app.ctx,
         {

@@ -2,13 +2,14 @@
  * Admin-panel login: POST starts a session (cookie) and returns the REST nonce the panel sends
  * in X-WP-Nonce; GET returns the current user and a fresh nonce; DELETE logs out.
  */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 
 import { recordAnonymousRefusal, recordAudit } from '../audit/audit.js'
 import { HostError } from '../errors.js'
 import { actorOf, requirePrincipal } from '../http/authenticate.js'
-import { errorResponses } from '../http/schemas.js'
+import { errorResponses, noBody } from '../http/schemas.js'
 import { serviceOrigin } from '../http/service-origin.js'
 import {
   findUserByLoginOrEmail,
@@ -80,7 +81,8 @@ function sameOrigin(origin: string, request: FastifyRequest): boolean {
   return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === expected
 }
 
-export async function sessionRoutes(app: FastifyInstance): Promise<void> {
+export async function sessionRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   const cookieOptions = { path: '/', httpOnly: true, secure: true, sameSite: 'strict' as const }
 
   app.post(
@@ -104,7 +106,7 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      const { login, password } = request.body as { login: string; password: string }
+      const { login, password } = request.body
       const ctx = app.ctx
       const found = await findUserByLoginOrEmail(ctx, login)
       const buckets = signInBuckets(ctx, {
@@ -223,7 +225,7 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const principal = await requirePrincipal(request)
       const ctx = app.ctx
-      const body = request.body as { current_password: string; password: string }
+      const body = request.body
       const buckets = signInBuckets(ctx, {
         name: principal.user.login,
         userId: principal.user.id,
@@ -258,7 +260,7 @@ export async function sessionRoutes(app: FastifyInstance): Promise<void> {
         operationId: 'deleteSession',
         tags: ['session'],
         summary: 'Log out (needs X-WP-Nonce)',
-        response: { 204: Type.Null(), ...errorResponses(401, 403) },
+        response: { 204: noBody(), ...errorResponses(401, 403) },
       },
     },
     async (request, reply) => {

@@ -7,13 +7,14 @@
  * A value that does not fit is 422 `invalid_site_option_value` with the option's issue, so a form
  * shows it beside its field; an option no extension defines is 404.
  */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
-import { Type } from 'typebox'
+import { type TSchema, Type } from 'typebox'
 
 import { HostError, PluginError } from '../errors.js'
 import { actorOf, requireCapability, requirePrincipal } from '../http/authenticate.js'
 import { errorResponse, errorResponses } from '../http/schemas.js'
-import { listSiteOptions, setSiteOption, type SiteOptionValue } from './site-options.js'
+import { listSiteOptions, setSiteOption } from './site-options.js'
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
 const guard = [requireCapability('manage_options')]
@@ -34,6 +35,9 @@ const SiteOptionSchema = Type.Object({
   expose_in_catalog: Type.Boolean({ description: 'Whether /catalog lists it in extension_options' }),
 })
 
+/** Typed as any schema: a value is what an extension's sanitizer returned, which the type check cannot know. */
+const SiteOptionList: TSchema = Type.Object({ items: Type.Array(SiteOptionSchema) })
+
 const TYPE_WORDS: Record<string, [string, string]> = {
   string: ['tekst', 'text'],
   integer: ['liczba całkowita', 'an integer'],
@@ -41,7 +45,8 @@ const TYPE_WORDS: Record<string, [string, string]> = {
   boolean: ['tak albo nie', 'yes or no'],
 }
 
-export async function siteOptionsRoutes(app: FastifyInstance): Promise<void> {
+export async function siteOptionsRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   app.get(
     '/site-options',
     {
@@ -51,7 +56,7 @@ export async function siteOptionsRoutes(app: FastifyInstance): Promise<void> {
         tags: ['settings'],
         summary: 'Site options defined by extensions (dg_extension_settings_fields), with their values',
         security,
-        response: { 200: Type.Object({ items: Type.Array(SiteOptionSchema) }), ...errorResponses(401, 403) },
+        response: { 200: SiteOptionList, ...errorResponses(401, 403) },
       },
     },
     async () => ({ items: await listSiteOptions(app.ctx) }),
@@ -97,8 +102,8 @@ export async function siteOptionsRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const principal = await requirePrincipal(request)
-      const { name } = request.params as { name: string }
-      const { value } = request.body as { value: SiteOptionValue }
+      const { name } = request.params
+      const { value } = request.body
       try {
         return await setSiteOption(app.ctx, name, value, actorOf(principal))
       } catch (error) {

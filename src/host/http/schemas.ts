@@ -82,3 +82,19 @@ export const DateString = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', descr
 export function stringEnum<T extends string>(values: readonly T[], options: Record<string, unknown> = {}) {
   return Type.Unsafe<T>({ type: 'string', enum: [...values], ...options })
 }
+
+/**
+ * An optional parameter with a default: left out of `required` like any optional one, yet always
+ * set once validated (Ajv fills the default in), so the handler's inferred type has it.
+ */
+export function withDefault<T extends TSchema>(schema: T): T {
+  if (!('default' in schema)) throw new Error('withDefault: the schema has no default')
+  // the optional marker stays on the schema (not in its JSON); only the inferred type is the set value's
+  return Type.Optional(schema) as TSchema as T
+}
+
+/**
+ * A 204 or 304 answer: no body. Typed as any schema so that the handler's `reply.code(204).send()`
+ * sends nothing at all (a `null` payload would be serialized).
+ */
+export const noBody = (options: { description?: string } = {}): TSchema => Type.Null(options)

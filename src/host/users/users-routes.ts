@@ -11,6 +11,7 @@
  *   DELETE {base_url}/users/{id}/application-passwords/{uuid} revoke one
  * Answers that carry a password are `Cache-Control: no-store`.
  */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 
@@ -28,9 +29,7 @@ import {
   createAdministeredUser,
   getAdministeredUser,
   listAdministeredUsers,
-  type NewUserInput,
   updateAdministeredUser,
-  type UserChanges,
   setAdministeredUserPassword,
 } from './user-administration.js'
 
@@ -94,7 +93,8 @@ const Text = (options: { maxLength: number; description?: string }) => Type.Stri
 
 const IdParams = Type.Object({ id: Type.Integer({ minimum: 1, maximum: 2147483647 }) })
 
-export async function usersRoutes(app: FastifyInstance): Promise<void> {
+export async function usersRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   app.addSchema(UserSchema)
 
   app.get(
@@ -148,7 +148,7 @@ export async function usersRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const principal = await requirePrincipal(request)
-      const created = await createAdministeredUser(app.ctx, request.body as NewUserInput, actorOf(principal))
+      const created = await createAdministeredUser(app.ctx, request.body, actorOf(principal))
       return reply.code(201).header('Cache-Control', 'no-store').send(created)
     },
   )
@@ -166,7 +166,7 @@ export async function usersRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: Type.Ref('AdministeredUser'), ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => getAdministeredUser(app.ctx, (request.params as { id: number }).id),
+    async (request) => getAdministeredUser(app.ctx, request.params.id),
   )
 
   app.patch(
@@ -200,8 +200,8 @@ export async function usersRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const principal = await requirePrincipal(request)
-      const { id } = request.params as { id: number }
-      return updateAdministeredUser(app.ctx, id, request.body as UserChanges, actorOf(principal))
+      const { id } = request.params
+      return updateAdministeredUser(app.ctx, id, request.body, actorOf(principal))
     },
   )
 
@@ -236,8 +236,8 @@ export async function usersRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const principal = await requirePrincipal(request)
-      const { id } = request.params as { id: number }
-      const { password } = request.body as { password?: string }
+      const { id } = request.params
+      const { password } = request.body
       const changed = await setAdministeredUserPassword(app.ctx, id, {
         password,
         actor: actorOf(principal),
@@ -269,7 +269,7 @@ export async function usersRoutes(app: FastifyInstance): Promise<void> {
         },
       },
     },
-    async (request) => listAppPasswordsOfUser(app.ctx, (request.params as { id: number }).id),
+    async (request) => listAppPasswordsOfUser(app.ctx, request.params.id),
   )
 
   app.post(
@@ -296,10 +296,10 @@ export async function usersRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const principal = await requirePrincipal(request)
-      const { id } = request.params as { id: number }
+      const { id } = request.params
       const created = await createAppPasswordOfUser(app.ctx, {
         userId: id,
-        name: (request.body as { name: string }).name,
+        name: request.body.name,
         actor: actorOf(principal),
       })
       return reply
@@ -330,7 +330,7 @@ export async function usersRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const principal = await requirePrincipal(request)
-      const { id, uuid } = request.params as { id: number; uuid: string }
+      const { id, uuid } = request.params
       return revokeAppPasswordOfUser(app.ctx, { userId: id, uuid, actor: actorOf(principal) })
     },
   )

@@ -3,6 +3,7 @@
  * is part of the legal duty): every published file of every developer entity's dataset read again
  * and checked (publication-audit.ts). Read only; the answer is 200 whatever it finds.
  */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 
@@ -56,7 +57,8 @@ export const PublicationAuditSchema = Type.Object(
   { $id: 'PublicationAudit' },
 )
 
-export async function publicationAuditRoutes(app: FastifyInstance): Promise<void> {
+export async function publicationAuditRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   app.addSchema(PublicationAuditSchema)
   app.get(
     '/publication/audit',
@@ -82,7 +84,7 @@ export async function publicationAuditRoutes(app: FastifyInstance): Promise<void
       },
     },
     async (request) => {
-      const q = request.query as { date?: string; developer_id?: number }
+      const q = request.query
       if (q.date !== undefined && !isCalendarDate(q.date))
         throw new PluginError('invalid_date', 400, { message: 'date must be a real calendar date YYYY-MM-DD' })
       return auditPublications(app.ctx, { day: q.date, developerId: q.developer_id })

@@ -4,6 +4,7 @@
  *   GET {base_url}/publications        every attempt, newest first, paged and filtered
  *   GET {base_url}/publications/{id}   one attempt
  */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 
@@ -65,7 +66,8 @@ export const PublicationRecordSchema = Type.Object(
   { $id: 'PublicationRecord', description: 'One publication attempt' },
 )
 
-export async function publicationHistoryRoutes(app: FastifyInstance): Promise<void> {
+export async function publicationHistoryRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   app.get(
     '/publications',
     {
@@ -103,15 +105,7 @@ export async function publicationHistoryRoutes(app: FastifyInstance): Promise<vo
       },
     },
     async (request, reply) => {
-      const q = request.query as {
-        page: number
-        per_page: number
-        status?: 'published' | 'failed'
-        trigger?: string
-        developer_id?: number
-        from?: string
-        to?: string
-      }
+      const q = request.query
       const { items, total } = await publicationHistory(
         app.ctx,
         { status: q.status, trigger: q.trigger, developerId: q.developer_id, fromDate: q.from, toDate: q.to },
@@ -137,6 +131,6 @@ export async function publicationHistoryRoutes(app: FastifyInstance): Promise<vo
         response: { 200: Type.Ref('PublicationRecord'), ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => getPublicationRecord(app.ctx, (request.params as { id: number }).id),
+    async (request) => getPublicationRecord(app.ctx, request.params.id),
   )
 }

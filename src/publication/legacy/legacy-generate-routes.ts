@@ -3,6 +3,7 @@
  * (docs/decisions/report-import-and-legacy.md). HEAD is not exposed: it would publish. Any request body is read and ignored, so
  * a legacy client posting an empty JSON body is not refused by a body parser.
  */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 
@@ -12,7 +13,8 @@ import { KEY_PARAM_HEADERS } from './legacy-key-setting.js'
 import { legacyKeyParamEnabled } from './legacy-key-setting.js'
 import { PublicationOutcomeSchema } from '../schemas.js'
 
-export async function legacyGenerateRoutes(app: FastifyInstance): Promise<void> {
+export async function legacyGenerateRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   app.removeAllContentTypeParsers()
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 }, (_request, _body, done) =>
     done(null, undefined),
@@ -48,7 +50,7 @@ export async function legacyGenerateRoutes(app: FastifyInstance): Promise<void> 
       },
     },
     handler: async (request, reply) => {
-      const query = request.query as { date?: unknown; key?: unknown }
+      const query = request.query
       const keyParam = Object.hasOwn(query, 'key')
       if (keyParam && (await legacyKeyParamEnabled(app.ctx))) {
         // on every answer, errors included: the caller must learn to move the key to the header

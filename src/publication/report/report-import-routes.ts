@@ -9,6 +9,7 @@ import fs from 'node:fs/promises'
 import path from 'node:path'
 
 import { receiveMultipartForm } from '../../host/http/multipart-upload.js'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 
@@ -72,7 +73,8 @@ const ReportInvalidSchema = Type.Object(
   { additionalProperties: true, description: 'Invalid report: the job id and every error' },
 )
 
-export async function reportImportRoutes(app: FastifyInstance): Promise<void> {
+export async function reportImportRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   const uploadDir = path.join(app.ctx.config.dataDir, 'uploads')
   app.addSchema(ReportImportPreviewSchema)
   app.addSchema(PublicationOutcomeSchema)

@@ -9,22 +9,20 @@
  *   GET/PUT  {base_url}/legacy-generate/settings  the deprecated `key` query parameter of legacy generate
  * PUT changes the fields sent (null clears one). Refusals are 422 with `issues` and write nothing.
  */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import { type TSchema, Type } from 'typebox'
 
 import { actorOf, requireCapability, requirePrincipal } from '../../host/http/authenticate.js'
 import { errorResponses, RowId } from '../../host/http/schemas.js'
 import { legacyKeyParamView, setLegacyKeyParam } from '../legacy/legacy-key-setting.js'
-import type { PublicationSettings } from './publication-settings.js'
 import {
   createDeveloper,
-  type DeveloperInput,
   EDITABLE_DEVELOPER_FIELDS,
   getDeveloper,
   getInvestmentLocation,
   listDevelopers,
   LOCATION_FIELDS,
-  type LocationInput,
   publicationSettingsView,
   savePublicationSettings,
   updateDeveloper,
@@ -152,7 +150,8 @@ const LocationSchema = Type.Object({
   modified_at: Type.String(),
 })
 
-export async function settingsRoutes(app: FastifyInstance): Promise<void> {
+export async function settingsRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   app.get(
     '/publication/settings',
     {
@@ -183,9 +182,7 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const principal = await requirePrincipal(request)
-      const { confirm_url_change: confirmUrlChange, ...patch } = request.body as Partial<PublicationSettings> & {
-        confirm_url_change?: boolean
-      }
+      const { confirm_url_change: confirmUrlChange, ...patch } = request.body
       return savePublicationSettings(app.ctx, patch, actorOf(principal), { confirmUrlChange })
     },
   )
@@ -220,7 +217,7 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const principal = await requirePrincipal(request)
-      const created = await createDeveloper(app.ctx, request.body as DeveloperInput, actorOf(principal))
+      const created = await createDeveloper(app.ctx, request.body, actorOf(principal))
       return reply.code(201).send(created)
     },
   )
@@ -238,7 +235,7 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: DeveloperSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => getDeveloper(app.ctx, (request.params as { id: number }).id),
+    async (request) => getDeveloper(app.ctx, request.params.id),
   )
 
   app.put(
@@ -257,8 +254,8 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const principal = await requirePrincipal(request)
-      const { id } = request.params as { id: number }
-      return updateDeveloper(app.ctx, id, request.body as DeveloperInput, actorOf(principal))
+      const { id } = request.params
+      return updateDeveloper(app.ctx, id, request.body, actorOf(principal))
     },
   )
 
@@ -275,7 +272,7 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: LocationSchema, ...errorResponses(400, 401, 403, 404) },
       },
     },
-    async (request) => getInvestmentLocation(app.ctx, (request.params as { id: number }).id),
+    async (request) => getInvestmentLocation(app.ctx, request.params.id),
   )
 
   app.put(
@@ -294,8 +291,8 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const principal = await requirePrincipal(request)
-      const { id } = request.params as { id: number }
-      return updateInvestmentLocation(app.ctx, id, request.body as LocationInput, actorOf(principal))
+      const { id } = request.params
+      return updateInvestmentLocation(app.ctx, id, request.body, actorOf(principal))
     },
   )
 
@@ -342,7 +339,7 @@ export async function settingsRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const principal = await requirePrincipal(request)
-      return setLegacyKeyParam(app.ctx, (request.body as { enabled: boolean | null }).enabled, actorOf(principal))
+      return setLegacyKeyParam(app.ctx, request.body.enabled, actorOf(principal))
     },
   )
 }
