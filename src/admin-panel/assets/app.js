@@ -38,7 +38,8 @@ const GROUPS = {
 /**
  * The panel's sections in the order of the navigation. `route` is the address (#/route/…), `title`
  * [Polish, English], `render(page, {api, user, signal})` draws the view.
- * @type {{ route: string, group: string, title: string[], render: (page: HTMLElement, context: any) => Promise<void> }[]}
+ * @typedef {{ route: string, group?: string, title: string[], render: (page: HTMLElement, context: any) => unknown }} Section
+ * @type {Section[]}
  */
 const SECTIONS = [
   { route: 'status', group: 'daily', title: ['Pulpit', 'Dashboard'], render: renderDashboard },
@@ -76,12 +77,13 @@ const SECTIONS = [
 ]
 const ROUTES = Object.fromEntries(SECTIONS.map((section) => [section.route, section]))
 // an address the panel does not know says so (a mistyped or outdated link), never the dashboard
+/** @type {Section} */
 const UNKNOWN = { route: 'nieznany', title: ['Nieznany adres', 'Unknown address'], render: renderUnknownAddress }
 
 const api = new Api(/** @type {HTMLMetaElement} */ (document.querySelector('meta[name="dg-rest-base"]')).content)
-const view = document.getElementById('view')
-const nav = document.getElementById('nav')
-const account = document.getElementById('account')
+const view = /** @type {HTMLElement} */ (document.getElementById('view'))
+const nav = /** @type {HTMLElement} */ (document.getElementById('nav'))
+const account = /** @type {HTMLElement} */ (document.getElementById('account'))
 let user = null
 let leaving = null
 
@@ -121,7 +123,8 @@ function drawNav() {
 function setChrome(loggedIn) {
   nav.hidden = !loggedIn || !user.capabilities.includes('manage_options')
   account.hidden = !loggedIn
-  if (loggedIn) document.getElementById('account-name').textContent = user.display_name || user.login
+  const name = /** @type {HTMLElement} */ (document.getElementById('account-name'))
+  if (loggedIn) name.textContent = user.display_name || user.login
 }
 
 async function show() {
@@ -192,7 +195,7 @@ api.onSessionLost = () => {
   void show()
 }
 
-document.getElementById('logout').addEventListener('click', async () => {
+document.getElementById('logout')?.addEventListener('click', async () => {
   try {
     await api.logout()
   } catch {
@@ -205,7 +208,7 @@ document.getElementById('logout').addEventListener('click', async () => {
 
 window.addEventListener('hashchange', () => void show())
 
-const languageSwitch = document.getElementById('language-switch')
+const languageSwitch = /** @type {HTMLElement} */ (document.getElementById('language-switch'))
 
 function labelLanguageSwitch() {
   // the button names the other language in that language

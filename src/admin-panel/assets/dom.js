@@ -196,13 +196,19 @@ export function randomHex(bytes = 16) {
   return Array.from(buffer, (b) => b.toString(16).padStart(2, '0')).join('')
 }
 
-/** Resolves after `ms`, or at once when the signal aborts (the view was left). */
+/**
+ * Resolves after `ms`, or at once when the signal aborts (the view was left).
+ * @param {number} ms
+ * @param {AbortSignal} [signal]
+ */
 export function sleep(ms, signal) {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms)
-    signal?.addEventListener('abort', () => {
-      clearTimeout(timer)
-      resolve()
-    })
-  })
+  return new Promise(
+    /** @param {(value?: unknown) => void} resolve */ (resolve) => {
+      const timer = setTimeout(resolve, ms)
+      signal?.addEventListener('abort', () => {
+        clearTimeout(timer)
+        resolve()
+      })
+    },
+  )
 }

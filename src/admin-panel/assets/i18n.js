@@ -9,7 +9,7 @@ const LANGUAGES = ['pl', 'en']
 function stored() {
   try {
     const value = localStorage.getItem(STORAGE_KEY)
-    return LANGUAGES.includes(value) ? value : 'pl'
+    return value !== null && LANGUAGES.includes(value) ? value : 'pl'
   } catch {
     // storage may be blocked (private mode, policy): Polish then
     return 'pl'
@@ -51,11 +51,14 @@ export function setLanguage(next) {
 export function translateStatic(root = document) {
   document.documentElement.lang = current
   for (const element of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll('[data-en]'))) {
-    if (element.dataset.pl === undefined) element.dataset.pl = element.textContent
-    element.textContent = current === 'en' ? element.dataset.en : element.dataset.pl
+    if (element.dataset.pl === undefined) element.dataset.pl = /** @type {string} */ (element.textContent)
+    element.textContent = /** @type {string} */ (current === 'en' ? element.dataset.en : element.dataset.pl)
   }
   for (const element of /** @type {NodeListOf<HTMLElement>} */ (root.querySelectorAll('[data-en-label]'))) {
     if (element.dataset.plLabel === undefined) element.dataset.plLabel = element.getAttribute('aria-label') ?? ''
-    element.setAttribute('aria-label', current === 'en' ? element.dataset.enLabel : element.dataset.plLabel)
+    element.setAttribute(
+      'aria-label',
+      /** @type {string} */ (current === 'en' ? element.dataset.enLabel : element.dataset.plLabel),
+    )
   }
 }

@@ -11,6 +11,8 @@ export function card(title, ...children) {
 /**
  * A red box telling what went wrong in the panel's language; the status, the code and the
  * server's own text are folded beneath, for support.
+ * @param {any} error
+ * @param {Node | null} [extra]
  */
 export function errorBox(error, extra = null) {
   const { text, code, detail } = describeError(error)
@@ -94,7 +96,7 @@ export function copyButton(text, { target, label, id } = {}) {
       await navigator.clipboard.writeText(typeof text === 'function' ? text() : text)
       toast(tr('Skopiowano do schowka.', 'Copied to the clipboard.'))
     } catch {
-      if (target) getSelection().selectAllChildren(target)
+      if (target) getSelection()?.selectAllChildren(target)
       toast(tr('Zaznaczono tekst: skopiuj go skrótem Ctrl+C.', 'The text is selected: copy it with Ctrl+C.'), 'info')
     }
   })
@@ -102,7 +104,7 @@ export function copyButton(text, { target, label, id } = {}) {
 }
 
 export function toast(text, tone = 'success') {
-  const host = document.getElementById('toasts')
+  const host = /** @type {HTMLElement} */ (document.getElementById('toasts'))
   const item = h('div', { class: `toast toast-${tone}` }, text)
   host.append(item)
   setTimeout(() => item.remove(), 5000)
@@ -119,7 +121,7 @@ export function confirmDialog({ title, body, okLabel = tr('Potwierdź', 'Confirm
     document.getElementById('confirm-body'),
     body.map((part) => (typeof part === 'string' ? h('p', {}, part) : part)),
   )
-  const ok = document.getElementById('confirm-ok')
+  const ok = /** @type {HTMLElement} */ (document.getElementById('confirm-ok'))
   ok.textContent = okLabel
   ok.className = `button ${danger ? 'button-danger' : 'button-primary'}`
   dialog.returnValue = ''
@@ -150,7 +152,7 @@ let fieldCount = 0
  * A labelled form field with room for its problems beneath. `names` are the API fields it edits
  * (space-separated: one date input may give several `*_from` fields), matched with the `field` of
  * the server's issues by showFieldErrors.
- * @param {{label: string | (string | Node)[], input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement, names?: string, hint?: string | Node | (string | Node)[], required?: boolean, className?: string}} options
+ * @param {{label: string | (string | Node)[], input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement, names?: string, hint?: string | Node | (string | Node)[], required?: boolean, className?: string | null}} options
  */
 export function formField({ label, input, names, hint, required = false, className }) {
   if (!input.id) input.id = `field-${++fieldCount}`

@@ -661,6 +661,7 @@ table.parts-history tbody th { font-weight: 600; }
     return svg
   }
 
+  /** @type {{ key: string, label: string, sortable?: boolean, numeric?: boolean, value?: (unit: any) => any }[]} */
   const COLUMNS = [
     { key: 'designation', label: 't.unit', sortable: true, value: (u) => u.designation },
     { key: 'kind', label: 't.kind' },
@@ -710,6 +711,7 @@ table.parts-history tbody th { font-weight: 600; }
       this.sort = { key: 'designation', direction: 'ascending' }
       this.limit = 0
       this.rows = new Map()
+      this.headers = new Map()
       this.filter = { kind: '', rooms: '', status: '', floor: '', areaFrom: '', areaTo: '', priceFrom: '', priceTo: '' }
     }
 
@@ -864,18 +866,16 @@ table.parts-history tbody th { font-weight: 600; }
       if (f.rooms !== '' && String(unit.rooms) !== f.rooms) return false
       if (f.status !== '' && unit.status !== f.status) return false
       if (f.floor !== '' && String(unit.floor) !== f.floor) return false
-      const area = areaOf(unit)
-      if (num(f.areaFrom) !== null && !(area !== null && area >= num(f.areaFrom))) return false
-      if (num(f.areaTo) !== null && !(area !== null && area <= num(f.areaTo))) return false
-      const price = amountOf(unit.price_total)
-      if (num(f.priceFrom) !== null && !(price !== null && price >= num(f.priceFrom))) return false
-      if (num(f.priceTo) !== null && !(price !== null && price <= num(f.priceTo))) return false
-      return true
+      // a bound given leaves out a unit without the value (no area, no price)
+      const within = (value, from, to) =>
+        (from === null || (value !== null && value >= from)) && (to === null || (value !== null && value <= to))
+      if (!within(areaOf(unit), num(f.areaFrom), num(f.areaTo))) return false
+      return within(amountOf(unit.price_total), num(f.priceFrom), num(f.priceTo))
     }
 
     drawRows() {
       const t = this.t
-      const column = COLUMNS.find((c) => c.key === this.sort.key)
+      const column = /** @type {Required<(typeof COLUMNS)[number]>} */ (COLUMNS.find((c) => c.key === this.sort.key))
       const sign = this.sort.direction === 'ascending' ? 1 : -1
       const shown = this.data.units
         .filter((unit) => this.matches(unit))
@@ -893,7 +893,8 @@ table.parts-history tbody th { font-weight: 600; }
         const active = key === this.sort.key
         if (active) th.setAttribute('aria-sort', this.sort.direction)
         else th.removeAttribute('aria-sort')
-        th.querySelector('.arrow').textContent = active ? (this.sort.direction === 'ascending' ? '▲' : '▼') : ''
+        const arrow = /** @type {HTMLElement} */ (th.querySelector('.arrow'))
+        arrow.textContent = active ? (this.sort.direction === 'ascending' ? '▲' : '▼') : ''
       }
       const rows = shown.slice(0, this.limit).map((unit) => this.rowOf(unit))
       if (!rows.length)
@@ -914,7 +915,8 @@ table.parts-history tbody th { font-weight: 600; }
       if (cached) return cached
       const t = this.t
       const lang = this.language
-      const label = (key) => t[COLUMNS.find((c) => c.key === key).label.slice(2)]
+      const label = (key) =>
+        t[/** @type {(typeof COLUMNS)[number]} */ (COLUMNS.find((c) => c.key === key)).label.slice(2)]
       // one wrapper per cell, so the narrow layout's label and value are the two columns of its grid
       const cell = (key, content, numeric) =>
         h('td', { 'data-label': label(key), class: numeric ? 'num' : null, part: 'cell' }, h('div', null, content))

@@ -201,7 +201,7 @@ export function customMetaEditor(stored, definitions, idPrefix) {
         label: definition.label || key,
         input,
         names: `custom_meta.${key}`,
-        hint: definition.description || null,
+        hint: definition.description || undefined,
         className: 'meta-row',
       }),
     )

@@ -30,7 +30,7 @@ export function mediaCard({ api, signal, owner, entity: initial, onSaved, onCurr
     h('span', { class: 'hint' }, tr('JPEG, PNG, WebP lub PDF', 'JPEG, PNG, WebP or PDF')),
   )
   input.addEventListener('change', () => {
-    const files = [...input.files]
+    const files = [.../** @type {FileList} */ (input.files)]
     input.value = ''
     void upload(files)
   })
@@ -267,7 +267,7 @@ export function mediaCard({ api, signal, owner, entity: initial, onSaved, onCurr
       // drag to order; the buttons do the same from the keyboard
       item.addEventListener('dragstart', (event) => {
         dragged = index
-        event.dataTransfer.effectAllowed = 'move'
+        if (event.dataTransfer) event.dataTransfer.effectAllowed = 'move'
         item.classList.add('dragged')
       })
       item.addEventListener('dragend', () => item.classList.remove('dragged'))

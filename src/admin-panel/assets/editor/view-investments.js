@@ -402,7 +402,7 @@ async function renderInvestmentForm(page, { api, signal, investment: initial }) 
           )
         : null,
     )
-    return [header, form, investment ? media.element : null, investment ? aboutCard() : null]
+    return [header, form, media ? media.element : null, investment ? aboutCard() : null]
   }
 
   function aboutCard() {

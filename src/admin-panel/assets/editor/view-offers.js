@@ -275,8 +275,8 @@ async function renderOfferList(page, { api, signal }) {
       const query = new URLSearchParams(filterState)
       query.set('page', String(state.page))
       query.set('per_page', String(state.perPage))
-      query.set('orderby', state.orderby)
-      query.set('order', state.order)
+      query.set('orderby', String(state.orderby))
+      query.set('order', String(state.order))
       return loadOfferPage(api, query, signal)
     },
     onState: (state) => {

@@ -63,7 +63,7 @@ export function combinedSourceText(inForce) {
 /**
  * "519 000,00 zł od 01.12.2026 (zapowiedziana)": the next price announced after today.
  *
- * @param {PriceInForce["next"]} next
+ * @param {NonNullable<PriceInForce["next"]>} next
  */
 export function announcedText(next) {
   return next.amount === null

@@ -182,8 +182,10 @@ export async function renderHistory(root, { api }) {
       const params = new URLSearchParams({ page: String(state.page), per_page: String(state.perPage) })
       if (status.value) params.set('status', status.value)
       if (trigger.value) params.set('trigger', trigger.value)
-      if (isoDate(from)) params.set('from', isoDate(from))
-      if (isoDate(to)) params.set('to', isoDate(to))
+      const fromDay = isoDate(from)
+      const toDay = isoDate(to)
+      if (fromDay) params.set('from', fromDay)
+      if (toDay) params.set('to', toDay)
       const { body } = await api.get(`/publications?${params}`)
       return { items: body.items, total: body.total, totalPages: body.total_pages }
     },

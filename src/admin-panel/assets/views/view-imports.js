@@ -64,7 +64,10 @@ const FIELDS = [
 ]
 
 const FIELD_NAMES = new Map(FIELDS.map(([field, pl, en]) => [field, [pl, en]]))
-const fieldName = (field) => (FIELD_NAMES.has(field) ? tr(...FIELD_NAMES.get(field)) : field)
+const fieldName = (field) => {
+  const name = FIELD_NAMES.get(field)
+  return name ? tr(...name) : field
+}
 
 const MONEY_FIELDS = new Set(['price_m2', 'price_total', 'price_combined'])
 const DATE_FIELDS = new Set(['price_m2_from', 'price_total_from', 'price_combined_from'])
@@ -436,7 +439,8 @@ export async function renderImports(root, { api, signal }) {
     for (const [field, input] of inputs) {
       const value = input.value.trim()
       const missing = value !== '' && headers.length > 0 && !headers.includes(value)
-      marks.get(field).textContent = missing ? tr('brak takiej kolumny w pliku', 'no such column in the file') : ''
+      const mark = /** @type {HTMLElement} */ (marks.get(field))
+      mark.textContent = missing ? tr('brak takiej kolumny w pliku', 'no such column in the file') : ''
       input.classList.toggle('invalid', missing)
     }
   }
@@ -624,7 +628,8 @@ export async function renderImports(root, { api, signal }) {
     jobArea,
   )
 
-  let current = null // { id, key, archive }
+  /** @type {{ id: string, key: string, archive: number } | null} the previewed job the button runs */
+  let current = null
 
   async function poll(id, until) {
     let done = false
@@ -693,7 +698,7 @@ export async function renderImports(root, { api, signal }) {
   function showPreview(id, preview, invalid) {
     current = invalid ? null : { id, key: `panel-${randomHex(16)}`, archive: preview.archive_scope?.total ?? 0 }
     replaceChildren(jobArea)
-    /** @type {Node[]} */
+    /** @type {(Node | null)[]} */
     const parts = [
       facts([
         [tr('Tryb', 'Mode'), modeLabel(preview.mode)],
@@ -724,7 +729,8 @@ export async function renderImports(root, { api, signal }) {
         archiveScopeView(preview.archive_scope),
         operationsTable(preview.operations, preview.operations_total),
       )
-      const confirmBox = current.archive > 0 ? h('input', { type: 'checkbox', id: 'confirm-archiving' }) : null
+      const plan = /** @type {{ key: string, archive: number }} */ (current)
+      const confirmBox = plan.archive > 0 ? h('input', { type: 'checkbox', id: 'confirm-archiving' }) : null
       const executeButton = h(
         'button',
         { class: 'button button-primary', type: 'button', id: 'run-import' },
@@ -738,8 +744,8 @@ export async function renderImports(root, { api, signal }) {
               { class: 'checkbox', for: 'confirm-archiving' },
               confirmBox,
               tr(
-                ` Potwierdzam archiwizację ${plural(current.archive, ['oferty', 'ofert', 'ofert'], 'pl')}`,
-                ` I confirm archiving ${plural(current.archive, ['offer', 'offers'], 'en')}`,
+                ` Potwierdzam archiwizację ${plural(plan.archive, ['oferty', 'ofert', 'ofert'], 'pl')}`,
+                ` I confirm archiving ${plural(plan.archive, ['offer', 'offers'], 'en')}`,
               ),
             )
           : null,
@@ -759,7 +765,7 @@ export async function renderImports(root, { api, signal }) {
         technicalDetails(
           facts([
             [tr('Zadanie', 'Job'), mono(id)],
-            [tr('Klucz powtórzenia (Idempotency-Key)', 'Repeat key (Idempotency-Key)'), mono(current.key)],
+            [tr('Klucz powtórzenia (Idempotency-Key)', 'Repeat key (Idempotency-Key)'), mono(plan.key)],
           ]),
         ),
       )

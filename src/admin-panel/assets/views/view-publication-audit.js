@@ -104,7 +104,8 @@ export async function renderPublicationAudit(root, { api }) {
   )
   const load = async () => {
     const params = new URLSearchParams()
-    if (isoDate(day)) params.set('date', isoDate(day))
+    const date = isoDate(day)
+    if (date) params.set('date', date)
     if (developer.value) params.set('developer_id', developer.value)
     try {
       const { body } = await withBusy(run, tr('Sprawdzanie…', 'Checking…'), () =>

@@ -207,7 +207,7 @@ export async function renderReportImport(root, { api }) {
         return
       }
       try {
-        const form = new URLSearchParams({ job_id: id, confirm: 'true', date: isoDate(date) })
+        const form = new URLSearchParams({ job_id: id, confirm: 'true', date: /** @type {string} */ (isoDate(date)) })
         const { body } = await withBusy(publish, tr('Publikowanie…', 'Publishing…'), () =>
           api.post('/imports/report', { form }),
         )

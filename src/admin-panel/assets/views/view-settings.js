@@ -326,7 +326,9 @@ function developerForm(api, developer, onSaved) {
     return formField({ label: tr(pl, en), input, names: name, hint: tr(hintPl, hintEn), className: 'field-wide' })
   }
   const fieldOf = (name) => {
-    const [, column, pl, en, kind] = DEVELOPER_FIELDS.find(([f]) => f === name)
+    const [, column, pl, en, kind] = /** @type {(typeof DEVELOPER_FIELDS)[number]} */ (
+      DEVELOPER_FIELDS.find(([f]) => f === name)
+    )
     const id = `dev-${name}`
     const value = text(developer?.[name])
     const input =

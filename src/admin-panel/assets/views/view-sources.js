@@ -400,6 +400,7 @@ function addSourceCard({ api, reload }) {
 /**
  * The add form, or the edit form of `source` (#edit-source): a saved header value is never sent to
  * the page, so an empty header box keeps the stored ones and a filled one replaces them all.
+ * @param {{ api: import('../api.js').Api, reload: (warnings?: any[]) => unknown, source?: any }} options
  */
 function sourceForm({ api, reload, source = null }) {
   const saved = source ? JSON.stringify(source.mapping, null, 2) : localStorage.getItem(IMPORT_MAPPING_KEY)
@@ -618,6 +619,8 @@ function sourceForm({ api, reload, source = null }) {
  * A source's own page (#/zrodla/zrodlo/ID): its settings to change, and its removal. `warnings`:
  * what the last change did besides what was asked (headers removed with a move to another server),
  * shown until the operator leaves the page rather than in a toast that fades.
+ * @param {HTMLElement} page
+ * @param {{ api: import('../api.js').Api, signal: AbortSignal, id: string, warnings?: any[] }} context
  */
 async function renderSource(page, { api, signal, id, warnings = [] }) {
   const { body: source } = await api.get(`/sources/${id}`, { signal })

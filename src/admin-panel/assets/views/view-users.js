@@ -32,7 +32,12 @@ const shortRoleLabel = (code) =>
 const roleOptions = (selected) =>
   ROLE_CODES.map((code) => h('option', { value: code, selected: code === selected }, shortRoleLabel(code)))
 
-/** A password shown once: the text, a copy button and the warning that it will not be shown again. */
+/**
+ * A password shown once: the text, a copy button and the warning that it will not be shown again.
+ * @param {string} title
+ * @param {string} password
+ * @param {Node | null} [extra]
+ */
 function shownOnce(title, password, extra = null) {
   const value = h('code', { class: 'secret', id: 'shown-password' }, password)
   return alertBox(
