@@ -134,14 +134,23 @@ export function catalogDay(ctx: HostContext): string {
   return warsawDate(ctx.now())
 }
 
-async function buildOffers(ctx: HostContext, stored: OfferRecord[]): Promise<Record<string, unknown>[]> {
+/** The offers with their components, each price as in force today, and their thumbnails. */
+async function offersInForce<O extends OfferRecord>(ctx: HostContext, stored: O[]) {
   const ids = stored.map((r) => r.id)
   const thumbnailIds = stored.map((r) => r.thumbnail_id).filter((id): id is number => id !== null)
   const [storedComponents, thumbnails] = await Promise.all([
     selectComponentsOf(ctx.db, ids),
     selectAttachments(ctx.db, thumbnailIds),
   ])
-  const { offers: records, components } = await withPricesInForce(ctx.db, stored, storedComponents, catalogDay(ctx))
+  const { offers, components } = await withPricesInForce(ctx.db, stored, storedComponents, catalogDay(ctx))
+  return { offers, components, thumbnails }
+}
+
+async function buildOffers(
+  ctx: HostContext,
+  inForce: Awaited<ReturnType<typeof offersInForce>>,
+): Promise<Record<string, unknown>[]> {
+  const { offers: records, components, thumbnails } = inForce
   const componentsByOffer = new Map<number, ComponentRow[]>()
   for (const component of components) {
     const list = componentsByOffer.get(component.offer_id) ?? []
@@ -195,7 +204,7 @@ export async function listProperties(
     { limit: query.perPage, offset: (query.page - 1) * query.perPage },
     revisions,
   )
-  const items = await buildOffers(ctx, records)
+  const items = await buildOffers(ctx, await offersInForce(ctx, records))
   await ctx.hooks.doAction('dg_after_listing', { ...query })
   return { items, total, totalPages }
 }
@@ -221,20 +230,20 @@ function salesOfficeAddress(developer: DeveloperRow | undefined): string {
 export async function getPropertyDetail(ctx: HostContext, id: number): Promise<Record<string, unknown>> {
   await ctx.hooks.doAction('dg_before_property', id)
   const storedRecord = await requirePublishedProperty(ctx, id)
-  const [offer] = await buildOffers(ctx, [storedRecord])
-  const [storedComponents, gallery, documents, developer] = await Promise.all([
-    selectComponentsOf(ctx.db, [id]),
+  // the offer's prices, components and thumbnail are read once, for its summary and its details
+  const inForce = await offersInForce(ctx, [storedRecord])
+  const [offer] = await buildOffers(ctx, inForce)
+  const [gallery, documents, developer] = await Promise.all([
     selectAttachments(ctx.db, parseIds(storedRecord.gallery)),
     selectAttachmentsOf(ctx.db, { offerId: id }, 'document'),
     storedRecord.developer_id === null
       ? Promise.resolve(undefined)
       : selectDeveloper(ctx.db, storedRecord.developer_id),
   ])
-  const current = await withPricesInForce(ctx.db, [storedRecord], storedComponents, catalogDay(ctx))
-  const record = current.offers[0] ?? storedRecord
-  const components = current.components
+  const record = inForce.offers[0] ?? storedRecord
+  const components = inForce.components
   const thumbnail =
-    record.thumbnail_id === null ? undefined : (await selectAttachments(ctx.db, [record.thumbnail_id]))[0]
+    record.thumbnail_id === null ? undefined : inForce.thumbnails.find((t) => t.id === record.thumbnail_id)
   const galleryById = new Map(gallery.map((g) => [g.id, g]))
 
   await ctx.hooks.doAction('dg_before_details', id)
@@ -340,7 +349,7 @@ export async function listRelated(
     { limit: query.perPage, offset: (query.page - 1) * query.perPage },
     revisions,
   )
-  return { items: await buildOffers(ctx, records), total, totalPages }
+  return { items: await buildOffers(ctx, await offersInForce(ctx, records)), total, totalPages }
 }
 
 type InvestmentRowT = Awaited<ReturnType<typeof selectInvestmentPage>>[number]
