@@ -400,8 +400,12 @@ export async function selectMediaUsers(
   attachment: AttachmentRow,
 ): Promise<Array<{ type: 'offer' | 'investment'; id: number }>> {
   const users: Array<{ type: 'offer' | 'investment'; id: number }> = []
+  const inGallery = (gallery: string) => {
+    const ids: unknown = JSON.parse(gallery || '[]')
+    return Array.isArray(ids) && ids.includes(attachment.id)
+  }
   const uses = (row: { thumbnail_id: number | null; gallery: string }) =>
-    row.thumbnail_id === attachment.id || (JSON.parse(row.gallery || '[]') as unknown[]).includes(attachment.id)
+    row.thumbnail_id === attachment.id || inGallery(row.gallery)
   if (attachment.offer_id !== null) {
     const offer = await db
       .selectFrom('offers')

@@ -2,7 +2,7 @@
  * SQL of the shared write path: reading the current catalog for planning, and writing offers,
  * investments and price history in the caller's transaction.
  */
-import { CompiledQuery, type Insertable, type Kysely, sql, type Updateable } from 'kysely'
+import { CompiledQuery, type Insertable, type Kysely, type NotNull, sql, type Updateable } from 'kysely'
 
 import type { Executor } from '../host/context.js'
 import { type DialectName, dialectOf, insertRows, jsonArrayTextSql, jsonRowsSql } from '../host/db/dialect.js'
@@ -118,31 +118,67 @@ export class PlanOffer {
 
   get row(): PlanOfferRow {
     if (this.#row !== undefined) return this.#row
-    const a = JSON.parse(this.compared) as Stored[]
+    // the text comparedJson() wrote from typed columns, in COMPARED_COLUMNS' order: its shape is
+    // known, and checking each value again would cost this path (read once per planned offer)
+    const [
+      code,
+      propertyType,
+      status,
+      area,
+      rooms,
+      floor,
+      priceM2Cents,
+      priceM2From,
+      priceTotalCents,
+      priceTotalFrom,
+      priceCombinedCents,
+      priceCombinedFrom,
+      priceCombinedVariant,
+      priceCombinedStatus,
+    ] = JSON.parse(this.compared) as ComparedOfferValues
     return (this.#row = {
       id: this.id,
       investment_id: this.investmentId,
       source_property_id: this.sourcePropertyId,
-      code: a[0] as string,
+      code,
       // '' (not qualified yet) is null in the text
-      property_type: (a[1] as string | null) ?? '',
-      status: a[2] as string,
-      area: a[3] as string | null,
-      rooms: a[4] as number | null,
-      floor: a[5] as number | null,
-      price_m2_cents: a[6] as number | null,
-      price_m2_from: a[7] as string | null,
-      price_total_cents: a[8] as number | null,
-      price_total_from: a[9] as string | null,
-      price_combined_cents: a[10] as number | null,
-      price_combined_from: a[11] as string | null,
-      price_combined_variant: a[12] as string | null,
-      price_combined_status: a[13] as string | null,
+      property_type: propertyType ?? '',
+      status,
+      area,
+      rooms,
+      floor,
+      price_m2_cents: priceM2Cents,
+      price_m2_from: priceM2From,
+      price_total_cents: priceTotalCents,
+      price_total_from: priceTotalFrom,
+      price_combined_cents: priceCombinedCents,
+      price_combined_from: priceCombinedFrom,
+      price_combined_variant: priceCombinedVariant,
+      price_combined_status: priceCombinedStatus,
     })
   }
 }
 
 type Stored = string | number | null
+
+/** The compared values of an offer as JSON: its 14 columns of PlanOfferRow, then its investment's location. */
+type ComparedOfferValues = [
+  code: string,
+  propertyType: string | null,
+  status: string,
+  area: string | null,
+  rooms: number | null,
+  floor: number | null,
+  priceM2Cents: number | null,
+  priceM2From: string | null,
+  priceTotalCents: number | null,
+  priceTotalFrom: string | null,
+  priceCombinedCents: number | null,
+  priceCombinedFrom: string | null,
+  priceCombinedVariant: string | null,
+  priceCombinedStatus: string | null,
+  ...location: Stored[],
+]
 
 /**
  * The share of an investment's offers a batch must name for all of them to be read at once (the
@@ -230,8 +266,13 @@ export async function selectOfferKeysOfInvestments(
 
 /** The source ids of every investment that has one. */
 export async function selectInvestmentSourceIds(db: Executor): Promise<string[]> {
-  const rows = await db.selectFrom('investments').select('source_id').where('source_id', 'is not', null).execute()
-  return rows.map((row) => row.source_id as string)
+  const rows = await db
+    .selectFrom('investments')
+    .select('source_id')
+    .where('source_id', 'is not', null)
+    .$narrowType<{ source_id: NotNull }>()
+    .execute()
+  return rows.map((row) => row.source_id)
 }
 
 export async function countOffers(db: Executor): Promise<number> {
@@ -550,9 +591,10 @@ export async function selectLastComponentPrices(
       .selectFrom('price_history')
       .select(['id', 'offer_id', 'component_id', 'price_type', 'after_cents', 'valid_from'])
       .where('component_id', 'in', part)
+      .$narrowType<{ component_id: NotNull }>()
       .orderBy('id')
       .execute()
-    for (const row of rows) last.set(row.component_id as number, row)
+    for (const row of rows) last.set(row.component_id, row)
   }
   return last
 }
@@ -578,8 +620,8 @@ export async function selectPriceRecordsUpTo(db: Executor, offerIds: readonly nu
         .where('offer_id', 'in', part)
         // a withdrawal dated after the day is read too: it tells a price stored empty (withdrawn
         // ahead) from one removed outside the write path, which is none on any day (price-in-force.ts)
-        .$if(day !== undefined, (q) =>
-          q.where((eb) => eb.or([eb('valid_from', '<=', day as string), eb('after_cents', 'is', null)])),
+        .$call((q) =>
+          day === undefined ? q : q.where((eb) => eb.or([eb('valid_from', '<=', day), eb('after_cents', 'is', null)])),
         )
         .execute()),
     )

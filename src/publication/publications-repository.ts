@@ -56,6 +56,25 @@ export async function countUntypedListedOffers(db: Executor, statuses: readonly 
   return Number(row.n)
 }
 
+const fieldOf = (value: unknown, key: string): unknown =>
+  typeof value === 'object' && value !== null ? Reflect.get(value, key) : undefined
+const textOf = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined)
+
+/**
+ * The day file a publication record's `issues` JSON names in its outcome, with the address it was
+ * published at: each only when it is non-empty text, nothing when the JSON cannot be read.
+ */
+export function recordedCsvOf(issues: string | null): { fileName?: string | undefined; url?: string | undefined } {
+  let recorded: unknown
+  try {
+    recorded = JSON.parse(issues ?? '{}')
+  } catch {
+    return {}
+  }
+  const csv = fieldOf(fieldOf(recorded, 'outcome'), 'csv')
+  return { fileName: textOf(fieldOf(csv, 'file_name')), url: textOf(fieldOf(csv, 'url')) }
+}
+
 /**
  * The URL each day's file was first published at (file name → URL), from the outcomes recorded
  * with successful publications; for manifests written before resources recorded their URL.
@@ -69,14 +88,9 @@ export async function firstPublishedUrls(db: Executor): Promise<Map<string, stri
     .execute()
   const urls = new Map<string, string>()
   for (const row of rows) {
-    try {
-      const outcome = (JSON.parse(row.issues ?? '{}') as { outcome?: { csv?: { file_name?: string; url?: string } } })
-        .outcome
-      const name = outcome?.csv?.file_name
-      if (name && outcome?.csv?.url && !urls.has(name)) urls.set(name, outcome.csv.url)
-    } catch {
-      // a record that cannot be read names no URL; the current address is used for its day
-    }
+    // a record that cannot be read names no URL; the current address is used for its day
+    const { fileName, url } = recordedCsvOf(row.issues)
+    if (fileName && url && !urls.has(fileName)) urls.set(fileName, url)
   }
   return urls
 }
@@ -94,13 +108,9 @@ export async function firstPublishedTimes(db: Executor): Promise<Map<string, str
     .execute()
   const times = new Map<string, string>()
   for (const row of rows) {
-    try {
-      const name = (JSON.parse(row.issues ?? '{}') as { outcome?: { csv?: { file_name?: string } } }).outcome?.csv
-        ?.file_name
-      if (name && row.finished_at && !times.has(name)) times.set(name, row.finished_at)
-    } catch {
-      // a record that cannot be read names no file
-    }
+    // a record that cannot be read names no file
+    const { fileName } = recordedCsvOf(row.issues)
+    if (fileName && row.finished_at && !times.has(fileName)) times.set(fileName, row.finished_at)
   }
   return times
 }

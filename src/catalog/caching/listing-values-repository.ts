@@ -27,7 +27,7 @@ const isIdList = (value: unknown): value is number[] =>
 
 /** Whether `value` has the shape of its kind (a row edited by hand is ignored, not served). */
 function isValueOf(kind: ListingValueKind, value: unknown): boolean {
-  if (kind === 't') return Number.isSafeInteger(value) && (value as number) >= 0
+  if (kind === 't') return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0
   if (kind === 'p') return isIdList(value)
   return value === null || isIdList(value)
 }

@@ -1,4 +1,5 @@
 import type { Executor } from '../../host/context.js'
+import { recordedCsvOf } from '../publications-repository.js'
 
 /** A successful publication of a dataset as recorded: the version it served and the file it published. */
 export interface PublishedRecord {
@@ -17,15 +18,10 @@ export async function publishedRecords(db: Executor, developerId: number | null)
     .where((eb) => (developerId === null ? eb('developer_id', 'is', null) : eb('developer_id', '=', developerId)))
     .orderBy('id', 'asc')
     .execute()
-  return rows.map((row) => {
-    let fileName: string | null = null
-    try {
-      const name = (JSON.parse(row.issues ?? '{}') as { outcome?: { csv?: { file_name?: unknown } } }).outcome?.csv
-        ?.file_name
-      if (typeof name === 'string' && name !== '') fileName = name
-    } catch {
-      // an unreadable record names no file
-    }
-    return { version: row.version, csv_md5: row.csv_md5, file_name: fileName }
-  })
+  // an unreadable record names no file
+  return rows.map((row) => ({
+    version: row.version,
+    csv_md5: row.csv_md5,
+    file_name: recordedCsvOf(row.issues).fileName ?? null,
+  }))
 }
