@@ -3,6 +3,7 @@
  * - host style `{code, message, data: {status, ...}}` (WordPress REST conventions),
  * - plugin style `{error, feature?, ...}`.
  * Clients branch on the HTTP status and on `code`/`error`, never on the message text.
+ * Both constructors take the code first and the HTTP status second, then what the body adds.
  */
 
 export type ResponseHeaders = Record<string, string | number>
