@@ -34,10 +34,15 @@ export async function withPricesInForce<O extends PricedOffer, C extends PricedC
   day: string,
 ): Promise<{ offers: O[]; components: C[] }> {
   if (offers.length === 0) return { offers: [], components: [...components] }
+  // the prices alone: the module reads nothing else of an offer, and a page's copies cost time
   const stored = offers.map((offer) => {
     const combined = offer as unknown as { price_combined_cents?: number | null; price_combined_from?: string | null }
     return {
-      ...offer,
+      id: offer.id,
+      price_total_cents: offer.price_total_cents,
+      price_total_from: offer.price_total_from,
+      price_m2_cents: offer.price_m2_cents,
+      price_m2_from: offer.price_m2_from,
       price_combined_cents: combined.price_combined_cents ?? null,
       price_combined_from: combined.price_combined_from ?? null,
     }
