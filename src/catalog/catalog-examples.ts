@@ -7,7 +7,7 @@ import type { OperationDocsByRoute } from '../host/http/openapi/operation-docs.j
 export const CATALOG_EXAMPLES: OperationDocsByRoute = {
   'GET /wp-json/dg/v2/catalog': {
     description:
-      'The catalog discovery object of contract 2.1: API and plugin versions, the legal contract (id, valid until), the addresses of the investments and properties collections and the extension options; the website back end starts here. For any user with dg_read_catalog (the API read-only role or an administrator) by application password; 401 without credentials, 403 for a user without the capability. Answers carry ETag and honour If-None-Match (304).',
+      'The catalog discovery object: API and plugin versions, the legal contract (id, valid until), the addresses of the investments and properties collections and the extension options; the website back end starts here. For any user with dg_read_catalog (the API read-only role or an administrator) by application password; 401 without credentials, 403 for a user without the capability. Answers carry ETag and honour If-None-Match (304).',
     response: {
       status: 200,
       body: {
@@ -27,7 +27,7 @@ export const CATALOG_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/catalog/investments': {
     description:
-      "Published investments as summaries (contract 2.2), for the website's list of investments. For any user with dg_read_catalog (the API read-only role or an administrator) by application password; 401 without credentials, 403 for a user without the capability. Answers carry ETag and honour If-None-Match (304).",
+      "Published investments as summaries, for the website's list of investments. For any user with dg_read_catalog (the API read-only role or an administrator) by application password; 401 without credentials, 403 for a user without the capability. Answers carry ETag and honour If-None-Match (304).",
     response: {
       status: 200,
       body: [
@@ -74,7 +74,7 @@ export const CATALOG_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/catalog/investments/{id}': {
     description:
-      'One published investment in detail (contract 2.2), with its location, images and the counts of its offers. For any user with dg_read_catalog (the API read-only role or an administrator) by application password; 401 without credentials, 403 for a user without the capability. Answers carry ETag and honour If-None-Match (304). 404 for an unknown or unpublished investment.',
+      'One published investment in detail, with its location, images and the counts of its offers. For any user with dg_read_catalog (the API read-only role or an administrator) by application password; 401 without credentials, 403 for a user without the capability. Answers carry ETag and honour If-None-Match (304). 404 for an unknown or unpublished investment.',
     response: {
       status: 200,
       body: {
@@ -161,7 +161,7 @@ export const CATALOG_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/catalog/properties': {
     description:
-      'Published offers as summaries (contract 2.3), filtered (investment, type, status, rooms, area, price), ordered and paged with X-WP-Total and X-WP-TotalPages. For any user with dg_read_catalog (the API read-only role or an administrator) by application password; 401 without credentials, 403 for a user without the capability. Answers carry ETag and honour If-None-Match (304). 400 for an invalid filter.',
+      'Published offers as summaries, filtered (investment, type, status, rooms, area, price), ordered and paged with X-WP-Total and X-WP-TotalPages. For any user with dg_read_catalog (the API read-only role or an administrator) by application password; 401 without credentials, 403 for a user without the capability. Answers carry ETag and honour If-None-Match (304). 400 for an invalid filter.',
     response: {
       status: 200,
       body: [
@@ -232,7 +232,7 @@ export const CATALOG_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/catalog/properties/{id}': {
     description:
-      'One published offer in detail (contract 2.3): prices with their dates, components, images and documents. For any user with dg_read_catalog (the API read-only role or an administrator) by application password; 401 without credentials, 403 for a user without the capability. Answers carry ETag and honour If-None-Match (304). 404 for an unknown or unpublished offer.',
+      'One published offer in detail: prices with their dates, components, images and documents. For any user with dg_read_catalog (the API read-only role or an administrator) by application password; 401 without credentials, 403 for a user without the capability. Answers carry ETag and honour If-None-Match (304). 404 for an unknown or unpublished offer.',
     response: {
       status: 200,
       body: {
@@ -290,7 +290,7 @@ export const CATALOG_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/catalog/properties/{id}/price-history': {
     description:
-      'The price history of a published offer (contract 2.4): every price and price per m² it had, from which day, including withdrawals, oldest first. A record valid from a day after today (Europe/Warsaw) is an announced price, listed with announced: true: show it as announced, never as the current price (the offer’s own price fields hold the price in force). For any user with dg_read_catalog (the API read-only role or an administrator) by application password; 401 without credentials, 403 for a user without the capability. Answers carry ETag and honour If-None-Match (304). 404 for an unknown or unpublished offer.',
+      'The price history of a published offer: every price and price per m² it had, from which day, including withdrawals, oldest first. A record valid from a day after today (Europe/Warsaw) is an announced price, listed with announced: true: show it as announced, never as the current price (the offer’s own price fields hold the price in force). For any user with dg_read_catalog (the API read-only role or an administrator) by application password; 401 without credentials, 403 for a user without the capability. Answers carry ETag and honour If-None-Match (304). 404 for an unknown or unpublished offer.',
     response: {
       status: 200,
       body: {

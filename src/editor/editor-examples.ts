@@ -570,7 +570,7 @@ export const EDITOR_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/offers/{id}/price-history': {
     description:
-      'The price history of an offer in any host status (contract 2.4), with the channel (panel, import, webhook) and the reason of each record. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown id.',
+      'The price history of an offer in any host status, with the channel (panel, import, webhook) and the reason of each record. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown id.',
     response: {
       status: 200,
       body: {

@@ -401,7 +401,7 @@ export async function editorRoutes(fastify: FastifyInstance): Promise<void> {
       schema: {
         operationId: 'editorGetOfferPriceHistory',
         tags: ['editor'],
-        summary: 'The offer’s price history (contract 2.4), with the channel of each record',
+        summary: 'The offer’s price history, with the channel of each record',
         security,
         params: OfferIdParams,
         response: { 200: Type.Ref('EditorPriceHistory'), ...errorResponses(400, 401, 403, 404) },

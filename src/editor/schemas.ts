@@ -102,7 +102,7 @@ const editorFields = {
       {
         additionalProperties: true,
         description:
-          'Registered custom fields (contract 2.8) of dg_property, each of its registered type; null removes one. Merged with the stored fields',
+          'Registered custom fields of dg_property, each of its registered type; null removes one. Merged with the stored fields',
       },
     ),
   ),
@@ -469,8 +469,7 @@ export const EditorPriceHistory = Type.Object(
   },
   {
     $id: 'EditorPriceHistory',
-    description:
-      'The price history of contract 2.4 (as GET /catalog/properties/{id}/price-history), for any host status',
+    description: 'The price history (as GET /catalog/properties/{id}/price-history), for any host status',
   },
 )
 

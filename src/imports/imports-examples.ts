@@ -83,7 +83,7 @@ export const IMPORTS_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/imports/{id}': {
     description:
-      'An import job record of contract 2.6 (id of 32 hex characters, type, mode, status, operator, counters, dates, result) with a page of its items (page, per_page, total_items). Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs the bulk_import entitlement (403 pro_feature_required otherwise). 404 import_not_found for an unknown job.',
+      'An import job record (id of 32 hex characters, type, mode, status, operator, counters, dates, result) with a page of its items (page, per_page, total_items). Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs the bulk_import entitlement (403 pro_feature_required otherwise). 404 import_not_found for an unknown job.',
     response: {
       status: 200,
       body: {

@@ -26,7 +26,7 @@ const CanonicalValues = Type.Object(
   ),
   {
     description:
-      'Normalized values by canonical field (contract 2.7); amounts as decimal text such as 512000.00; custom fields as meta:<key>',
+      'Normalized values by canonical field; amounts as decimal text such as 512000.00; custom fields as meta:<key>',
     patternProperties: {
       '^meta:': Type.Union([Type.String(), Type.Number(), Type.Boolean()], {
         description: 'A custom field (meta:<key>)',
@@ -110,7 +110,7 @@ export const OfferImportPreviewSchema = Type.Object(
     errors_total: Type.Integer({ description: 'Every error found; `errors` lists up to DG_IMPORT_MAX_ERRORS' }),
     rows: Type.Integer({ description: 'Data rows read' }),
   },
-  { $id: 'OfferImportPreview', description: 'Offer import preview (contract 2.6); nothing is written to offers' },
+  { $id: 'OfferImportPreview', description: 'Offer import preview; nothing is written to offers' },
 )
 
 export const ImportResultSchema = Type.Object(
@@ -122,7 +122,7 @@ export const ImportResultSchema = Type.Object(
     archived: Type.Integer(),
     run_id: Type.Integer({ description: 'The audit entry of the run' }),
   },
-  { $id: 'ImportResult', description: 'Outcome of an executed import or webhook event (contract 2.6)' },
+  { $id: 'ImportResult', description: 'Outcome of an executed import or webhook event' },
 )
 
 export const ImportJobSchema = Type.Object(
@@ -152,7 +152,7 @@ export const ImportJobSchema = Type.Object(
     per_page: Type.Integer(),
     total_items: Type.Integer(),
   },
-  { $id: 'ImportJob', description: 'Import job record (contract 2.6, 4.5)' },
+  { $id: 'ImportJob', description: 'Import job record' },
 )
 
 export const OFFER_IMPORT_SCHEMAS = [
@@ -206,7 +206,7 @@ export const OfferImportBody = {
             contentMediaType: 'application/json',
             contentSchema: Mapping,
             description:
-              'JSON object as text: canonical field name (contract 2.7) → column header of the file; source_investment_id and source_property_id are required. `meta:<key>` fills the offer custom field <key> registered by code or an extension (contract 2.8), read by its registered type; an empty cell leaves it as it is',
+              'JSON object as text: canonical field name → column header of the file; source_investment_id and source_property_id are required. `meta:<key>` fills the offer custom field <key> registered by code or an extension, read by its registered type; an empty cell leaves it as it is',
           }),
           sheet: Type.Optional(Type.String({ description: 'XLSX: the worksheet to read (default: the first)' })),
         },

@@ -581,7 +581,7 @@ export const PUBLICATION_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/legacy-generate/settings': {
     description:
-      'Whether legacy generate (contract 4.8) still accepts the deprecated key query parameter, and whether that comes from the panel or from DG_LEGACY_KEY_PARAM. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role.',
+      'Whether legacy generate still accepts the deprecated key query parameter, and whether that comes from the panel or from DG_LEGACY_KEY_PARAM. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role.',
     response: {
       status: 200,
       body: {

@@ -49,7 +49,7 @@ export const PublicationOutcomeSchema = Type.Object(
   {
     $id: 'PublicationOutcome',
     additionalProperties: true,
-    description: 'Outcome of the atomic publication pipeline (contract 4.6)',
+    description: 'Outcome of the atomic publication pipeline',
   },
 )
 
@@ -88,5 +88,5 @@ export const ReportImportPreviewSchema = Type.Object(
     format: Type.String({ description: 'csv or xlsx' }),
     sheet: Type.Optional(Type.String({ description: 'The worksheet read' })),
   },
-  { $id: 'ReportImportPreview', description: 'Official report import preview (contract 2.6, 4.4)' },
+  { $id: 'ReportImportPreview', description: 'Official report import preview' },
 )

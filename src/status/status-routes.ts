@@ -51,7 +51,10 @@ export const StatusSchema = Type.Object(
         }),
         Type.Null(),
       ],
-      { description: 'The latest failed publication when no success came after it (additive to contract 2.5)' },
+      {
+        description:
+          'The latest failed publication when no success came after it (beyond the status object every installation answers)',
+      },
     ),
     datasets: Type.Array(
       Type.Object({
@@ -66,7 +69,7 @@ export const StatusSchema = Type.Object(
       }),
       {
         description:
-          'One dataset per developer entity (additive to contract 2.5): the publishing developer’s first, whose fields the top level repeats',
+          'One dataset per developer entity (beyond the status object every installation answers): the publishing developer’s first, whose fields the top level repeats',
       },
     ),
     missed_days: Type.Array(Type.String(), {
@@ -75,10 +78,11 @@ export const StatusSchema = Type.Object(
     }),
     offers_without_type: Type.Integer({
       description:
-        'Published offers with a listed status but no type yet: left out of the daily file until an operator sets mieszkanie or dom (additive to contract 2.5)',
+        'Published offers with a listed status but no type yet: left out of the daily file until an operator sets mieszkanie or dom (beyond the status object every installation answers)',
     }),
     alerts: Type.Array(AlertViewSchema, {
-      description: 'Alerts of the last 7 days, newest first, with each channel’s outcome (additive to contract 2.5)',
+      description:
+        'Alerts of the last 7 days, newest first, with each channel’s outcome (beyond the status object every installation answers)',
     }),
   },
   { $id: 'Status' },
@@ -92,7 +96,7 @@ export async function statusRoutes(fastify: FastifyInstance): Promise<void> {
       schema: {
         operationId: 'getStatus',
         tags: ['status'],
-        summary: 'Service status (contract 2.5, 4.2)',
+        summary: 'Service status',
         security: [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }],
         response: { 200: Type.Ref('Status'), ...errorResponses(401, 403) },
       },

@@ -28,7 +28,7 @@ const PropertyWebhookPayload = Type.Object(
     required: ['source_investment_id', 'source_property_id'],
     additionalProperties: false,
     description:
-      'One offer as a flat JSON object of canonical fields (contract 2.7, 4.7): every value a string, number, boolean or null (a nested value or array: 422 unsupported_property_structure; an unknown field: 422 validation_failed). ' +
+      'One offer as a flat JSON object of canonical fields: every value a string, number, boolean or null (a nested value or array: 422 unsupported_property_structure; an unknown field: 422 validation_failed). ' +
       'Amounts as decimal text, e.g. "512000.00". Patch mode: a field not sent, empty or null keeps its value. ' +
       'Content-Type must be application/json; the body is signed as sent, byte for byte.',
   },
@@ -117,7 +117,7 @@ export async function webhookRoutes(fastify: FastifyInstance): Promise<void> {
       schema: {
         operationId: 'sendPropertyEvent',
         tags: ['webhook'],
-        summary: 'Signed property update (contract 4.7, 5.2): a flat JSON object of canonical offer fields',
+        summary: 'Signed property update: a flat JSON object of canonical offer fields',
         description:
           'signature = lowercase hex HMAC-SHA256(timestamp + "." + nonce + "." + idempotency_key + "." + raw body, webhook secret). Every attempt needs a new timestamp, nonce and signature; the Idempotency-Key stays the same for the same event and body.',
         headers: Type.Object({

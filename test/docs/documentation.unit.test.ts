@@ -74,28 +74,6 @@ function linkedPages(file: string): string[] {
 const UNOPENABLE_CITATION = /\bdesign\.md\b|\bcontract(?: section)? \d|\bkontrakt \d|\bumow[ay] API \d/i
 const CONTRACT_AS_VERSION = /\bpublic contract 2\.1\b(?!\.\d)|\bcontract 2\.1 API\b/gi
 
-/**
- * Descriptions of the OpenAPI document, and a comment, that still name contract sections; each
- * is to be reworded to say what it means or to point at a guide, then taken off this list.
- */
-const CITING_CONTRACT_SECTIONS: ReadonlySet<string> = new Set([
-  'src/catalog/catalog-examples.ts',
-  'src/editor/editor-examples.ts',
-  'src/editor/editor-routes.ts',
-  'src/editor/schemas.ts',
-  'src/host/http/schemas.ts',
-  'src/imports/imports-examples.ts',
-  'src/imports/schemas.ts',
-  'src/offers/planning/plan-row.ts',
-  'src/publication/legacy/legacy-generate-routes.ts',
-  'src/publication/publication-examples.ts',
-  'src/publication/schemas.ts',
-  'src/publication/settings/settings-routes.ts',
-  'src/status/status-examples.ts',
-  'src/status/status-routes.ts',
-  'src/webhook/webhook-routes.ts',
-])
-
 describe('the project documentation', () => {
   it('has no diary phrases in the README, docs/ or the comments of the code', () => {
     const found: string[] = []
@@ -103,7 +81,9 @@ describe('the project documentation', () => {
       ...documents.map((file): [string, string] => [file, readFileSync(file, 'utf8')]),
       ...['src', 'bench', 'test', 'scripts']
         .flatMap((dir) => files(dir, /\.(ts|js|mjs)$/))
-        .filter((file) => !file.endsWith('documentation.unit.test.ts') && !file.includes(`${path.sep}fixtures${path.sep}`))
+        .filter(
+          (file) => !file.endsWith('documentation.unit.test.ts') && !file.includes(`${path.sep}fixtures${path.sep}`),
+        )
         .map((file): [string, string] => [file, comments(readFileSync(file, 'utf8'))]),
     ]
     expect(texts.length).toBeGreaterThan(100)
@@ -152,11 +132,12 @@ describe('the project documentation', () => {
     const texts = [
       ...documents,
       ...['src', 'bench', 'test', 'scripts', 'examples'].flatMap((dir) => files(dir, /\.(ts|js|mjs|md)$/)),
-    ].filter((file) => !file.endsWith('documentation.unit.test.ts') && !file.includes(`${path.sep}node_modules${path.sep}`))
+    ].filter(
+      (file) => !file.endsWith('documentation.unit.test.ts') && !file.includes(`${path.sep}node_modules${path.sep}`),
+    )
     expect(texts.length).toBeGreaterThan(100)
     for (const file of texts) {
       const relative = path.relative(root, file).split(path.sep).join('/')
-      if (CITING_CONTRACT_SECTIONS.has(relative)) continue
       readFileSync(file, 'utf8')
         .split('\n')
         .forEach((line, index) => {

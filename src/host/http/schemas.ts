@@ -20,7 +20,7 @@ export const HostErrorSchema = Type.Object(
       { additionalProperties: true },
     ),
   },
-  { $id: 'HostError', description: 'Host-style error (contract 7): branch on `code` and the HTTP status.' },
+  { $id: 'HostError', description: 'Host-style error: branch on `code` and the HTTP status.' },
 )
 
 export const PluginErrorSchema = Type.Object(
@@ -32,7 +32,7 @@ export const PluginErrorSchema = Type.Object(
   {
     $id: 'PluginError',
     additionalProperties: true,
-    description: 'Plugin-style error (contract 7): branch on `error` and the HTTP status.',
+    description: 'Plugin-style error: branch on `error` and the HTTP status.',
   },
 )
 
@@ -57,7 +57,7 @@ const STATUS_MEANINGS: Readonly<Record<number, string>> = {
  */
 export function errorResponse(status: number, ...specific: TSchema[]): TSchema {
   return Type.Union([...specific, Type.Ref('HostError'), Type.Ref('PluginError')], {
-    description: `${STATUS_MEANINGS[status] ?? 'Error'} (contract 7): a host-style {code, message, data: {status}} or a plugin-style {error, …} body. Branch on the status and on code/error, never on the message.`,
+    description: `${STATUS_MEANINGS[status] ?? 'Error'}: a host-style {code, message, data: {status}} or a plugin-style {error, …} body. Branch on the status and on code/error, never on the message.`,
   })
 }
 

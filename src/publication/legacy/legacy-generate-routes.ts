@@ -29,7 +29,7 @@ export async function legacyGenerateRoutes(fastify: FastifyInstance): Promise<vo
     schema: {
       operationId: 'legacyGenerate',
       tags: ['publication'],
-      summary: 'Legacy generate (transitional, contract 4.8): publish the official file of a date',
+      summary: 'Legacy generate (transitional): publish the official file of a date',
       description:
         'Authenticates with the webhook key in the X-DG-Webhook-Key header (401 invalid_auth when missing or wrong) ' +
         'and needs PRO with api_webhooks (403 pro_feature_required); runs the same pipeline as POST /publications. ' +

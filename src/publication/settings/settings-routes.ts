@@ -315,7 +315,7 @@ export async function settingsRoutes(fastify: FastifyInstance): Promise<void> {
       schema: {
         operationId: 'getLegacyGenerateSettings',
         tags: ['publication'],
-        summary: 'Whether legacy generate accepts the deprecated key query parameter (contract 4.8)',
+        summary: 'Whether legacy generate accepts the deprecated key query parameter',
         security,
         response: { 200: LegacyKeyParamSchema, ...errorResponses(401, 403) },
       },
