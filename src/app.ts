@@ -50,6 +50,7 @@ import { webhookSecretRoutes } from './webhook/webhook-secret-routes.js'
 import { adminPanelRoutes } from './admin-panel/admin-panel-routes.js'
 import { PUBLIC_NAME_MAX, publicationRoutes, publicFileRoutes } from './publication/publication-routes.js'
 import { PublicationRecordSchema, publicationHistoryRoutes } from './publication/history/history-routes.js'
+import { PublicationOutcomeSchema } from './publication/schemas.js'
 import { dashboardRoutes } from './dashboard/dashboard-routes.js'
 import { reportImportRoutes } from './publication/report/report-import-routes.js'
 import { legacyGenerateRoutes } from './publication/legacy/legacy-generate-routes.js'
@@ -165,6 +166,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.addSchema(PluginErrorSchema)
   app.addSchema(StatusSchema)
   app.addSchema(PublicationRecordSchema)
+  // the answer of a publication, and the result of an import job that published a report
+  app.addSchema(PublicationOutcomeSchema)
   for (const schema of CATALOG_SCHEMAS) app.addSchema(schema)
   for (const schema of EDITOR_SCHEMAS) app.addSchema(schema)
   for (const schema of PUBLIC_PRICES_SCHEMAS) app.addSchema(schema)

@@ -15,7 +15,6 @@ import { actorOf, requireCapability, requirePrincipal } from '../host/http/authe
 import { errorResponse, errorResponses, withDefault } from '../host/http/schemas.js'
 import { PluginError } from '../host/errors.js'
 import { requireEntitlement } from '../licensing/require-entitlement.js'
-import { PublicationOutcomeSchema } from '../publication/schemas.js'
 import { executeOfferImport } from './execution/execute-offer-import.js'
 import { getImportJob } from './import-job-view.js'
 import { parseMapping, parseMode } from './import-mapping.js'
@@ -49,7 +48,7 @@ export async function importRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   const guard = [requireCapability('manage_options'), requireEntitlement('bulk_import')]
   const uploadDir = path.join(app.ctx.config.dataDir, 'uploads')
-  for (const schema of [...OFFER_IMPORT_SCHEMAS, PublicationOutcomeSchema]) app.addSchema(schema)
+  for (const schema of OFFER_IMPORT_SCHEMAS) app.addSchema(schema)
 
   // the body is a multipart form (read by the handler) or a form-encoded one, so it has no schema
   app.post<{ Body: Record<string, unknown> | undefined }>(

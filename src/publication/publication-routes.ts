@@ -20,13 +20,11 @@ import { datasetByKey, datasetStore } from './daily-file/datasets.js'
 import { MD5_NAME, PUBLIC_PATH, type PublicationStore, publicationStore, XML_NAME } from './publication-store.js'
 import { publish } from './publishing/publish.js'
 import { todayInWarsaw } from '../host/warsaw-day.js'
-import { PublicationOutcomeSchema } from './schemas.js'
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
 
 export async function publicationRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
-  app.addSchema(PublicationOutcomeSchema)
 
   app.post(
     '/publications',

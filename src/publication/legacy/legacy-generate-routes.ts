@@ -11,7 +11,6 @@ import { errorResponses } from '../../host/http/schemas.js'
 import { legacyGenerate } from './legacy-generate.js'
 import { KEY_PARAM_HEADERS } from './legacy-key-setting.js'
 import { legacyKeyParamEnabled } from './legacy-key-setting.js'
-import { PublicationOutcomeSchema } from '../schemas.js'
 
 export async function legacyGenerateRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
@@ -19,8 +18,6 @@ export async function legacyGenerateRoutes(fastify: FastifyInstance): Promise<vo
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 64 * 1024 }, (_request, _body, done) =>
     done(null, undefined),
   )
-
-  app.addSchema(PublicationOutcomeSchema)
 
   app.route({
     method: ['GET', 'POST'],

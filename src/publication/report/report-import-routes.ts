@@ -17,7 +17,7 @@ import { PluginError } from '../../host/errors.js'
 import { actorOf, requireCapability, requirePrincipal } from '../../host/http/authenticate.js'
 import { DateString, errorResponse, errorResponses } from '../../host/http/schemas.js'
 import { confirmReportImport, previewReportImport } from './report-import.js'
-import { PublicationOutcomeSchema, ReportImportPreviewSchema } from '../schemas.js'
+import { ReportImportPreviewSchema } from '../schemas.js'
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
 
@@ -77,7 +77,6 @@ export async function reportImportRoutes(fastify: FastifyInstance): Promise<void
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   const uploadDir = path.join(app.ctx.config.dataDir, 'uploads')
   app.addSchema(ReportImportPreviewSchema)
-  app.addSchema(PublicationOutcomeSchema)
 
   app.post(
     '/imports/report',
