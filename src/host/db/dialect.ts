@@ -10,6 +10,7 @@ import path from 'node:path'
 import type SqliteDatabase from 'better-sqlite3'
 import {
   type ColumnDefinitionBuilder,
+  type DatabaseIntrospector,
   CompiledQuery,
   type CreateTableBuilder,
   type Kysely,
@@ -632,6 +633,36 @@ export async function migrationSchema<DB>(db: Kysely<DB>, dialect: DialectName):
   if (dialect !== 'postgres') return undefined
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db)
   return rows[0]?.schema
+}
+
+/**
+ * The database the migrator works through. On PostgreSQL, Kysely's migrator asks whether its
+ * bookkeeping tables exist by introspecting every table of every schema, calling functions on each
+ * (`has_schema_privilege`, `pg_get_serial_sequence`) that fail when another schema is dropped
+ * meanwhile ("schema … does not exist"): with several schemas in one database (tests, tenants),
+ * one migration would fail because of another's clean-up. Its introspection is narrowed to `schema`,
+ * read from the catalog without such functions.
+ */
+export function migratorDatabase<DB>(db: Kysely<DB>, schema: string | undefined): Kysely<DB> {
+  if (schema === undefined) return db
+  const introspection: DatabaseIntrospector = {
+    getSchemas: async () => [{ name: schema }],
+    getTables: async () => {
+      const { rows } = await sql<{ name: string }>`
+        select c.relname as name from pg_catalog.pg_class c
+        join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = ${schema} and c.relkind in ('r', 'p', 'v')`.execute(db)
+      return rows.map(({ name }) => ({ name, schema, isView: false, columns: [] }))
+    },
+    getMetadata: async () => ({ tables: await introspection.getTables() }),
+  }
+  return new Proxy(db, {
+    get(target, property) {
+      if (property === 'introspection') return introspection
+      const value: unknown = Reflect.get(target, property, target)
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value
+    },
+  })
 }
 
 /**

@@ -1,6 +1,6 @@
 import { type Kysely, type Migration, type MigrationResultSet, Migrator, sql } from 'kysely'
 
-import { type DialectName, migrationSchema } from './dialect.js'
+import { type DialectName, migrationSchema, migratorDatabase } from './dialect.js'
 import type { Database } from './schema.js'
 import * as foundation from './migrations/0001-foundation.js'
 import * as catalogRead from './migrations/0002-catalog-read.js'
@@ -72,7 +72,7 @@ export async function migrateToLatest(db: Kysely<Database>, dialect: DialectName
   const migrator = new Migrator({
     ...(schema ? { migrationTableSchema: schema } : {}),
     // migrations see the schema as it was when they were written, not today's Database type
-    db: db as unknown as Kysely<unknown>,
+    db: migratorDatabase(db, schema) as unknown as Kysely<unknown>,
     migrationTableName: 'dg_migration',
     migrationLockTableName: 'dg_migration_lock',
     provider: {
