@@ -9,7 +9,6 @@
  * folder two levels up from src/admin-panel/ (tsx, vitest) and from dist/admin-panel/ (built), so
  * the build needs no copy step (like resources/ for the XSD).
  */
-import { createHash } from 'node:crypto'
 import fs from 'node:fs'
 import { createRequire } from 'node:module'
 import path from 'node:path'
@@ -17,9 +16,11 @@ import { fileURLToPath } from 'node:url'
 
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { Type } from 'typebox'
 import { baseUrl } from '../config.js'
 import { ifNoneMatchMatches } from '../host/http/responses/conditional.js'
 import { HostError } from '../host/errors.js'
+import { etagOf, type Handbook, loadHandbook, SEARCH_URL } from './handbook/handbook-pages.js'
 
 export const ADMIN_PANEL_PATH = '/dg-admin'
 
@@ -68,29 +69,11 @@ const REST_BASE_PLACEHOLDER = '__DG_REST_BASE__'
 /** Replaced in index.html by where the help links point (DG_HANDBOOK_URL or the served handbook). */
 const HANDBOOK_PLACEHOLDER = '__DG_HANDBOOK_BASE__'
 
-/** The operator handbook (docs/operator/), served beside the panel for its help links. */
+/** The operator handbook (docs/operator/) as HTML pages, served beside the panel for its help links. */
 export const HANDBOOK_PATH = `${ADMIN_PANEL_PATH}/podrecznik`
-export const HANDBOOK_DIR = fileURLToPath(new URL('../../docs/operator/', import.meta.url))
-export const HANDBOOK_PAGES = [
-  'README.md',
-  'pierwszy-dzien.md',
-  'codzienna-praca.md',
-  'import.md',
-  'publikacja.md',
-  'alerty.md',
-  'prawo.md',
-  'kontrola.md',
-  'strona-www.md',
-  'zrodla.md',
-  'konto.md',
-] as const
 
 function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
-}
-
-function etagOf(body: Buffer): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`
 }
 
 /**
@@ -147,7 +130,6 @@ function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset): 
 export async function adminPanelRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   const assets = loadAssets(baseUrl(app.ctx.config), app.ctx.config.handbookUrl ?? `${HANDBOOK_PATH}/`)
-  const handbook = loadHandbook()
   const index = assets.get(INDEX)!
   const hidden = { hide: true }
 
@@ -169,35 +151,43 @@ export async function adminPanelRoutes(fastify: FastifyInstance): Promise<void> 
     { schema: hidden },
     async (request, reply) => {
       const { folder, file } = request.params
-      if (folder === 'podrecznik') {
-        const page = handbook.get(file)
-        if (!page)
-          throw new HostError(
-            'dg_file_not_found',
-            404,
-            'Tej strony podręcznika nie ma w tej instalacji. / This handbook page is not installed.',
-          )
-        return sendAsset(request, reply, page)
-      }
       return serve(`${folder}/${file}`, request, reply)
     },
   )
+  handbookRoutes(fastify, loadHandbook())
 }
 
 /**
- * The handbook's pages as plain UTF-8 text (Markdown reads well as it is, and no page script or
- * markup can come from a document); a page the installation lacks is answered 404.
+ * The handbook (src/admin-panel/handbook/): its pages, the documents they link to and their
+ * images by URL, `szukaj?q=` searching its text, and the `.md` names the help links use (and
+ * DG_HANDBOOK_URL's copies keep) sent on to the pages.
  */
-function loadHandbook(): Map<string, Asset> {
-  const pages = new Map<string, Asset>()
-  for (const name of HANDBOOK_PAGES) {
-    let body: Buffer
-    try {
-      body = fs.readFileSync(path.join(HANDBOOK_DIR, name))
-    } catch {
-      continue
-    }
-    pages.set(name, { body, contentType: 'text/plain; charset=utf-8', etag: etagOf(body) })
+function handbookRoutes(app: FastifyInstance, handbook: Handbook): void {
+  const hidden = { hide: true }
+  const sendHtml = (request: FastifyRequest, reply: FastifyReply, html: string) => {
+    const body = Buffer.from(html)
+    return sendAsset(request, reply, { body, contentType: 'text/html; charset=utf-8', etag: etagOf(body) })
   }
-  return pages
+  app.get(HANDBOOK_PATH, { schema: hidden }, async (_request, reply) =>
+    reply.code(301).header('Location', `${HANDBOOK_PATH}/`).send(),
+  )
+  app.get<{ Querystring: { q?: string } }>(
+    `${HANDBOOK_PATH}/${SEARCH_URL}`,
+    { schema: { ...hidden, querystring: Type.Object({ q: Type.Optional(Type.String({ maxLength: 200 })) }) } },
+    async (request, reply) => sendHtml(request, reply, handbook.searchPage(request.query.q ?? '')),
+  )
+  app.get<{ Params: { '*': string } }>(`${HANDBOOK_PATH}/*`, { schema: hidden }, async (request, reply) => {
+    const name = request.params['*'] || 'index.html'
+    const file = handbook.files.get(name)
+    if (file) return sendAsset(request, reply, file)
+    const page = /^([\w-]+)\.md$/.exec(name)
+    if (page && handbook.files.has(page[1] === 'README' ? 'index.html' : `${page[1]}.html`))
+      return reply
+        .code(301)
+        .header('Location', page[1] === 'README' ? './' : `${page[1]}.html`)
+        .send()
+    // the page's relative links follow the address as the browser sees it (%2F is no folder to it)
+    const asSent = request.url.split('?')[0]!.slice(HANDBOOK_PATH.length + 1)
+    return sendHtml(request, reply.code(404), handbook.notFoundPage(asSent))
+  })
 }
