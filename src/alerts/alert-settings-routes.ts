@@ -20,7 +20,8 @@ import { configuredChannels, sendTestAlert } from './alert-service.js'
 import { alertSettingsView, saveAlertSettings } from './alert-settings.js'
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
-const guard = [requireCapability('manage_options')]
+const readGuard = [requireCapability('dg_read_administration')]
+const writeGuard = [requireCapability('manage_options')]
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()])
 const Source = Nullable(
   stringEnum(['environment', 'panel'], {
@@ -90,7 +91,7 @@ export async function alertSettingsRoutes(fastify: FastifyInstance): Promise<voi
   app.get(
     '/alerts/settings',
     {
-      preHandler: guard,
+      preHandler: readGuard,
       schema: {
         operationId: 'getAlertSettings',
         tags: ['alerts'],
@@ -108,7 +109,7 @@ export async function alertSettingsRoutes(fastify: FastifyInstance): Promise<voi
   app.put(
     '/alerts/settings',
     {
-      preHandler: guard,
+      preHandler: writeGuard,
       schema: {
         operationId: 'updateAlertSettings',
         tags: ['alerts'],
@@ -130,7 +131,7 @@ export async function alertSettingsRoutes(fastify: FastifyInstance): Promise<voi
   app.post(
     '/alerts/test',
     {
-      preHandler: guard,
+      preHandler: writeGuard,
       schema: {
         operationId: 'sendTestAlert',
         tags: ['alerts'],

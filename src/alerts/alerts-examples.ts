@@ -7,7 +7,7 @@ import type { OperationDocsByRoute } from '../host/http/openapi/operation-docs.j
 export const ALERTS_EXAMPLES: OperationDocsByRoute = {
   'GET /wp-json/dg/v2/alerts/settings': {
     description:
-      'The alert channels in force (e-mail recipients, notification webhook address) and, for each, whether it comes from the panel or from the environment. Secrets of the webhook are masked. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role.',
+      'The alert channels in force (e-mail recipients, notification webhook address) and, for each, whether it comes from the panel or from the environment. Secrets of the webhook are masked. Administrators and auditors (dg_read_administration), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role.',
     response: {
       status: 200,
       body: {

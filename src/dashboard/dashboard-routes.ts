@@ -105,7 +105,7 @@ export async function dashboardRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/dashboard',
     {
-      preHandler: [requireCapability('manage_options')],
+      preHandler: [requireCapability('dg_read_all')],
       schema: {
         operationId: 'getDashboard',
         tags: ['status'],

@@ -113,7 +113,7 @@ export const EDITOR_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/offers/{id}/media': {
     description:
-      'The images (main image, gallery) and documents (by position) of an offer, with their public addresses. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown offer.',
+      'The images (main image, gallery) and documents (by position) of an offer, with their public addresses. Administrators, operators and auditors (dg_read_all), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown offer.',
     response: {
       status: 200,
       body: [UPLOADED_PLAN],
@@ -127,7 +127,7 @@ export const EDITOR_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/investments/{id}/media': {
     description:
-      'The images (main image, gallery) and documents (by position) of an investment, with their public addresses. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown investment.',
+      'The images (main image, gallery) and documents (by position) of an investment, with their public addresses. Administrators, operators and auditors (dg_read_all), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown investment.',
     response: {
       status: 200,
       body: [
@@ -169,7 +169,7 @@ export const EDITOR_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/media/{id}': {
     description:
-      'One image or document: its file, type, size, title, text alternative, position and owner. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown id.',
+      'One image or document: its file, type, size, title, text alternative, position and owner. Administrators, operators and auditors (dg_read_all), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown id.',
     response: {
       status: 200,
       body: UPLOADED_PLAN,
@@ -177,7 +177,7 @@ export const EDITOR_EXAMPLES: OperationDocsByRoute = {
   },
   'PATCH /wp-json/dg/v2/media/{id}': {
     description:
-      'Changes the title, text alternative or position of an image or document; only the fields sent change. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown id, 422 for an invalid value. Audited.',
+      'Changes the title, text alternative or position of an image or document; only the fields sent change. Administrators and operators (dg_edit_catalog), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown id, 422 for an invalid value. Audited.',
     response: {
       status: 200,
       body: {
@@ -201,7 +201,7 @@ export const EDITOR_EXAMPLES: OperationDocsByRoute = {
   },
   'DELETE /wp-json/dg/v2/media/{id}': {
     description:
-      'Removes an image or document and its file; 204 with no body. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown id, 409 media_in_use while it is a main image or in a gallery. Audited.',
+      'Removes an image or document and its file; 204 with no body. Administrators and operators (dg_edit_catalog), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown id, 409 media_in_use while it is a main image or in a gallery. Audited.',
     response: {
       status: 409,
       body: {
@@ -221,7 +221,7 @@ export const EDITOR_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/custom-fields': {
     description:
-      "The custom fields offers and investments may carry in custom_meta (defined by extensions), with their types and labels, for the editor's form. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role.",
+      "The custom fields offers and investments may carry in custom_meta (defined by extensions), with their types and labels, for the editor's form. Administrators, operators and auditors (dg_read_all), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role.",
     response: {
       status: 200,
       body: {
@@ -232,7 +232,7 @@ export const EDITOR_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/investments': {
     description:
-      'Investments in every host status (draft, private, published), searched by name and paged (X-WP-Total, X-WP-TotalPages), for the editor. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 400 for an invalid page or filter.',
+      'Investments in every host status (draft, private, published), searched by name and paged (X-WP-Total, X-WP-TotalPages), for the editor. Administrators, operators and auditors (dg_read_all), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 400 for an invalid page or filter.',
     response: {
       status: 200,
       body: [CREATED_INVESTMENT],
@@ -240,7 +240,7 @@ export const EDITOR_EXAMPLES: OperationDocsByRoute = {
   },
   'POST /wp-json/dg/v2/investments': {
     description:
-      'Creates an investment (name, slug, host status, location, description). Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 422 validation_failed with the issue of each field; nothing is saved then. Audited.',
+      'Creates an investment (name, slug, host status, location, description). Administrators and operators (dg_edit_catalog), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 422 validation_failed with the issue of each field; nothing is saved then. Audited.',
     response: {
       status: 201,
       body: CREATED_INVESTMENT,
@@ -255,7 +255,7 @@ export const EDITOR_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/investments/{id}': {
     description:
-      'One investment for the editor, with its version in ETag (send it as If-Match to change it). Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown id.',
+      'One investment for the editor, with its version in ETag (send it as If-Match to change it). Administrators, operators and auditors (dg_read_all), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown id.',
     response: {
       status: 200,
       body: CREATED_INVESTMENT,
@@ -263,7 +263,7 @@ export const EDITOR_EXAMPLES: OperationDocsByRoute = {
   },
   'PATCH /wp-json/dg/v2/investments/{id}': {
     description:
-      'Changes an investment; only the fields sent change and null clears one. Needs the version read before (its ETag as If-Match, or version in the body): 428 without it, 409 edit_conflict with the current values when someone changed the investment since. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown id, 422 validation_failed with issues. Audited.',
+      'Changes an investment; only the fields sent change and null clears one. Needs the version read before (its ETag as If-Match, or version in the body): 428 without it, 409 edit_conflict with the current values when someone changed the investment since. Administrators and operators (dg_edit_catalog), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown id, 422 validation_failed with issues. Audited.',
     response: {
       status: 200,
       body: {
@@ -302,7 +302,7 @@ export const EDITOR_EXAMPLES: OperationDocsByRoute = {
   },
   'DELETE /wp-json/dg/v2/investments/{id}': {
     description:
-      'Deletes an investment that has no offers; 204 with no body. Needs its version as If-Match (428 without it, 409 edit_conflict when it changed). Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown id, 409 investment_has_offers while offers belong to it. Audited.',
+      'Deletes an investment that has no offers; 204 with no body. Needs its version as If-Match (428 without it, 409 edit_conflict when it changed). Administrators and operators (dg_edit_catalog), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown id, 409 investment_has_offers while offers belong to it. Audited.',
     response: {
       status: 409,
       body: {
@@ -319,7 +319,7 @@ export const EDITOR_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/offers': {
     description:
-      "Offers in every host status for the editor table: the catalog's filters plus host status and offers without a type; paged with X-WP-Total and X-WP-TotalPages. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 400 for an invalid filter.",
+      "Offers in every host status for the editor table: the catalog's filters plus host status and offers without a type; paged with X-WP-Total and X-WP-TotalPages. Administrators, operators and auditors (dg_read_all), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 400 for an invalid filter.",
     response: {
       status: 200,
       body: [
@@ -363,7 +363,7 @@ export const EDITOR_EXAMPLES: OperationDocsByRoute = {
   },
   'POST /wp-json/dg/v2/offers': {
     description:
-      'Creates an offer (a flat, a house or a standalone part, with its components) through the shared write path: validated, planned and written in one transaction with its price history and an audit entry. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 422 validation_failed with the issue of each field; nothing is written then.',
+      'Creates an offer (a flat, a house or a standalone part, with its components) through the shared write path: validated, planned and written in one transaction with its price history and an audit entry. Administrators and operators (dg_edit_catalog), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 422 validation_failed with the issue of each field; nothing is written then.',
     response: {
       status: 201,
       body: CREATED_OFFER,
@@ -385,7 +385,7 @@ export const EDITOR_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/offers/{id}': {
     description:
-      'One offer with its components for the editor, with its version in ETag (send it as If-Match to change it). Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown id.',
+      'One offer with its components for the editor, with its version in ETag (send it as If-Match to change it). Administrators, operators and auditors (dg_read_all), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown id.',
     response: {
       status: 200,
       body: CREATED_OFFER,
@@ -393,7 +393,7 @@ export const EDITOR_EXAMPLES: OperationDocsByRoute = {
   },
   'PATCH /wp-json/dg/v2/offers/{id}': {
     description:
-      'Changes an offer through the shared write path; only the fields sent change, null removes a field and a price set to null is withdrawn. A price change takes its valid-from date, reason and correction flag into the price history. Needs the version read before (If-Match, or version in the body): 428 without it, 409 edit_conflict with the current values when the offer changed since. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown id, 422 validation_failed with issues. Audited.',
+      'Changes an offer through the shared write path; only the fields sent change, null removes a field and a price set to null is withdrawn. A price change takes its valid-from date, reason and correction flag into the price history. Needs the version read before (If-Match, or version in the body): 428 without it, 409 edit_conflict with the current values when the offer changed since. Administrators and operators (dg_edit_catalog), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown id, 422 validation_failed with issues. Audited.',
     response: {
       status: 200,
       body: {
@@ -454,7 +454,7 @@ export const EDITOR_EXAMPLES: OperationDocsByRoute = {
   },
   'POST /wp-json/dg/v2/offers/{id}/archive': {
     description:
-      "Archives an offer: status archived, host status private, every price withdrawn from today in the history. Needs the offer's version (If-Match or version in the body; 428 without it, 409 edit_conflict when it changed). Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown id. Audited.",
+      "Archives an offer: status archived, host status private, every price withdrawn from today in the history. Needs the offer's version (If-Match or version in the body; 428 without it, 409 edit_conflict when it changed). Administrators and operators (dg_edit_catalog), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown id. Audited.",
     response: {
       status: 200,
       body: {
@@ -512,7 +512,7 @@ export const EDITOR_EXAMPLES: OperationDocsByRoute = {
   },
   'POST /wp-json/dg/v2/offers/{id}/restore': {
     description:
-      "Restores an archived offer: back on sale (available and published unless the body says otherwise), its prices entered again from today. Needs the offer's version (If-Match or version in the body; 428 without it, 409 edit_conflict when it changed). Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown id, 422 validation_failed for an invalid status. Audited.",
+      "Restores an archived offer: back on sale (available and published unless the body says otherwise), its prices entered again from today. Needs the offer's version (If-Match or version in the body; 428 without it, 409 edit_conflict when it changed). Administrators and operators (dg_edit_catalog), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown id, 422 validation_failed for an invalid status. Audited.",
     response: {
       status: 200,
       body: {
@@ -570,7 +570,7 @@ export const EDITOR_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/offers/{id}/price-history': {
     description:
-      'The price history of an offer in any host status, with the channel (panel, import, webhook) and the reason of each record. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown id.',
+      'The price history of an offer in any host status, with the channel (panel, import, webhook) and the reason of each record. Administrators, operators and auditors (dg_read_all), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown id.',
     response: {
       status: 200,
       body: {
@@ -620,7 +620,7 @@ export const EDITOR_EXAMPLES: OperationDocsByRoute = {
   },
   'POST /wp-json/dg/v2/offers/{id}/components': {
     description:
-      "Adds a parking space, garage, storage room or other component, with its own price, to a flat or a house; the offer's price history records it. Needs the offer's version (If-Match or version in the body; 428 without it, 409 edit_conflict when it changed). Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown offer, 422 validation_failed (a standalone part takes no components). Audited.",
+      "Adds a parking space, garage, storage room or other component, with its own price, to a flat or a house; the offer's price history records it. Needs the offer's version (If-Match or version in the body; 428 without it, 409 edit_conflict when it changed). Administrators and operators (dg_edit_catalog), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown offer, 422 validation_failed (a standalone part takes no components). Audited.",
     response: {
       status: 201,
       body: {
@@ -697,7 +697,7 @@ export const EDITOR_EXAMPLES: OperationDocsByRoute = {
   },
   'PATCH /wp-json/dg/v2/offers/{id}/components/{component_id}': {
     description:
-      "Changes a component of an offer; only the fields sent change and a price set to null is withdrawn in the history. Needs the offer's version (If-Match or version in the body; 428 without it, 409 edit_conflict when it changed). Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown offer or component, 422 validation_failed with issues. Audited.",
+      "Changes a component of an offer; only the fields sent change and a price set to null is withdrawn in the history. Needs the offer's version (If-Match or version in the body; 428 without it, 409 edit_conflict when it changed). Administrators and operators (dg_edit_catalog), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown offer or component, 422 validation_failed with issues. Audited.",
     response: {
       status: 200,
       body: {
@@ -772,7 +772,7 @@ export const EDITOR_EXAMPLES: OperationDocsByRoute = {
   },
   'DELETE /wp-json/dg/v2/offers/{id}/components/{component_id}': {
     description:
-      "Removes a component from an offer; its price is withdrawn in the history from today. Needs the offer's version (If-Match or version in the body; 428 without it, 409 edit_conflict when it changed). Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown offer or component. Audited.",
+      "Removes a component from an offer; its price is withdrawn in the history from today. Needs the offer's version (If-Match or version in the body; 428 without it, 409 edit_conflict when it changed). Administrators and operators (dg_edit_catalog), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown offer or component. Audited.",
     response: {
       status: 200,
       body: {

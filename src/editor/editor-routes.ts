@@ -1,5 +1,5 @@
 /*
- * The catalog editor's REST endpoints (administrator, `manage_options`; not licence-gated, since
+ * The catalog editor's REST endpoints (read: `dg_read_all`, write: `dg_edit_catalog`; not licence-gated, since
  * prices must stay editable for the daily publication in continuity mode). Routes are thin: the
  * services validate, check the version and write through the shared write path.
  *   GET/POST          {base_url}/investments            list (search, paging) / create
@@ -57,7 +57,8 @@ import {
 } from './schemas.js'
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
-const guard = [requireCapability('manage_options')]
+const readGuard = [requireCapability('dg_read_all')]
+const writeGuard = [requireCapability('dg_edit_catalog')]
 
 const ifMatchHeader = Type.Object({
   'if-match': Type.Optional(
@@ -93,7 +94,7 @@ export async function editorRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/custom-fields',
     {
-      preHandler: guard,
+      preHandler: readGuard,
       schema: {
         operationId: 'editorListCustomFields',
         tags: ['editor'],
@@ -111,7 +112,7 @@ export async function editorRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/investments',
     {
-      preHandler: guard,
+      preHandler: readGuard,
       schema: {
         operationId: 'editorListInvestments',
         tags: ['editor'],
@@ -142,7 +143,7 @@ export async function editorRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/investments/:id',
     {
-      preHandler: guard,
+      preHandler: readGuard,
       schema: {
         operationId: 'editorGetInvestment',
         tags: ['editor'],
@@ -162,7 +163,7 @@ export async function editorRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/investments',
     {
-      preHandler: guard,
+      preHandler: writeGuard,
       schema: {
         operationId: 'editorCreateInvestment',
         tags: ['editor'],
@@ -187,7 +188,7 @@ export async function editorRoutes(fastify: FastifyInstance): Promise<void> {
   app.patch(
     '/investments/:id',
     {
-      preHandler: guard,
+      preHandler: writeGuard,
       schema: {
         operationId: 'editorUpdateInvestment',
         tags: ['editor'],
@@ -221,7 +222,7 @@ export async function editorRoutes(fastify: FastifyInstance): Promise<void> {
   app.delete(
     '/investments/:id',
     {
-      preHandler: guard,
+      preHandler: writeGuard,
       schema: {
         operationId: 'editorDeleteInvestment',
         tags: ['editor'],
@@ -249,7 +250,7 @@ export async function editorRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/offers',
     {
-      preHandler: guard,
+      preHandler: readGuard,
       schema: {
         operationId: 'editorListOffers',
         tags: ['editor'],
@@ -279,7 +280,7 @@ export async function editorRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/offers/:id',
     {
-      preHandler: guard,
+      preHandler: readGuard,
       schema: {
         operationId: 'editorGetOffer',
         tags: ['editor'],
@@ -299,7 +300,7 @@ export async function editorRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/offers',
     {
-      preHandler: guard,
+      preHandler: writeGuard,
       schema: {
         operationId: 'editorCreateOffer',
         tags: ['editor'],
@@ -324,7 +325,7 @@ export async function editorRoutes(fastify: FastifyInstance): Promise<void> {
   app.patch(
     '/offers/:id',
     {
-      preHandler: guard,
+      preHandler: writeGuard,
       schema: {
         operationId: 'editorUpdateOffer',
         tags: ['editor'],
@@ -354,7 +355,7 @@ export async function editorRoutes(fastify: FastifyInstance): Promise<void> {
     app.post(
       `/offers/:id/${lifecycle}`,
       {
-        preHandler: guard,
+        preHandler: writeGuard,
         // the body is optional: archiving needs no more than the version (If-Match)
         preValidation: async (request: FastifyRequest) => {
           request.body ??= {}
@@ -397,7 +398,7 @@ export async function editorRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/offers/:id/price-history',
     {
-      preHandler: guard,
+      preHandler: readGuard,
       schema: {
         operationId: 'editorGetOfferPriceHistory',
         tags: ['editor'],
@@ -424,7 +425,7 @@ export async function editorRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/offers/:id/components',
     {
-      preHandler: guard,
+      preHandler: writeGuard,
       schema: {
         operationId: 'editorAddComponent',
         tags: ['editor'],
@@ -452,7 +453,7 @@ export async function editorRoutes(fastify: FastifyInstance): Promise<void> {
   app.patch(
     '/offers/:id/components/:component_id',
     {
-      preHandler: guard,
+      preHandler: writeGuard,
       schema: {
         operationId: 'editorUpdateComponent',
         tags: ['editor'],
@@ -481,7 +482,7 @@ export async function editorRoutes(fastify: FastifyInstance): Promise<void> {
   app.delete(
     '/offers/:id/components/:component_id',
     {
-      preHandler: guard,
+      preHandler: writeGuard,
       schema: {
         operationId: 'editorDeleteComponent',
         tags: ['editor'],

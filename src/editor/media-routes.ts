@@ -26,7 +26,8 @@ import { MEDIA_FILE_NAME, mediaDir } from './media-files.js'
 import { deleteMedia, getMedia, listMedia, MEDIA_PATH, type Upload, updateMedia, uploadMedia } from './media-service.js'
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
-const guard = [requireCapability('manage_options')]
+const readGuard = [requireCapability('dg_read_all')]
+const writeGuard = [requireCapability('dg_edit_catalog')]
 const IdParams = Type.Object({ id: RowId() })
 
 const UploadBody = {
@@ -108,7 +109,7 @@ export async function mediaRoutes(fastify: FastifyInstance): Promise<void> {
     app.get(
       `/${owner}/:id/media`,
       {
-        preHandler: guard,
+        preHandler: readGuard,
         schema: {
           operationId: `editorList${name}Media`,
           tags: ['editor'],
@@ -124,7 +125,7 @@ export async function mediaRoutes(fastify: FastifyInstance): Promise<void> {
     app.post(
       `/${owner}/:id/media`,
       {
-        preHandler: guard,
+        preHandler: writeGuard,
         schema: {
           operationId: `editorUpload${name}Media`,
           tags: ['editor'],
@@ -161,7 +162,7 @@ export async function mediaRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/media/:id',
     {
-      preHandler: guard,
+      preHandler: readGuard,
       schema: {
         operationId: 'editorGetMedia',
         tags: ['editor'],
@@ -177,7 +178,7 @@ export async function mediaRoutes(fastify: FastifyInstance): Promise<void> {
   app.patch(
     '/media/:id',
     {
-      preHandler: guard,
+      preHandler: writeGuard,
       schema: {
         operationId: 'editorUpdateMedia',
         tags: ['editor'],
@@ -194,7 +195,7 @@ export async function mediaRoutes(fastify: FastifyInstance): Promise<void> {
   app.delete(
     '/media/:id',
     {
-      preHandler: guard,
+      preHandler: writeGuard,
       schema: {
         operationId: 'editorDeleteMedia',
         tags: ['editor'],

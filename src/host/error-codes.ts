@@ -400,6 +400,16 @@ export const ERROR_CODES = {
       'The held plan no longer matches the catalog (it changed since, or the plan expired); run the source again.',
   },
   source_busy: { status: [409], description: 'Another request or instance is running this source; retry later.' },
+  source_certificate_invalid: {
+    status: [422],
+    description:
+      'The trusted certificate pasted for a source is not PEM X.509 certificates (none found, one unreadable, or too many); `issues[0]` at `ca_certificate` says why in Polish. Nothing is stored.',
+  },
+  source_preview_failed: {
+    status: [422],
+    description:
+      'A source’s file could not be fetched or read for its header preview; `fetch_code` names the failure as a run would, `network_code` a connection’s, `message` says it in Polish.',
+  },
   invalid_option: {
     status: ['cli'],
     description: 'A command option has a value that cannot be read (for example not JSON).',

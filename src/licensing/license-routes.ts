@@ -75,7 +75,7 @@ export async function licenseRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/license',
     {
-      preHandler: [requireCapability('manage_options')],
+      preHandler: [requireCapability('dg_read_all')],
       schema: {
         operationId: 'getLicense',
         tags: ['licence'],

@@ -7,7 +7,7 @@ import type { OperationDocsByRoute } from '../host/http/openapi/operation-docs.j
 export const LICENSING_EXAMPLES: OperationDocsByRoute = {
   'GET /wp-json/dg/v2/license': {
     description:
-      'The installed licence (plan, entitlements, last valid day), its status and which licensed functions (official publication, imports, webhooks) may run now. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role.',
+      'The installed licence (plan, entitlements, last valid day), its status and which licensed functions (official publication, imports, webhooks) may run now. Administrators, operators and auditors (dg_read_all), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role.',
     response: {
       status: 200,
       body: {

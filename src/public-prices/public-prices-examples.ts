@@ -72,7 +72,7 @@ export const PUBLIC_PRICES_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/investments/{id}/public-prices': {
     description:
-      'Whether the investment’s prices are answered by the public endpoint, the website origins allowed to read them from a browser, the endpoint’s and the component script’s addresses and the snippet to paste into a website. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 404 investment_not_found. Not licence-gated: it serves the minimum the law asks of every developer.',
+      'Whether the investment’s prices are answered by the public endpoint, the website origins allowed to read them from a browser, the endpoint’s and the component script’s addresses and the snippet to paste into a website. Administrators, operators and auditors (dg_read_all), by application password or panel session with X-WP-Nonce; 404 investment_not_found. Not licence-gated: it serves the minimum the law asks of every developer.',
     response: {
       status: 200,
       body: {
@@ -88,7 +88,7 @@ export const PUBLIC_PRICES_EXAMPLES: OperationDocsByRoute = {
   },
   'PUT /wp-json/dg/v2/investments/{id}/public-prices': {
     description:
-      'Turns the investment’s public prices on or off and/or replaces its allowed origins (what is sent changes; the rest stays). Holds at once on every instance. Origins are exact: https://host[:port], or http://localhost[:port] / http://127.0.0.1[:port] for a developer’s own machine; a trailing slash is dropped, case is normalized, duplicates kept once. 422 public_prices_origin_invalid (data.index names the origin) or public_prices_too_many_origins (more than 20), and nothing is changed. Audited as public_prices.update with the values before and after. Administrators only (manage_options).',
+      'Turns the investment’s public prices on or off and/or replaces its allowed origins (what is sent changes; the rest stays). Holds at once on every instance. Origins are exact: https://host[:port], or http://localhost[:port] / http://127.0.0.1[:port] for a developer’s own machine; a trailing slash is dropped, case is normalized, duplicates kept once. 422 public_prices_origin_invalid (data.index names the origin) or public_prices_too_many_origins (more than 20), and nothing is changed. Audited as public_prices.update with the values before and after. Administrators and operators (dg_edit_catalog).',
     request: { enabled: true, allowed_origins: ['https://www.nad-warta.pl', 'http://localhost:8080'] },
     response: {
       status: 200,

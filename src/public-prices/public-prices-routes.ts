@@ -169,7 +169,7 @@ export async function publicPricesRoutes(fastify: FastifyInstance): Promise<void
   app.get(
     '/investments/:id/public-prices',
     {
-      preHandler: [requireCapability('manage_options')],
+      preHandler: [requireCapability('dg_read_all')],
       schema: {
         operationId: 'getPublicPricesSettings',
         tags: ['public'],
@@ -188,7 +188,7 @@ export async function publicPricesRoutes(fastify: FastifyInstance): Promise<void
   app.put(
     '/investments/:id/public-prices',
     {
-      preHandler: [requireCapability('manage_options')],
+      preHandler: [requireCapability('dg_edit_catalog')],
       schema: {
         operationId: 'updatePublicPricesSettings',
         tags: ['public'],

@@ -81,7 +81,7 @@ export async function preflightRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/publications/preflight',
     {
-      preHandler: [requireCapability('manage_options'), requireEntitlement('publishing_gov')],
+      preHandler: [requireCapability('dg_publish'), requireEntitlement('publishing_gov')],
       schema: {
         operationId: 'preflightPublication',
         tags: ['publication'],

@@ -38,7 +38,7 @@ export const PUBLICATION_EXAMPLES: OperationDocsByRoute = {
   },
   'POST /wp-json/dg/v2/publications': {
     description:
-      'Publishes the official daily file of a date through the atomic pipeline: the 58-column CSV is built from the catalog, checked against the legal invariants, written once and listed in dataset.xml with its .md5. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs the publishing_gov entitlement (403 pro_feature_required otherwise). 409 publication_in_progress while another publication runs; 422 publication_failed with issues when the date may not be published (a future date, a day that has ended after its file was published, a past day without its own data) or the file breaks an invariant; nothing is written then.',
+      'Publishes the official daily file of a date through the atomic pipeline: the 58-column CSV is built from the catalog, checked against the legal invariants, written once and listed in dataset.xml with its .md5. Administrators and operators (dg_publish), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs the publishing_gov entitlement (403 pro_feature_required otherwise). 409 publication_in_progress while another publication runs; 422 publication_failed with issues when the date may not be published (a future date, a day that has ended after its file was published, a past day without its own data) or the file breaks an invariant; nothing is written then.',
     response: {
       status: 200,
       body: {
@@ -78,7 +78,7 @@ export const PUBLICATION_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/publications': {
     description:
-      'The publication history: every attempt (scheduled, manual, legacy), newest first, with its files, checksums, warnings and issues; paged and filtered by date. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role.',
+      'The publication history: every attempt (scheduled, manual, legacy), newest first, with its files, checksums, warnings and issues; paged and filtered by date. Administrators, operators and auditors (dg_read_all), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role.',
     response: {
       status: 200,
       body: {
@@ -163,7 +163,7 @@ export const PUBLICATION_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/publications/{id}': {
     description:
-      'One publication attempt with its files, checksums, warnings and issues. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown id.',
+      'One publication attempt with its files, checksums, warnings and issues. Administrators, operators and auditors (dg_read_all), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown id.',
     response: {
       status: 200,
       body: {
@@ -248,7 +248,7 @@ export const PUBLICATION_EXAMPLES: OperationDocsByRoute = {
   },
   'POST /wp-json/dg/v2/publications/preflight': {
     description:
-      "Checks a publication without publishing anything: builds the day's file and runs the legal invariants on it, checks the served dataset.xml and .md5 and whether the portal can reach them. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs the publishing_gov entitlement (403 pro_feature_required otherwise). 404 for an unknown developer entity, 422 for an invalid date.",
+      "Checks a publication without publishing anything: builds the day's file and runs the legal invariants on it, checks the served dataset.xml and .md5 and whether the portal can reach them. Administrators and operators (dg_publish), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs the publishing_gov entitlement (403 pro_feature_required otherwise). 404 for an unknown developer entity, 422 for an invalid date.",
     response: {
       status: 200,
       body: {
@@ -274,7 +274,7 @@ export const PUBLICATION_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/publication/audit': {
     description:
-      'Every published file of every developer entity’s dataset read again and checked: the XML against the XSD and its .md5, every resource present with its recorded checksum, and each day file against the invariants it passed before it was written. The answer is 200 whatever it finds; each problem names the day, the file and the unit. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role; 400 invalid_date for a day that does not exist.',
+      'Every published file of every developer entity’s dataset read again and checked: the XML against the XSD and its .md5, every resource present with its recorded checksum, and each day file against the invariants it passed before it was written. The answer is 200 whatever it finds; each problem names the day, the file and the unit. Administrators, operators and auditors (dg_read_all), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role; 400 invalid_date for a day that does not exist.',
     response: {
       status: 200,
       body: {
@@ -314,7 +314,7 @@ export const PUBLICATION_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/publication/settings': {
     description:
-      'The publication settings (schedule, public base URL of the served files, dataset title and description, licence of the data) and the dataset identity dane.gov.pl knows it by. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role.',
+      'The publication settings (schedule, public base URL of the served files, dataset title and description, licence of the data) and the dataset identity dane.gov.pl knows it by. Administrators, operators and auditors (dg_read_all), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role.',
     response: {
       status: 200,
       body: {
@@ -338,7 +338,7 @@ export const PUBLICATION_EXAMPLES: OperationDocsByRoute = {
   },
   'PUT /wp-json/dg/v2/publication/settings': {
     description:
-      'Changes the publication settings; only the fields sent change. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 422 invalid_settings with the issue of each field; 409 when a change of the public address needs its confirmation. A schedule that skips a day is saved, and the answer carries the warning schedule_skips_days: art. 19b(1) asks for a publication every day. Audited.',
+      'Changes the publication settings; only the fields sent change. Administrators and operators (dg_publish), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 422 invalid_settings with the issue of each field; 409 when a change of the public address needs its confirmation. A schedule that skips a day is saved, and the answer carries the warning schedule_skips_days: art. 19b(1) asks for a publication every day. Audited.',
     response: {
       status: 200,
       body: {
@@ -365,7 +365,7 @@ export const PUBLICATION_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/developers': {
     description:
-      'Every developer entity with the official columns 1–28 (name, legal form, NIP, REGON, KRS, addresses, contact); each entity has its own dataset and daily file. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role.',
+      'Every developer entity with the official columns 1–28 (name, legal form, NIP, REGON, KRS, addresses, contact); each entity has its own dataset and daily file. Administrators, operators and auditors (dg_read_all), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role.',
     response: {
       status: 200,
       body: {
@@ -414,7 +414,7 @@ export const PUBLICATION_EXAMPLES: OperationDocsByRoute = {
   },
   'POST /wp-json/dg/v2/developers': {
     description:
-      'Adds a developer entity (official columns 1–28), which gets its own dataset d{id}. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 422 invalid_developer with the issue of each field (an invalid NIP, REGON or postal code, a missing name); nothing is saved then. Audited.',
+      'Adds a developer entity (official columns 1–28), which gets its own dataset d{id}. Administrators and operators (dg_edit_catalog), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 422 invalid_developer with the issue of each field (an invalid NIP, REGON or postal code, a missing name); nothing is saved then. Audited.',
     response: {
       status: 422,
       body: {
@@ -438,7 +438,7 @@ export const PUBLICATION_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/developers/{id}': {
     description:
-      'One developer entity with the official columns 1–28. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown id.',
+      'One developer entity with the official columns 1–28. Administrators, operators and auditors (dg_read_all), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown id.',
     response: {
       status: 200,
       body: {
@@ -483,7 +483,7 @@ export const PUBLICATION_EXAMPLES: OperationDocsByRoute = {
   },
   'PUT /wp-json/dg/v2/developers/{id}': {
     description:
-      'Changes a developer entity; only the fields sent change. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown id, 422 invalid_developer with the issue of each field (nothing is saved then). Audited.',
+      'Changes a developer entity; only the fields sent change. Administrators and operators (dg_edit_catalog), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown id, 422 invalid_developer with the issue of each field (nothing is saved then). Audited.',
     response: {
       status: 200,
       body: {
@@ -532,7 +532,7 @@ export const PUBLICATION_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/investments/{id}/location': {
     description:
-      'The location of an investment as the official file gives it (columns 29–35: voivodeship, district, commune, town, street, building number, postal code) and its prospectus URL (column 58). Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown investment.',
+      'The location of an investment as the official file gives it (columns 29–35: voivodeship, district, commune, town, street, building number, postal code) and its prospectus URL (column 58). Administrators, operators and auditors (dg_read_all), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown investment.',
     response: {
       status: 200,
       body: {
@@ -555,7 +555,7 @@ export const PUBLICATION_EXAMPLES: OperationDocsByRoute = {
   },
   'PUT /wp-json/dg/v2/investments/{id}/location': {
     description:
-      'Changes the location of an investment (official columns 29–35) or its prospectus URL; only the fields sent change. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown investment, 422 invalid_location with the issue of each field. Audited.',
+      'Changes the location of an investment (official columns 29–35) or its prospectus URL; only the fields sent change. Administrators and operators (dg_edit_catalog), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown investment, 422 invalid_location with the issue of each field. Audited.',
     response: {
       status: 200,
       body: {
@@ -581,7 +581,7 @@ export const PUBLICATION_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/legacy-generate/settings': {
     description:
-      'Whether legacy generate still accepts the deprecated key query parameter, and whether that comes from the panel or from DG_LEGACY_KEY_PARAM. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role.',
+      'Whether legacy generate still accepts the deprecated key query parameter, and whether that comes from the panel or from DG_LEGACY_KEY_PARAM. Administrators, operators and auditors (dg_read_all), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role.',
     response: {
       status: 200,
       body: {

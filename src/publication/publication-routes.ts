@@ -29,7 +29,7 @@ export async function publicationRoutes(fastify: FastifyInstance): Promise<void>
   app.post(
     '/publications',
     {
-      preHandler: [requireCapability('manage_options'), requireEntitlement('api_webhooks')],
+      preHandler: [requireCapability('dg_publish'), requireEntitlement('api_webhooks')],
       schema: {
         operationId: 'createPublication',
         tags: ['publication'],

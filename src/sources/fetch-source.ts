@@ -15,6 +15,7 @@ import { rm } from 'node:fs/promises'
 import type { IncomingMessage } from 'node:http'
 import https from 'node:https'
 import type net from 'node:net'
+import tls from 'node:tls'
 
 import { explainNetworkError } from '../host/http/network-errors.js'
 import { classifyAddress, isPrivateAddress, privateAllowed } from './address-ranges.js'
@@ -34,6 +35,8 @@ export interface SourceRequest {
   privateHosts: readonly string[]
   etag?: string | null
   lastModified?: string | null
+  /** PEM trusted for this source besides the usual authorities (a self-signed server). */
+  ca?: string | null
   limits: FetchLimits
   /** Where the body is written. */
   target: string
@@ -73,16 +76,35 @@ export class SourceFetchError extends Error {
   }
 }
 
+/** Why an address is refused, in both languages. */
+export interface UrlRefusal {
+  pl: string
+  en: string
+}
+
+export const URL_REQUIRED: UrlRefusal = { pl: 'Podaj adres pliku.', en: 'required' }
+
 /** An address an administrator may give a source: https, no credentials in it. */
-export function checkSourceUrl(raw: string): URL | string {
+export function checkSourceUrl(raw: string): URL | UrlRefusal {
   let url: URL
   try {
     url = new URL(raw)
   } catch {
-    return 'not an absolute address'
+    return {
+      pl: 'To nie jest pełny adres: podaj go razem z „https://”.',
+      en: 'not an absolute address',
+    }
   }
-  if (url.protocol !== 'https:') return 'only https addresses are fetched'
-  if (url.username || url.password) return 'put credentials in a header, not in the address'
+  if (url.protocol !== 'https:')
+    return {
+      pl: 'Pobierane są tylko adresy https (szyfrowane). Podaj adres zaczynający się od „https://”.',
+      en: 'only https addresses are fetched',
+    }
+  if (url.username || url.password)
+    return {
+      pl: 'Nie wpisuj loginu ani hasła w adresie: podaj je jako nagłówek (np. Authorization).',
+      en: 'put credentials in a header, not in the address',
+    }
   return url
 }
 
@@ -136,11 +158,20 @@ function checkHop(url: URL, privateHosts: readonly string[]): void {
     })
 }
 
+/**
+ * An agent of its own for a source that trusts a certificate: an agent's options win over a
+ * request's, and a pooled connection must never be shared with a request that does not trust it.
+ */
+function trustingAgent(ca: string | null | undefined): https.Agent | undefined {
+  return ca ? new https.Agent({ ca: [...tls.rootCertificates, ca], keepAlive: false }) : undefined
+}
+
 function requestOnce(
   url: URL,
   headers: Record<string, string>,
   privateHosts: readonly string[],
   signal: AbortSignal,
+  agent: https.Agent | undefined,
 ): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const request = https.request(url, {
@@ -148,11 +179,24 @@ function requestOnce(
       headers,
       lookup: guardedLookup(url, privateHosts),
       signal,
+      ...(agent ? { agent } : {}),
     })
     request.on('response', resolve)
     request.on('error', reject)
     request.end()
   })
+}
+
+/** A source's own remedy for an untrusted certificate: the panel, not the service's environment. */
+const SOURCE_CERTIFICATE_TEXT = {
+  message_pl:
+    'Certyfikat TLS serwera źródła jest nieważny lub niezaufany (wygasł, jest wystawiony na inną nazwę albo przez nieznany urząd). ' +
+    'Sprawdź adres. Jeśli serwer używa certyfikatu z podpisem własnym lub firmowego urzędu certyfikacji, wklej ten certyfikat (PEM) ' +
+    'w ustawieniach źródła, w polu „Zaufany certyfikat serwera”.',
+  message_en:
+    'The source server’s TLS certificate is invalid or untrusted (expired, issued for another name or by an unknown authority). ' +
+    'Check the address. If the server uses a self-signed certificate or a company’s own authority, paste that certificate (PEM) ' +
+    'in the source’s settings, under “Trusted server certificate”.',
 }
 
 function describeNetworkError(error: unknown, url: URL, signal: AbortSignal): SourceFetchError {
@@ -165,16 +209,30 @@ function describeNetworkError(error: unknown, url: URL, signal: AbortSignal): So
     return new SourceFetchError('source_private_address', `${url.origin} resolves to a private or loopback address`, {
       origin: url.origin,
     })
+  const network = explainNetworkError(error, { assumeNetwork: true })
   return new SourceFetchError('source_unreachable', `${url.origin}: ${code ?? (error as Error).message}`, {
     origin: url.origin,
     reason: code ?? 'network_error',
-    network: explainNetworkError(error, { assumeNetwork: true }),
+    network: network?.code === 'network_certificate' ? { ...network, ...SOURCE_CERTIFICATE_TEXT } : network,
   })
 }
 
 /** Fetches the file into `target`; a 304 (the validators matched) answers `not_modified`. */
 export async function fetchSourceFile(request: SourceRequest): Promise<FetchedFile> {
   const signal = AbortSignal.timeout(request.limits.timeoutMs)
+  const agent = trustingAgent(request.ca)
+  try {
+    return await fetchHops(request, signal, agent)
+  } finally {
+    agent?.destroy()
+  }
+}
+
+async function fetchHops(
+  request: SourceRequest,
+  signal: AbortSignal,
+  agent: https.Agent | undefined,
+): Promise<FetchedFile> {
   const origin = new URL(request.url).origin
   let url = new URL(request.url)
   for (let hop = 0; ; hop++) {
@@ -188,7 +246,7 @@ export async function fetchSourceFile(request: SourceRequest): Promise<FetchedFi
     if (hop === 0 && request.lastModified) headers['if-modified-since'] = request.lastModified
     let response: IncomingMessage
     try {
-      response = await requestOnce(url, headers, request.privateHosts, signal)
+      response = await requestOnce(url, headers, request.privateHosts, signal, agent)
     } catch (error) {
       throw describeNetworkError(error, url, signal)
     }

@@ -48,6 +48,10 @@ const sourceFields = {
   guards: GuardLimitsSchema,
   stale_after_days: Type.Integer({ minimum: 1, maximum: 90 }),
   enabled: Type.Boolean(),
+  ca_certificate: Type.Union([Type.String({ maxLength: 20000 }), Type.Null()], {
+    description:
+      'PEM of the certificate(s) trusted for this source’s server besides the usual authorities (a self-signed server, a company’s own authority); used for this source only. null or "" removes it. Text that does not read as X.509 certificates: 422 source_certificate_invalid.',
+  }),
 }
 
 export const SourceCreateBody = Type.Object(
@@ -63,6 +67,34 @@ export const SourceCreateBody = Type.Object(
     guards: Type.Optional(sourceFields.guards),
     stale_after_days: Type.Optional(sourceFields.stale_after_days),
     enabled: Type.Optional(sourceFields.enabled),
+    ca_certificate: Type.Optional(sourceFields.ca_certificate),
+  },
+  { additionalProperties: false },
+)
+
+export const SourceHeaderPreviewBody = Type.Object(
+  {
+    source_id: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        description:
+          'A saved source whose settings fill the fields not sent (its stored header values only while the url keeps its origin)',
+      }),
+    ),
+    url: Type.Optional(sourceFields.url),
+    headers: Type.Optional(sourceFields.headers),
+    private_hosts: Type.Optional(sourceFields.private_hosts),
+    ca_certificate: Type.Optional(sourceFields.ca_certificate),
+    sheet: Type.Optional(sourceFields.sheet),
+  },
+  { additionalProperties: false, minProperties: 1 },
+)
+
+export const SourceHeaderPreviewSchema = Type.Object(
+  {
+    headers: Type.Array(Type.String(), { description: 'The header row of the file, in order' }),
+    format: Type.Union([Type.Literal('csv'), Type.Literal('xlsx')]),
+    bytes: Type.Integer(),
   },
   { additionalProperties: false },
 )
@@ -101,6 +133,18 @@ export const SourceSchema = Type.Object(
     }),
     stale_after_days: Type.Integer(),
     enabled: Type.Boolean(),
+    trusted_certificates: Type.Array(
+      Type.Object(
+        {
+          subject: Type.String(),
+          issuer: Type.String(),
+          valid_to: Type.String(),
+          fingerprint_sha256: Type.String(),
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'The certificates ca_certificate holds (the PEM itself is not returned)' },
+    ),
     created_at: Type.String(),
     updated_at: Type.String(),
     changed_at: Type.Union([Type.String(), Type.Null()]),
@@ -215,7 +259,15 @@ export const SourceRunPlanSchema = Type.Object(
       page: Type.Integer(),
       per_page: Type.Integer(),
       total_items: Type.Integer(),
-      available: Type.Boolean({ description: 'false once the import job expired (24 hours after the run)' }),
+      available: Type.Boolean({ description: 'Whether the plan can be read now' }),
+      state: Type.Union([Type.Literal('none'), Type.Literal('available'), Type.Literal('expired')], {
+        description:
+          'none: the run made no plan (the file was not fetched or did not change); available until expires_at; expired since expires_at (null when the plan was already removed)',
+      }),
+      expires_at: Type.Union([Type.String(), Type.Null()], {
+        description: 'When the plan is (or was) removed: the import job’s own expiry',
+      }),
+      retention_hours: Type.Integer({ description: 'How long a run’s plan is kept when nobody applies it' }),
     }),
   },
   { additionalProperties: false },

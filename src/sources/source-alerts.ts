@@ -156,7 +156,8 @@ export async function alertHeldRun(
   )
 }
 
-const FAILURE_ADVICE: Record<string, { pl: string; en: string }> = {
+/** What to do about a failed fetch or run, by its code (the alert's advice and the header preview's refusal). */
+export const FAILURE_ADVICE: Record<string, { pl: string; en: string }> = {
   source_unreachable: {
     pl: 'Sprawdź, czy adres jest poprawny i serwer działa (otwórz go w przeglądarce).',
     en: 'Check that the address is right and its server is up (open it in a browser).',
@@ -213,7 +214,7 @@ export async function alertFailedRun(
       day: day(ctx),
       dataset: null,
       severity: 'critical',
-      message_pl: `Nie udało się wczytać źródła „${source.name}” (${failure.message_pl ? `${failure.message_pl} — ` : ''}${failure.code}: ${failure.message}). Nic nie zapisano; oferty zostają w dotychczasowym stanie, a dzisiejsza publikacja odbędzie się z nimi. ${advice.pl} Przebieg nr ${runId} w panelu „Źródła ofert”.`,
+      message_pl: `Nie udało się wczytać źródła „${source.name}” (${failure.message_pl ?? `${failure.code}: ${failure.message}`}). Nic nie zapisano; oferty zostają w dotychczasowym stanie, a dzisiejsza publikacja odbędzie się z nimi. ${advice.pl} Przebieg nr ${runId} w panelu „Źródła ofert”.`,
       message_en: `The source "${source.name}" could not be read (${failure.message_en ? `${failure.message_en} — ` : ''}${failure.code}: ${failure.message}). Nothing was written; the offers stay as they were and today's publication goes ahead with them. ${advice.en} Run ${runId} under "Źródła ofert" in the panel.`,
       details: { source_id: source.id, run_id: runId, code: failure.code },
     },

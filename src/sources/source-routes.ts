@@ -12,8 +12,16 @@ import { actorOf, requireCapability, requirePrincipal } from '../host/http/authe
 import { errorResponses, RowId, withDefault } from '../host/http/schemas.js'
 import { PluginError } from '../host/errors.js'
 import { requireEntitlement } from '../licensing/require-entitlement.js'
-import { SOURCE_SCHEMAS, SourceCreateBody, SourceRunPlanSchema, SourceUpdateBody } from './schemas.js'
-import { applyHeldRun, rejectHeldRun, runSource, runWithPlan } from './source-runs.js'
+import {
+  SOURCE_SCHEMAS,
+  SourceCreateBody,
+  SourceHeaderPreviewBody,
+  SourceHeaderPreviewSchema,
+  SourceRunPlanSchema,
+  SourceUpdateBody,
+} from './schemas.js'
+import { previewSourceHeaders } from './source-header-preview.js'
+import { applyHeldRun, bilingual, rejectHeldRun, runSource, runWithPlan } from './source-runs.js'
 import { changeSource, createSource, getSource, listRuns, listSources, removeSource } from './source-service.js'
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
@@ -53,6 +61,7 @@ export async function sourceRoutes(fastify: FastifyInstance): Promise<void> {
         summary: 'Add a source: an https CSV/XLSX address pulled on a schedule and imported within guards',
         description:
           'Header values (a token) are stored like the webhook secret and never returned: the answer lists header names. ' +
+          'ca_certificate (PEM) is trusted for this source only; text that is not a certificate: 422 source_certificate_invalid. ' +
           'A private or loopback address is fetched only when its host is in private_hosts: an address literal that is not public unicast, in any notation, ' +
           'is refused here with 422 source_address_not_public (issues[0] at url, in Polish), a name is checked after DNS resolution at each run. 400 invalid_source with issues.',
         security,
@@ -66,6 +75,28 @@ export async function sourceRoutes(fastify: FastifyInstance): Promise<void> {
       reply.header('Location', `${request.url.replace(/\?.*$/, '')}/${view.id}`)
       return reply.code(201).send(view)
     },
+  )
+
+  // fetching an address given in the request is an administrator's act, whoever else may manage sources
+  const administrator = [requireCapability('manage_options'), requireEntitlement('bulk_import')]
+  app.post(
+    '/sources/preview-headers',
+    {
+      preHandler: administrator,
+      schema: {
+        operationId: 'previewSourceHeaders',
+        tags,
+        summary: "Fetch a source's file once and answer its header row (to assign columns); nothing is stored",
+        description:
+          'The same fetch, limits and address guard as a run. With source_id the saved source fills what is not sent. ' +
+          '400 invalid_source (issues) or 422 source_address_not_public / source_certificate_invalid for settings refused as on save; ' +
+          '422 source_preview_failed when the file cannot be fetched or read (fetch_code: the run failure’s code, network_code when a connection failed), message in Polish.',
+        security,
+        body: SourceHeaderPreviewBody,
+        response: { 200: SourceHeaderPreviewSchema, ...errorResponses(400, 401, 403, 404, 422) },
+      },
+    },
+    async (request) => previewSourceHeaders(app.ctx, request.body),
   )
 
   app.get(
@@ -151,7 +182,11 @@ export async function sourceRoutes(fastify: FastifyInstance): Promise<void> {
         throw new PluginError(
           'source_busy',
           409,
-          { message: 'This source is being run; retry in a minute.' },
+          bilingual(
+            'To źródło jest właśnie uruchomione; spróbuj ponownie za minutę.',
+            'This source is being run; retry in a minute.',
+          ),
+
           { 'Retry-After': 30 },
         )
       return ran.run

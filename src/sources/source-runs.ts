@@ -15,7 +15,9 @@ import type { HostContext } from '../host/context.js'
 import { PluginError } from '../host/errors.js'
 import { keepLockAlive, newLockOwner, releaseLock, tryAcquireLock } from '../host/locks.js'
 import { executeOfferImport } from '../imports/execution/execute-offer-import.js'
+import { PREVIEW_RETENTION_MS } from '../imports/import-job-lifecycle.js'
 import { getImportJob } from '../imports/import-job-view.js'
+import { findImportJob } from '../imports/import-jobs-repository.js'
 import { type PreviewBody, previewOfferImport } from '../imports/preview-offer-import.js'
 import type { NetworkErrorExplanation } from '../host/http/network-errors.js'
 import { readOfferFile } from '../imports/reading/read-offer-file.js'
@@ -110,8 +112,13 @@ export function runIdempotencyKey(runId: number): string {
   return `source-run-${runId}`
 }
 
-function notFound(id: number): PluginError {
-  return new PluginError('source_not_found', 404, { message: `No source ${id}.` })
+/** A refusal's body in both languages (the answer's `message` follows Accept-Language, Polish by default). */
+export function bilingual(pl: string, en: string): { message: string; message_pl: string; message_en: string } {
+  return { message: pl, message_pl: pl, message_en: en }
+}
+
+export function sourceNotFound(id: number): PluginError {
+  return new PluginError('source_not_found', 404, bilingual(`Nie ma źródła nr ${id}.`, `No source ${id}.`))
 }
 
 /** Runs the source now; `busy` when another instance (or request) is running it. */
@@ -122,7 +129,7 @@ export async function runSource(
   actor: Actor,
 ): Promise<{ busy: true } | { busy: false; run: RunView }> {
   const source = await findSource(ctx.db, sourceId)
-  if (!source) throw notFound(sourceId)
+  if (!source) throw sourceNotFound(sourceId)
   const owner = newLockOwner()
   const lock = await tryAcquireLock(ctx, sourceLockName(sourceId), owner, LEASE_MS)
   if (!lock.acquired) return { busy: true }
@@ -196,6 +203,7 @@ async function runSteps(
       privateHosts: JSON.parse(source.private_hosts) as string[],
       etag: source.etag,
       lastModified: source.last_modified,
+      ca: source.ca_certificate ?? null,
       limits: { ...DEFAULT_FETCH_LIMITS, maxBytes: ctx.config.importMaxBytes },
       target: download,
     })
@@ -498,7 +506,12 @@ export interface Decider {
 
 async function heldRun(ctx: HostContext, runId: number): Promise<SourceRunRow> {
   const run = await findRun(ctx.db, runId)
-  if (!run) throw new PluginError('source_run_not_found', 404, { message: `No source run ${runId}.` })
+  if (!run)
+    throw new PluginError(
+      'source_run_not_found',
+      404,
+      bilingual(`Nie ma przebiegu nr ${runId}.`, `No source run ${runId}.`),
+    )
   return run
 }
 
@@ -511,7 +524,10 @@ export async function applyHeldRun(ctx: HostContext, runId: number, decider: Dec
   if (run.outcome === 'applied') return runView(run)
   if (run.outcome !== 'held' || run.job_id === null)
     throw new PluginError('source_run_not_held', 409, {
-      message: `Run ${runId} is ${run.outcome}; only a held run can be applied.`,
+      ...bilingual(
+        `Przebieg nr ${runId} nie czeka na decyzję; zastosować można tylko przebieg wstrzymany.`,
+        `Run ${runId} is ${run.outcome}; only a held run can be applied.`,
+      ),
       outcome: run.outcome,
     })
   let result
@@ -537,9 +553,14 @@ export async function applyHeldRun(ctx: HostContext, runId: number, decider: Dec
         decided_by_name: decider.name,
         decided_at: ctx.now().toISOString(),
       })
-      throw new PluginError('source_run_stale', 409, {
-        message: 'The catalog changed since this run was planned, or its plan expired; run the source again.',
-      })
+      throw new PluginError(
+        'source_run_stale',
+        409,
+        bilingual(
+          'Katalog zmienił się od tego przebiegu albo jego plan wygasł; uruchom źródło ponownie.',
+          'The catalog changed since this run was planned, or its plan expired; run the source again.',
+        ),
+      )
     }
     throw error
   }
@@ -576,7 +597,10 @@ export async function rejectHeldRun(ctx: HostContext, runId: number, decider: De
   })
   if (!rejected)
     throw new PluginError('source_run_not_held', 409, {
-      message: `Run ${runId} is ${run.outcome}; only a held run can be rejected.`,
+      ...bilingual(
+        `Przebieg nr ${runId} nie czeka na decyzję; odrzucić można tylko przebieg wstrzymany.`,
+        `Run ${runId} is ${run.outcome}; only a held run can be rejected.`,
+      ),
       outcome: run.outcome,
     })
   await recordAudit(ctx, {
@@ -590,24 +614,43 @@ export async function rejectHeldRun(ctx: HostContext, runId: number, decider: De
   return runView((await findRun(ctx.db, runId)) ?? run)
 }
 
-/** A run with a page of its plan (before → after per offer), as the panel's run page shows it. */
+/**
+ * A run with a page of its plan (before → after per offer), as the panel's run page shows it, and
+ * how long the plan is kept: `state` none (the run made no plan: the file was not fetched, did not
+ * change, or did not read), available (until `expires_at`) or expired (since `expires_at`, or the
+ * plan is gone). The time is the import job's own, not a guess from the run's.
+ */
 export async function runWithPlan(ctx: HostContext, runId: number, page: number, perPage: number) {
   const run = await heldRun(ctx, runId)
   const view = runView(run)
-  let plan = null
-  if (run.job_id !== null) {
-    try {
-      const job = await getImportJob(ctx, run.job_id, page, perPage)
-      plan = {
+  const empty = {
+    items: [],
+    page,
+    per_page: perPage,
+    total_items: 0,
+    retention_hours: PREVIEW_RETENTION_MS / 3_600_000,
+  }
+  if (run.job_id === null)
+    return { run: view, plan: { ...empty, available: false, state: 'none' as const, expires_at: null } }
+  const stored = await findImportJob(ctx.db, run.job_id)
+  const expiresAt = stored?.expires_at ?? null
+  try {
+    const job = await getImportJob(ctx, run.job_id, page, perPage)
+    return {
+      run: view,
+      plan: {
+        ...empty,
         items: job.items.filter((item) => item.action !== 'unchanged'),
         page: job.page,
         per_page: job.per_page,
         total_items: job.total_items,
         available: true,
-      }
-    } catch (error) {
-      if (!(error instanceof PluginError) || error.error !== 'import_not_found') throw error
+        state: 'available' as const,
+        expires_at: job.expires_at,
+      },
     }
+  } catch (error) {
+    if (!(error instanceof PluginError) || error.error !== 'import_not_found') throw error
   }
-  return { run: view, plan: plan ?? { items: [], page, per_page: perPage, total_items: 0, available: false } }
+  return { run: view, plan: { ...empty, available: false, state: 'expired' as const, expires_at: expiresAt } }
 }

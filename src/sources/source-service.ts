@@ -4,8 +4,7 @@
  */
 import { type Actor, recordAudit } from '../host/audit/audit.js'
 import type { HostContext } from '../host/context.js'
-import { PluginError } from '../host/errors.js'
-import { runView, type RunView } from './source-runs.js'
+import { runView, type RunView, sourceNotFound } from './source-runs.js'
 import { type SourceInput, sourceColumns, sourceView, type SourceView } from './source-settings.js'
 import {
   countHeldRuns,
@@ -19,10 +18,6 @@ import {
   transitionRun,
   updateSource,
 } from './sources-repository.js'
-
-function notFound(id: number): PluginError {
-  return new PluginError('source_not_found', 404, { message: `No source ${id}.` })
-}
 
 function audited(input: SourceInput): Record<string, unknown> {
   const { headers, ...rest } = input
@@ -39,7 +34,7 @@ export async function listSources(ctx: HostContext): Promise<SourceView[]> {
 
 export async function getSource(ctx: HostContext, id: number): Promise<SourceView> {
   const row = await findSource(ctx.db, id)
-  if (!row) throw notFound(id)
+  if (!row) throw sourceNotFound(id)
   const [last] = await selectRuns(ctx.db, { sourceId: id, limit: 1 })
   return sourceView(row, last)
 }
@@ -60,6 +55,7 @@ export async function createSource(ctx: HostContext, actor: Actor, input: Source
       guards: columns.guards!,
       stale_after_days: columns.stale_after_days!,
       enabled: columns.enabled ?? 1,
+      ca_certificate: columns.ca_certificate ?? null,
       created_at: now,
       updated_at: now,
       etag: null,
@@ -130,7 +126,7 @@ export async function changeSource(
   input: SourceInput,
 ): Promise<SourceView & { warnings: SourceWarning[] }> {
   const existing = await findSource(ctx.db, id)
-  if (!existing) throw notFound(id)
+  if (!existing) throw sourceNotFound(id)
   const columns = sourceColumns(ctx, input, existing)
   const removed = headersLeftBehind(existing, columns.url, input)
   if (removed) columns.headers = '{}'
@@ -167,7 +163,7 @@ export async function removeSource(ctx: HostContext, actor: Actor, id: number): 
         outcome: 'superseded',
         failure: JSON.stringify({ code: 'source_deleted', message: 'the source was deleted' }),
       })
-    if (!(await deleteSource(trx, id))) throw notFound(id)
+    if (!(await deleteSource(trx, id))) throw sourceNotFound(id)
     await recordAudit(
       ctx,
       { actor, action: 'source.delete', objectType: 'source', objectId: id, outcome: 'success' },

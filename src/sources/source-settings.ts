@@ -8,7 +8,8 @@ import type { HostContext } from '../host/context.js'
 import { PluginError } from '../host/errors.js'
 import { parseMapping, parseMode } from '../imports/import-mapping.js'
 import { type AddressClass, classifyAddress, privateAllowed } from './address-ranges.js'
-import { checkSourceUrl } from './fetch-source.js'
+import { checkSourceUrl, URL_REQUIRED } from './fetch-source.js'
+import { certificateView, normalizeCertificate, type TrustedCertificateView } from './source-certificate.js'
 import type { SourceRow, SourceRunRow } from './sources-repository.js'
 import type { SourcesTable } from '../host/db/source-tables.js'
 
@@ -46,54 +47,107 @@ export interface SourceInput {
   guards?: unknown
   stale_after_days?: unknown
   enabled?: unknown
+  ca_certificate?: unknown
 }
 
+/** A refused field, in both languages (the answer's `message` is chosen by Accept-Language, Polish by default). */
 interface Issue {
   field: string
   message: string
+  message_pl: string
+  message_en: string
+}
+
+/** Polish names of the fields, as the panel labels them. */
+const FIELD_NAMES_PL: Readonly<Record<string, string>> = {
+  name: 'Nazwa',
+  url: 'Adres pliku',
+  headers: 'Nagłówki',
+  mapping: 'Przypisanie kolumn',
+  mode: 'Tryb importu',
+  sheet: 'Arkusz',
+  schedule: 'Harmonogram',
+  private_hosts: 'Hosty w sieci wewnętrznej',
+  stale_after_days: 'Alarm po dniach bez zmian',
+  enabled: 'Włączone',
+  guards: 'Limity',
+  'guards.max_archived_pct': 'Limit archiwizowanych lub wycofanych ofert',
+  'guards.max_price_change_pct': 'Limit zmiany ceny lokalu',
+  'guards.max_invalid_pct': 'Limit błędnych wierszy',
+  'guards.max_shrink_pct': 'Limit zmniejszenia pliku',
+}
+
+function issue(field: string, pl: string, en: string): Issue {
+  return { field, message: pl, message_pl: pl, message_en: en }
 }
 
 function refuse(issues: Issue[]): never {
+  const pl = issues.map((i) => `${FIELD_NAMES_PL[i.field] ?? i.field}: ${i.message_pl}`).join('; ')
   throw new PluginError('invalid_source', 400, {
-    message: issues.map((issue) => `${issue.field}: ${issue.message}`).join('; '),
+    message: pl,
+    message_pl: pl,
+    message_en: issues.map((i) => `${i.field}: ${i.message_en}`).join('; '),
     issues,
   })
 }
 
-/** The columns of a new source (`existing` undefined) or of a change to one; refuses with every issue. */
+/**
+ * The columns of a new source (`existing` undefined) or of a change to one; refuses with every
+ * issue. `only` checks just those fields of a new source (what a header preview fetches with).
+ */
 export function sourceColumns(
   ctx: Pick<HostContext, 'meta' | 'now'>,
   input: SourceInput,
   existing?: SourceRow,
+  only?: ReadonlyArray<keyof SourceInput>,
 ): Partial<Omit<SourcesTable, 'id'>> {
   const issues: Issue[] = []
   const out: Partial<Omit<SourcesTable, 'id'>> = {}
-  const given = (field: keyof SourceInput) => input[field] !== undefined || existing === undefined
+  const given = (field: keyof SourceInput) =>
+    (only === undefined || only.includes(field)) && (input[field] !== undefined || existing === undefined)
   if (given('name')) {
     const name = typeof input.name === 'string' ? input.name.trim() : ''
     if (name === '' || name.length > 120 || hasControl(name) || /[<>]/.test(name))
-      issues.push({ field: 'name', message: 'a name of 1-120 characters, without control characters or < >' })
+      issues.push(
+        issue(
+          'name',
+          'Podaj nazwę od 1 do 120 znaków, bez znaków sterujących i bez < >.',
+          'a name of 1-120 characters, without control characters or < >',
+        ),
+      )
     else out.name = name
   }
   if (given('url')) {
-    const url = typeof input.url === 'string' ? checkSourceUrl(input.url.trim()) : 'required'
-    if (typeof url === 'string' || input.url === undefined)
-      issues.push({ field: 'url', message: typeof url === 'string' ? url : 'required' })
-    else if (url.href.length > 2000) issues.push({ field: 'url', message: 'at most 2000 characters' })
+    const url = typeof input.url === 'string' ? checkSourceUrl(input.url.trim()) : URL_REQUIRED
+    if (!(url instanceof URL)) issues.push(issue('url', url.pl, url.en))
+    else if (url.href.length > 2000)
+      issues.push(issue('url', 'Adres może mieć najwyżej 2000 znaków.', 'at most 2000 characters'))
     else out.url = url.href
   }
   if (input.headers !== undefined || existing === undefined) {
     const headers = input.headers ?? {}
     if (headers === null || typeof headers !== 'object' || Array.isArray(headers))
-      issues.push({ field: 'headers', message: 'an object: header name → value' })
+      issues.push(issue('headers', 'Nagłówki: nazwa → wartość.', 'an object: header name → value'))
     else {
       const entries = Object.entries(headers as Record<string, unknown>)
-      if (entries.length > 10) issues.push({ field: 'headers', message: 'at most 10 headers' })
+      if (entries.length > 10) issues.push(issue('headers', 'Najwyżej 10 nagłówków.', 'at most 10 headers'))
       for (const [name, value] of entries) {
         if (!HEADER_NAME.test(name) || FORBIDDEN_HEADERS.has(name.toLowerCase()))
-          issues.push({ field: 'headers', message: `"${name.slice(0, 100)}" is not a header a source may set` })
+          issues.push(
+            issue(
+              'headers',
+              `„${name.slice(0, 100)}” nie jest nagłówkiem, który źródło może wysłać.`,
+              `"${name.slice(0, 100)}" is not a header a source may set`,
+            ),
+          )
         else if (typeof value !== 'string' || value.length === 0 || value.length > 4000 || hasControl(value))
-          issues.push({ field: 'headers', message: `the value of ${name} must be one line of at most 4000 characters` })
+          issues.push(
+            issue(
+              'headers',
+              `Wartość nagłówka ${name} musi być jednym wierszem o długości do 4000 znaków.`,
+              `the value of ${name} must be one line of at most 4000 characters`,
+            ),
+          )
       }
       out.headers = JSON.stringify(Object.fromEntries(entries))
     }
@@ -103,32 +157,52 @@ export function sourceColumns(
       out.mapping = JSON.stringify(parseMapping(input.mapping ?? {}, ctx.meta))
     } catch (error) {
       const message = error instanceof PluginError ? error.extra.message : undefined
-      issues.push({ field: 'mapping', message: typeof message === 'string' ? message : 'invalid mapping' })
+      issues.push(
+        issue(
+          'mapping',
+          'Przypisanie kolumn jest niepoprawne: przypisz kolumny pliku do pól oferty (wymagane: identyfikator inwestycji i identyfikator lokalu).',
+          typeof message === 'string' ? message : 'invalid mapping',
+        ),
+      )
     }
   }
   if (given('mode')) {
     try {
       out.mode = parseMode(input.mode)
     } catch {
-      issues.push({ field: 'mode', message: 'patch or snapshot' })
+      issues.push(issue('mode', 'Wybierz „tylko zmiany” albo „pełny stan inwestycji”.', 'patch or snapshot'))
     }
   }
   if (given('sheet')) {
     if (input.sheet === undefined || input.sheet === null || input.sheet === '') out.sheet = null
     else if (typeof input.sheet !== 'string' || input.sheet.length > 100)
-      issues.push({ field: 'sheet', message: 'a sheet name of at most 100 characters' })
+      issues.push(
+        issue('sheet', 'Nazwa arkusza może mieć najwyżej 100 znaków.', 'a sheet name of at most 100 characters'),
+      )
     else out.sheet = input.sheet
   }
   if (given('schedule')) {
     if (input.schedule === undefined || input.schedule === null || input.schedule === '') out.schedule = null
     else if (typeof input.schedule !== 'string' || !validCron(input.schedule))
-      issues.push({ field: 'schedule', message: 'a cron pattern in Europe/Warsaw such as "0 0 * * *", or null' })
+      issues.push(
+        issue(
+          'schedule',
+          'Harmonogram nie daje się odczytać: wybierz godzinę i dni tygodnia albo podaj poprawny wzorzec cron (np. „0 6 * * *”).',
+          'a cron pattern in Europe/Warsaw such as "0 0 * * *", or null',
+        ),
+      )
     else out.schedule = input.schedule.trim()
   }
   if (given('private_hosts')) {
     const hosts = input.private_hosts ?? []
     if (!Array.isArray(hosts) || hosts.length > 10 || hosts.some((h) => typeof h !== 'string' || !PRIVATE_HOST.test(h)))
-      issues.push({ field: 'private_hosts', message: 'a list of at most 10 hosts (host or host:port)' })
+      issues.push(
+        issue(
+          'private_hosts',
+          'Podaj najwyżej 10 hostów (host albo host:port), oddzielonych przecinkami.',
+          'a list of at most 10 hosts (host or host:port)',
+        ),
+      )
     else out.private_hosts = JSON.stringify(hosts.map((h: string) => h.toLowerCase()))
   }
   if (given('guards')) {
@@ -136,12 +210,14 @@ export function sourceColumns(
     const guards = { ...base }
     const raw = input.guards ?? {}
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
-      issues.push({ field: 'guards', message: 'an object of limits in percent' })
+      issues.push(issue('guards', 'Limity podaje się w procentach.', 'an object of limits in percent'))
     else
       for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
-        if (!(key in DEFAULT_GUARDS)) issues.push({ field: `guards.${key}`, message: 'not a guard' })
+        if (!(key in DEFAULT_GUARDS)) issues.push(issue(`guards.${key}`, 'Nie ma takiego limitu.', 'not a guard'))
         else if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 100)
-          issues.push({ field: `guards.${key}`, message: 'a number of percent from 0 to 100' })
+          issues.push(
+            issue(`guards.${key}`, 'Limit to liczba procent od 0 do 100.', 'a number of percent from 0 to 100'),
+          )
         else guards[key as keyof GuardLimits] = value
       }
     out.guards = JSON.stringify(guards)
@@ -149,14 +225,21 @@ export function sourceColumns(
   if (given('stale_after_days')) {
     const days = input.stale_after_days ?? DEFAULT_STALE_AFTER_DAYS
     if (typeof days !== 'number' || !Number.isInteger(days) || days < 1 || days > 90)
-      issues.push({ field: 'stale_after_days', message: 'a whole number of days from 1 to 90' })
+      issues.push(
+        issue(
+          'stale_after_days',
+          'Podaj liczbę dni od 1 do 90 (bez części ułamkowej).',
+          'a whole number of days from 1 to 90',
+        ),
+      )
     else out.stale_after_days = days
   }
   if (given('enabled')) {
     const enabled = input.enabled ?? true
-    if (typeof enabled !== 'boolean') issues.push({ field: 'enabled', message: 'true or false' })
+    if (typeof enabled !== 'boolean') issues.push(issue('enabled', 'Tak albo nie.', 'true or false'))
     else out.enabled = enabled ? 1 : 0
   }
+  if (input.ca_certificate !== undefined) out.ca_certificate = normalizeCertificate(input.ca_certificate)
   if (issues.length > 0) refuse(issues)
   if (input.url !== undefined || input.private_hosts !== undefined || existing === undefined)
     refusePrivateLiteral(
@@ -257,6 +340,8 @@ export interface SourceView {
   guards: GuardLimits
   stale_after_days: number
   enabled: boolean
+  /** The certificates trusted for this source's server besides the usual authorities. */
+  trusted_certificates: TrustedCertificateView[]
   created_at: string
   updated_at: string
   changed_at: string | null
@@ -278,6 +363,7 @@ export function sourceView(row: SourceRow, lastRun?: SourceRunRow): SourceView {
     guards: { ...DEFAULT_GUARDS, ...(JSON.parse(row.guards) as Partial<GuardLimits>) },
     stale_after_days: row.stale_after_days,
     enabled: row.enabled === 1,
+    trusted_certificates: certificateView(row.ca_certificate ?? null),
     created_at: row.created_at,
     updated_at: row.updated_at,
     changed_at: row.changed_at,

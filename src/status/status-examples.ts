@@ -7,7 +7,7 @@ import type { OperationDocsByRoute } from '../host/http/openapi/operation-docs.j
 export const STATUS_EXAMPLES: OperationDocsByRoute = {
   'GET /wp-json/dg/v2/status': {
     description:
-      'The status object: version, legal contract id, licence status, continuity mode, the last publication (an empty object when none) and the public dataset id; for a CRM or a monitor checking the integration. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs an active licence with api_webhooks (403 pro_feature_required otherwise).',
+      'The status object: version, legal contract id, licence status, continuity mode, the last publication (an empty object when none) and the public dataset id; for a CRM or a monitor checking the integration. Administrators, operators and auditors (dg_read_all), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs an active licence with api_webhooks (403 pro_feature_required otherwise).',
     response: {
       status: 200,
       body: {

@@ -100,7 +100,7 @@ export async function statusRoutes(fastify: FastifyInstance): Promise<void> {
         security: [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }],
         response: { 200: Type.Ref('Status'), ...errorResponses(401, 403) },
       },
-      preHandler: [requireCapability('manage_options'), requireEntitlement('api_webhooks')],
+      preHandler: [requireCapability('dg_read_all'), requireEntitlement('api_webhooks')],
     },
     async () => getServiceStatus(app.ctx),
   )

@@ -81,6 +81,8 @@ describeEachDatabase('operator handbook served as HTML', (env) => {
     expect(reference.headers['content-type']).toBe('text/html; charset=utf-8')
     expect(reference.body).toMatch(/<h1 id="[^"]+">/)
     expect(reference.body).toContain('href="../../index.html"')
+    // the generated page's note for editors is not shown as text
+    expect(reference.body).not.toContain('&lt;!--')
 
     const image = await get(`${HANDBOOK}/screenshots/admin/pl-20-import-ofert.png`)
     expect(image.statusCode).toBe(200)

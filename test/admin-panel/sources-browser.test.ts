@@ -1,6 +1,8 @@
 /*
  * Offer sources in the admin panel, driven in Debian's Chromium (playwright-core): a source added
- * with the form (the token header is never shown again), a first run applied by hand, a price
+ * with the form (its columns assigned with the import's fields from the file's header row read
+ * once, the token header never shown again), a first run applied by hand, its schedule set with
+ * the publication's day and time picker, a pasted text that is no certificate refused in Polish, a price
  * typo ×10 held with its guard and the offer's price before → after, rejected; half the rows
  * vanishing held by two guards and applied; each state saved as a screenshot when
  * DG_PANEL_SCREENSHOTS names a folder.
@@ -118,16 +120,37 @@ describe.skipIf(!chromiumPresent)('offer sources in Chromium [sqlite]', () => {
     await page.fill('#add-source [name=name]', 'Cennik — arkusz Google')
     await page.fill('#add-source [name=url]', `${server.origin}/prices.csv`)
     await page.fill('#add-source [name=headers]', 'Authorization: Bearer sekret-panelu-42')
-    await page.fill('#add-source [name=mapping]', JSON.stringify(MAPPING, null, 2))
     await page.selectOption('#add-source [name=mode]', 'snapshot')
     await page.fill('#add-source [name=private_hosts]', `127.0.0.1:${server.port}`)
+    // the required fields are said before anything is sent
+    await page.click('#add-source button[type=submit]')
+    expect(await page.textContent('#add-source')).toContain('Przypisz kolumny wymaganych pól: Identyfikator inwestycji')
+    // the file is fetched once; its columns are listed and matched to the import's fields by name
+    const requestsBefore = server.requests.length
+    await page.click('#add-source-read-headers')
+    await page.locator('#add-source-file-columns').waitFor()
+    expect(server.requests.length).toBe(requestsBefore + 1)
+    expect(server.requests.at(-1)?.headers.authorization).toBe('Bearer sekret-panelu-42')
+    expect(await page.textContent('#add-source-file-columns')).toContain('ID lokalu')
+    expect(await page.textContent('#add-source-header-preview')).toContain('Dopasowano automatycznie: 11')
+    for (const [field, header] of Object.entries(MAPPING))
+      expect(await page.inputValue(`#add-source-map-${field}`)).toBe(header)
+    // an assignment to a column the file lacks is marked beside its field, as in the import
+    await page.fill('#add-source-map-prop_no', 'Nr')
+    expect(await page.textContent('#add-source-mapping')).toContain('brak takiej kolumny w pliku')
+    await page.fill('#add-source-map-prop_no', 'Numer')
+    expect(await page.isVisible('#add-source-schedule-time')).toBe(false)
     await shot('formularz')
     await page.click('#add-source button[type=submit]')
     await page.locator('#sources-table').waitFor()
     const table = await page.textContent('#sources-table')
     expect(table).toContain('Cennik — arkusz Google')
     expect(table).toContain('nagłówki: Authorization')
+    expect(table).toContain('codziennie, 30 min przed publikacją')
     expect(await page.content()).not.toContain('sekret-panelu-42')
+    const stored = await env.ctx.db.selectFrom('sources').select(['mapping', 'schedule']).executeTakeFirstOrThrow()
+    expect(JSON.parse(stored.mapping)).toEqual(MAPPING)
+    expect(stored.schedule).toBeNull()
   })
 
   it('runs the source by hand: the first file is applied', async () => {
@@ -150,6 +173,7 @@ describe.skipIf(!chromiumPresent)('offer sources in Chromium [sqlite]', () => {
     expect(flagged).toContain('INV-A / 4')
     expect(flagged).toContain('5\u00a0040\u00a0000')
     expect(await page.textContent('#plan-changes')).toContain('Cena całkowita')
+    expect(await page.textContent('#plan-kept')).toContain('Plan jest dostępny do')
     await shot('przebieg-wstrzymany-cena')
     await handbookShot(page, 'sources/przebieg-wstrzymany-cena')
     await page.click('#reject-run')
@@ -198,15 +222,36 @@ describe.skipIf(!chromiumPresent)('offer sources in Chromium [sqlite]', () => {
     expect(await page.content()).not.toContain('sekret-panelu-42')
     await page.fill('#edit-source [name=max_price_change_pct]', '15')
     await page.fill('#edit-source [name=stale_after_days]', '5')
-    await page.fill('#edit-source [name=schedule]', '0 6 * * *')
+    expect(await page.inputValue('#edit-source-map-price_total')).toBe('Cena')
+    // the publication's picker: a time of day and the days of the week
+    await page.check('#edit-source-schedule-own')
+    await page.fill('#edit-source-schedule-time', '06:00')
+    await page.uncheck('#edit-source-schedule-day-0')
+    expect(await page.textContent('#edit-source-schedule-effect')).toContain('O 06:00 czasu polskiego w dni')
+    expect(await page.locator('#edit-source-schedule-daily-duty .alert').count()).toBe(0)
     await page.selectOption('#edit-source [name=mode]', 'patch')
     await shot('edycja-zrodla')
     await handbookShot(page, 'sources/edycja-zrodla')
     await page.click('#edit-source button[type=submit]')
     await expect.poll(() => page.textContent('#edit-source')).toContain('Zapisane: Authorization')
+    const storedSchedule = async () =>
+      (await env.ctx.db.selectFrom('sources').select('schedule').executeTakeFirstOrThrow()).schedule
+    await expect.poll(storedSchedule).toBe('0 6 * * 1,2,3,4,5,6')
     const stored = await env.ctx.db.selectFrom('sources').selectAll().executeTakeFirstOrThrow()
     expect(JSON.parse(stored.guards as string)).toMatchObject({ max_price_change_pct: 15 })
-    expect(stored).toMatchObject({ stale_after_days: 5, schedule: '0 6 * * *', mode: 'patch' })
+    expect(stored).toMatchObject({ stale_after_days: 5, schedule: '0 6 * * 1,2,3,4,5,6', mode: 'patch' })
+    expect(JSON.parse(stored.mapping as string)).toEqual(MAPPING)
+    // a pasted text that is no certificate is refused in Polish, and nothing is changed
+    await page.fill('#edit-source [name=ca_certificate]', 'to nie jest certyfikat')
+    await page.click('#edit-source button[type=submit]')
+    await page.locator('#edit-source-issues').waitFor()
+    expect(await page.textContent('#edit-source-issues')).toContain(
+      'Zaufany certyfikat serwera: Wklejony tekst nie zawiera certyfikatu',
+    )
+    await shot('certyfikat-odrzucony')
+    await page.fill('#edit-source [name=ca_certificate]', '')
+    await openSources()
+    expect(await page.textContent('#sources-table')).toContain('o 06:00 (pn, wt, śr, czw, pt, sob)')
     // the token is still sent: an empty header box kept it
     server.content = priceList((i) => base(i) + 1000, 5)
     await openSources()

@@ -1,9 +1,16 @@
 import { createAppPassword } from '../../src/host/auth/app-passwords.js'
+import type { RoleName } from '../../src/host/auth/capabilities.js'
 import type { HostContext } from '../../src/host/context.js'
 import { createUser } from '../../src/host/users/users.js'
 import { setLicense } from '../../src/licensing/license.js'
 
 let sequence = 0
+const LOGIN_PREFIXES: Record<RoleName, string> = {
+  administrator: 'admin',
+  dg_operator: 'operator',
+  dg_auditor: 'auditor',
+  dg_catalog_reader: 'reader',
+}
 
 export interface TestUser {
   id: number
@@ -21,11 +28,11 @@ export function basicAuth(name: string, password: string): string {
 
 export async function createTestUser(
   ctx: HostContext,
-  role: 'administrator' | 'dg_catalog_reader',
+  role: RoleName,
   login?: string,
 ): Promise<TestUser & { loginPassword: string }> {
   sequence++
-  const name = login ?? `${role === 'administrator' ? 'admin' : 'reader'}${sequence}`
+  const name = login ?? `${LOGIN_PREFIXES[role]}${sequence}`
   const loginPassword = `login-password-${sequence}-xyz`
   const { user } = await createUser(ctx, {
     login: name,

@@ -78,7 +78,7 @@ describe.skipIf(!chromiumPresent)('a source page on its address [sqlite]', () =>
     await expect
       .poll(() => page.textContent('#edit-source'))
       .toContain(
-        'url: [::ffff:7f00:1] (prowadzi do 127.0.0.1) to adres pętli zwrotnej (ten sam serwer). Źródło pobiera się tylko z adresów publicznych.',
+        'Adres pliku: [::ffff:7f00:1] (prowadzi do 127.0.0.1) to adres pętli zwrotnej (ten sam serwer). Źródło pobiera się tylko z adresów publicznych.',
       )
     expect((await stored()).url).toBe(`${server.origin}/prices.csv`)
   })

@@ -16,7 +16,7 @@ import { AUDIT_CHANNELS } from './audit-repository.js'
 import { auditActions, auditPage } from './audit.js'
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
-const guard = [requireCapability('manage_options')]
+const readGuard = [requireCapability('dg_read_all')]
 
 const OUTCOMES = ['success', 'failure', 'refused'] as const
 
@@ -62,7 +62,7 @@ export async function auditRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/audit',
     {
-      preHandler: guard,
+      preHandler: readGuard,
       schema: {
         operationId: 'listAuditEntries',
         tags: ['audit'],
@@ -132,7 +132,7 @@ export async function auditRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/audit/actions',
     {
-      preHandler: guard,
+      preHandler: readGuard,
       schema: {
         operationId: 'listAuditActions',
         tags: ['audit'],

@@ -26,6 +26,7 @@ import {
   recordSignInSuccess,
   signInBuckets,
 } from './login-throttle.js'
+import { CAPABILITIES, ROLE_NAMES } from './capabilities.js'
 import { createRestNonce, endSession, findSessionUserId, SESSION_COOKIE, startSession } from './sessions.js'
 
 const SessionResponse = Type.Object({
@@ -34,9 +35,11 @@ const SessionResponse = Type.Object({
     login: Type.String(),
     email: Type.String(),
     display_name: Type.String(),
-    role: Type.String(),
+    role: Type.String({ enum: ROLE_NAMES }),
     role_label: Type.String(),
-    capabilities: Type.Array(Type.String()),
+    capabilities: Type.Array(Type.String({ enum: CAPABILITIES }), {
+      description: 'What the user may do; the panel shows only the sections these allow',
+    }),
   }),
   nonce: Type.String({ description: 'Send it in the X-WP-Nonce header of every session request.' }),
 })

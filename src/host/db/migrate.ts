@@ -26,6 +26,7 @@ import * as statusHistory from './migrations/0022-status-history.js'
 import * as appendOnlyRefusesTruncate from './migrations/0023-append-only-refuses-truncate.js'
 import * as auditRefusalWindows from './migrations/0024-audit-refusal-windows.js'
 import * as announcedTotalIndex from './migrations/0025-announced-total-index.js'
+import * as sourceCertificate from './migrations/0026-source-certificate.js'
 
 interface MigrationModule {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>
@@ -61,6 +62,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, MigrationModule]> = [
   ['0023-append-only-refuses-truncate', appendOnlyRefusesTruncate],
   ['0024-audit-refusal-windows', auditRefusalWindows],
   ['0025-announced-total-index', announcedTotalIndex],
+  ['0026-source-certificate', sourceCertificate],
 ]
 
 export class MigrationError extends Error {}

@@ -38,6 +38,8 @@ export interface SourcesTable {
   /** Rows of the file last applied: what the shrink guard compares with. */
   applied_rows: number | null
   last_run_at: string | null
+  /** PEM of the certificate(s) trusted for this source's server besides the usual authorities (migration 0026). */
+  ca_certificate: string | null
 }
 
 export interface SourceRunsTable {

@@ -1,6 +1,6 @@
 /*
  * Site options that extensions define (`dg_extension_settings_fields`, docs/integration/extensions.md), administered
- * over REST (manage_options; not licence-gated):
+ * over REST (read: dg_read_all, write: manage_options; not licence-gated):
  *   GET {base_url}/site-options          every defined option with its definition and value in force
  *   PUT {base_url}/site-options/{name}   a new value, checked against the
  *                                        option's type and passed through its sanitizer, audited
@@ -17,7 +17,8 @@ import { errorResponse, errorResponses } from '../http/schemas.js'
 import { listSiteOptions, setSiteOption } from './site-options.js'
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
-const guard = [requireCapability('manage_options')]
+const readGuard = [requireCapability('dg_read_all')]
+const writeGuard = [requireCapability('manage_options')]
 /** PostgreSQL cannot compare or hold text with U+0000 (a stored value is JSON, where it is escaped). */
 const NO_NUL = '^[^\\u0000]*$'
 const Scalar = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()])
@@ -50,7 +51,7 @@ export async function siteOptionsRoutes(fastify: FastifyInstance): Promise<void>
   app.get(
     '/site-options',
     {
-      preHandler: guard,
+      preHandler: readGuard,
       schema: {
         operationId: 'listSiteOptions',
         tags: ['settings'],
@@ -65,7 +66,7 @@ export async function siteOptionsRoutes(fastify: FastifyInstance): Promise<void>
   app.put(
     '/site-options/:name',
     {
-      preHandler: guard,
+      preHandler: writeGuard,
       schema: {
         operationId: 'updateSiteOption',
         tags: ['settings'],

@@ -21,7 +21,7 @@ import {
   listAppPasswordsOfUser,
   revokeAppPasswordOfUser,
 } from '../auth/app-passwords.js'
-import { ROLES } from '../auth/capabilities.js'
+import { ROLE_NAMES, ROLES } from '../auth/capabilities.js'
 import { SESSION_COOKIE } from '../auth/sessions.js'
 import { actorOf, requireCapability, requirePrincipal } from '../http/authenticate.js'
 import { errorResponse, errorResponses } from '../http/schemas.js'
@@ -34,7 +34,11 @@ import {
 } from './user-administration.js'
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
-const guard = [requireCapability('manage_options')]
+// a role outside the list is 400 invalid_role from the service (not a schema error), so the body
+// names the roles in its description and the answer, which only ever holds one of them, as an enum
+const ROLE_DESCRIPTION = `One of: ${ROLE_NAMES.map((name) => `${name} (${ROLES[name].capabilities.join(', ')})`).join('; ')}`
+const readGuard = [requireCapability('dg_read_administration')]
+const writeGuard = [requireCapability('manage_options')]
 const Nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()])
 
 const FieldIssues = Type.Object(
@@ -60,7 +64,7 @@ const UserSchema = Type.Object(
     login: Type.String(),
     email: Type.String(),
     display_name: Type.String(),
-    role: Type.String({ description: Object.keys(ROLES).join(' or ') }),
+    role: Type.String({ enum: ROLE_NAMES, description: ROLE_DESCRIPTION }),
     role_label: Type.String({ description: 'The role’s name as the contract gives it' }),
     capabilities: Type.Array(Type.String()),
     created_at: Type.String(),
@@ -100,7 +104,7 @@ export async function usersRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/users',
     {
-      preHandler: guard,
+      preHandler: readGuard,
       schema: {
         operationId: 'listUsers',
         tags: ['users'],
@@ -118,7 +122,7 @@ export async function usersRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/users',
     {
-      preHandler: guard,
+      preHandler: writeGuard,
       schema: {
         operationId: 'createUser',
         tags: ['users'],
@@ -128,7 +132,7 @@ export async function usersRoutes(fastify: FastifyInstance): Promise<void> {
           {
             login: Text({ maxLength: 254 }),
             email: Text({ maxLength: 254 }),
-            role: Text({ maxLength: 60, description: Object.keys(ROLES).join(' or ') }),
+            role: Text({ maxLength: 60, description: ROLE_DESCRIPTION }),
             display_name: Type.Optional(Text({ maxLength: 254 })),
             password: Type.Optional(Text({ maxLength: 1024, description: 'At least 12 characters' })),
           },
@@ -156,7 +160,7 @@ export async function usersRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/users/:id',
     {
-      preHandler: guard,
+      preHandler: readGuard,
       schema: {
         operationId: 'getUser',
         tags: ['users'],
@@ -172,7 +176,7 @@ export async function usersRoutes(fastify: FastifyInstance): Promise<void> {
   app.patch(
     '/users/:id',
     {
-      preHandler: guard,
+      preHandler: writeGuard,
       schema: {
         operationId: 'updateUser',
         tags: ['users'],
@@ -184,7 +188,7 @@ export async function usersRoutes(fastify: FastifyInstance): Promise<void> {
         params: IdParams,
         body: Type.Object(
           {
-            role: Type.Optional(Text({ maxLength: 60 })),
+            role: Type.Optional(Text({ maxLength: 60, description: ROLE_DESCRIPTION })),
             email: Type.Optional(Text({ maxLength: 254 })),
             display_name: Type.Optional(Text({ maxLength: 254 })),
             disabled: Type.Optional(Type.Boolean()),
@@ -208,7 +212,7 @@ export async function usersRoutes(fastify: FastifyInstance): Promise<void> {
   app.put(
     '/users/:id/password',
     {
-      preHandler: guard,
+      preHandler: writeGuard,
       schema: {
         operationId: 'setUserPassword',
         tags: ['users'],
@@ -252,7 +256,7 @@ export async function usersRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/users/:id/application-passwords',
     {
-      preHandler: guard,
+      preHandler: readGuard,
       schema: {
         operationId: 'listUserApplicationPasswords',
         tags: ['users'],
@@ -275,7 +279,7 @@ export async function usersRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/users/:id/application-passwords',
     {
-      preHandler: guard,
+      preHandler: writeGuard,
       schema: {
         operationId: 'createUserApplicationPassword',
         tags: ['users'],
@@ -312,7 +316,7 @@ export async function usersRoutes(fastify: FastifyInstance): Promise<void> {
   app.delete(
     '/users/:id/application-passwords/:uuid',
     {
-      preHandler: guard,
+      preHandler: writeGuard,
       schema: {
         operationId: 'revokeUserApplicationPassword',
         tags: ['users'],

@@ -63,7 +63,7 @@ export async function publicationAuditRoutes(fastify: FastifyInstance): Promise<
   app.get(
     '/publication/audit',
     {
-      preHandler: [requireCapability('manage_options')],
+      preHandler: [requireCapability('dg_read_all')],
       schema: {
         operationId: 'auditPublications',
         tags: ['publication'],

@@ -13,7 +13,7 @@ import { DateString, errorResponses, stringEnum } from '../../host/http/schemas.
 import { getPublicationRecord, publicationHistory } from './publication-history.js'
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
-const guard = [requireCapability('manage_options')]
+const readGuard = [requireCapability('dg_read_all')]
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()])
 
 const HistoryIssue = Type.Object({
@@ -71,7 +71,7 @@ export async function publicationHistoryRoutes(fastify: FastifyInstance): Promis
   app.get(
     '/publications',
     {
-      preHandler: guard,
+      preHandler: readGuard,
       schema: {
         operationId: 'listPublications',
         tags: ['publication'],
@@ -121,7 +121,7 @@ export async function publicationHistoryRoutes(fastify: FastifyInstance): Promis
   app.get(
     '/publications/:id',
     {
-      preHandler: guard,
+      preHandler: readGuard,
       schema: {
         operationId: 'getPublication',
         tags: ['publication'],

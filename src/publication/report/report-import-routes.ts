@@ -81,7 +81,7 @@ export async function reportImportRoutes(fastify: FastifyInstance): Promise<void
   app.post(
     '/imports/report',
     {
-      preHandler: [requireCapability('manage_options')],
+      preHandler: [requireCapability('dg_import')],
       schema: {
         operationId: 'importReport',
         tags: ['imports'],

@@ -1,5 +1,6 @@
 /*
- * The data of the official file, editable over the API (manage_options; not licence-gated,
+ * The data of the official file, editable over the API (read: dg_read_all; the settings: dg_publish;
+ * developers and locations: dg_edit_catalog; the legacy key parameter: manage_options; not licence-gated,
  * because the daily publication is a legal duty that continues in continuity mode):
  *   GET/PUT  {base_url}/publication/settings      public_base_url, developer_id, statuses, schedule (+ its next runs)
  *   GET      {base_url}/developers                every developer entity
@@ -30,7 +31,10 @@ import {
 } from './settings-service.js'
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
-const guard = [requireCapability('manage_options')]
+const readGuard = [requireCapability('dg_read_all')]
+const publishGuard = [requireCapability('dg_publish')]
+const editGuard = [requireCapability('dg_edit_catalog')]
+const adminGuard = [requireCapability('manage_options')]
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
 const IdParams = Type.Object({ id: RowId() })
 
@@ -155,7 +159,7 @@ export async function settingsRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/publication/settings',
     {
-      preHandler: guard,
+      preHandler: readGuard,
       schema: {
         operationId: 'getPublicationSettings',
         tags: ['publication'],
@@ -170,7 +174,7 @@ export async function settingsRoutes(fastify: FastifyInstance): Promise<void> {
   app.put(
     '/publication/settings',
     {
-      preHandler: guard,
+      preHandler: publishGuard,
       schema: {
         operationId: 'updatePublicationSettings',
         tags: ['publication'],
@@ -190,7 +194,7 @@ export async function settingsRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/developers',
     {
-      preHandler: guard,
+      preHandler: readGuard,
       schema: {
         operationId: 'listDevelopers',
         tags: ['publication'],
@@ -205,7 +209,7 @@ export async function settingsRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/developers',
     {
-      preHandler: guard,
+      preHandler: editGuard,
       schema: {
         operationId: 'createDeveloper',
         tags: ['publication'],
@@ -225,7 +229,7 @@ export async function settingsRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/developers/:id',
     {
-      preHandler: guard,
+      preHandler: readGuard,
       schema: {
         operationId: 'getDeveloper',
         tags: ['publication'],
@@ -241,7 +245,7 @@ export async function settingsRoutes(fastify: FastifyInstance): Promise<void> {
   app.put(
     '/developers/:id',
     {
-      preHandler: guard,
+      preHandler: editGuard,
       schema: {
         operationId: 'updateDeveloper',
         tags: ['publication'],
@@ -262,7 +266,7 @@ export async function settingsRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/investments/:id/location',
     {
-      preHandler: guard,
+      preHandler: readGuard,
       schema: {
         operationId: 'getInvestmentLocation',
         tags: ['publication'],
@@ -278,7 +282,7 @@ export async function settingsRoutes(fastify: FastifyInstance): Promise<void> {
   app.put(
     '/investments/:id/location',
     {
-      preHandler: guard,
+      preHandler: editGuard,
       schema: {
         operationId: 'updateInvestmentLocation',
         tags: ['publication'],
@@ -311,7 +315,7 @@ export async function settingsRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/legacy-generate/settings',
     {
-      preHandler: guard,
+      preHandler: readGuard,
       schema: {
         operationId: 'getLegacyGenerateSettings',
         tags: ['publication'],
@@ -326,7 +330,7 @@ export async function settingsRoutes(fastify: FastifyInstance): Promise<void> {
   app.put(
     '/legacy-generate/settings',
     {
-      preHandler: guard,
+      preHandler: adminGuard,
       schema: {
         operationId: 'updateLegacyGenerateSettings',
         tags: ['publication'],

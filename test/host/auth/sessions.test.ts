@@ -33,7 +33,15 @@ describeEachDatabase('admin-panel login session with REST nonce', (env) => {
     expect(user).toMatchObject({
       login: admin.login,
       role: 'administrator',
-      capabilities: ['manage_options', 'dg_read_catalog'],
+      capabilities: [
+        'manage_options',
+        'dg_read_catalog',
+        'dg_read_all',
+        'dg_read_administration',
+        'dg_edit_catalog',
+        'dg_import',
+        'dg_publish',
+      ],
     })
     const cookie = sessionCookie(login.headers['set-cookie'])
 

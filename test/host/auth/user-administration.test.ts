@@ -182,7 +182,18 @@ describeEachDatabase('users and application passwords over REST', (getEnv) => {
       payload: { role: 'administrator' },
     })
     expect(promote.statusCode).toBe(200)
-    expect(promote.json()).toMatchObject({ role: 'administrator', capabilities: ['manage_options', 'dg_read_catalog'] })
+    expect(promote.json()).toMatchObject({
+      role: 'administrator',
+      capabilities: [
+        'manage_options',
+        'dg_read_catalog',
+        'dg_read_all',
+        'dg_read_administration',
+        'dg_edit_catalog',
+        'dg_import',
+        'dg_publish',
+      ],
+    })
     const now = await env.app.inject({ url: `${BASE}/users`, headers: { authorization: other.authorization } })
     expect(now.statusCode).toBe(200)
 

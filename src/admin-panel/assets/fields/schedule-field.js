@@ -34,6 +34,22 @@ export function timeOfDay(pattern) {
 }
 
 /**
+ * A schedule as an operator says it: "codziennie o 00:30", "o 08:00 w dni: pn, śr, pt"; null for a
+ * pattern only cron can say (then the pattern itself is shown).
+ */
+export function scheduleInWords(pattern) {
+  const parsed = timeOfDay(pattern)
+  if (!parsed) return null
+  const { time, days } = parsed
+  if (days.length === 7) return tr(`codziennie o ${time}`, `every day at ${time}`)
+  const named = DAYS.filter(([value]) => days.includes(value))
+  return tr(
+    `o ${time} w dni: ${named.map(([, short]) => short[0]).join(', ')}`,
+    `at ${time} on ${named.map(([, short]) => short[1]).join(', ')}`,
+  )
+}
+
+/**
  * The warning of a schedule ticked on some days only (cron's numbers, 0 = Sunday), in the panel's
  * language; null when every day is ticked. The same words as the settings API's schedule_skips_days.
  */
@@ -54,10 +70,19 @@ function parseTime(text) {
   return [Number(match[1]), Number(match[2])]
 }
 
-export function scheduleField(settings) {
+/**
+ * The picker of a schedule. The publication's by default; a scheduled source passes `idPrefix` (its
+ * elements' ids), its own `legend`, and `dailyDuty: false` (the law's daily duty is the publication's).
+ * @param {any} settings the saved schedule: `schedule`, and when known its `warnings` and `next_runs`
+ * @param {{ idPrefix?: string, legend?: string, dailyDuty?: boolean }} [options]
+ */
+export function scheduleField(settings, options = {}) {
+  const prefix = options.idPrefix
+  /** An element's id: the publication's own, or the prefixed one of another schedule. */
+  const id = (suffix, publication) => (prefix ? `${prefix}-${suffix}` : publication)
   const simple = timeOfDay(settings.schedule)
   const time = h('input', {
-    id: 'set-schedule-time',
+    id: id('time', 'set-schedule-time'),
     name: 'schedule_time',
     value: simple?.time ?? '',
     inputmode: 'numeric',
@@ -69,18 +94,24 @@ export function scheduleField(settings) {
   const days = DAYS.map(([value, , long]) =>
     h('input', {
       type: 'checkbox',
-      id: `set-schedule-day-${value}`,
+      id: id(`day-${value}`, `set-schedule-day-${value}`),
       value: String(value),
       checked: simple ? simple.days.includes(value) : true,
       title: tr(...long),
     }),
   )
-  const cron = h('input', { id: 'set-schedule', name: 'schedule', value: settings.schedule, class: 'mono', size: 16 })
-  const effect = h('p', { class: 'hint', id: 'schedule-effect' })
-  const duty = h('div', { id: 'schedule-daily-duty', 'aria-live': 'polite' })
+  const cron = h('input', {
+    id: id('cron', 'set-schedule'),
+    name: 'schedule',
+    value: settings.schedule,
+    class: 'mono',
+    size: 16,
+  })
+  const effect = h('p', { class: 'hint', id: id('effect', 'schedule-effect') })
+  const duty = h('div', { id: id('daily-duty', 'schedule-daily-duty'), 'aria-live': 'polite' })
   // a pattern only cron can say is judged by the server, for the pattern it saved
   let saved = { pattern: settings.schedule, warnings: settings.warnings ?? [] }
-  const next = h('p', { class: 'hint', id: 'schedule-next' })
+  const next = h('p', { class: 'hint', id: id('next', 'schedule-next') })
   const advanced = h(
     'details',
     { class: 'advanced', open: simple === null },
@@ -104,11 +135,13 @@ export function scheduleField(settings) {
     const list = chosen.length === 7 ? '*' : chosen.sort((a, b) => a - b).join(',')
     return `${parsed[1]} ${parsed[0]} * * ${list}`
   }
-  const showDuty = (text) =>
+  const showDuty = (text) => {
+    if (options.dailyDuty === false) return
     replaceChildren(
       duty,
       text ? alertBox('warning', tr('Publikacja nie codziennie', 'Not published every day'), h('p', {}, text)) : null,
     )
+  }
   const describe = () => {
     const simpleNow = timeOfDay(cron.value)
     if (!simpleNow) {
@@ -162,7 +195,7 @@ export function scheduleField(settings) {
       runs?.length
         ? [
             h('strong', {}, tr('Najbliższe uruchomienie: ', 'Next run: ')),
-            h('span', { id: 'schedule-next-run' }, formatWhen(runs[0])),
+            h('span', { id: id('next-run', 'schedule-next-run') }, formatWhen(runs[0])),
             runs.length > 1
               ? tr(
                   `, potem ${runs
@@ -183,7 +216,7 @@ export function scheduleField(settings) {
   const element = h(
     'fieldset',
     { class: 'field schedule-field', dataset: { field: 'schedule' } },
-    h('legend', {}, tr('Harmonogram publikacji', 'Publication schedule')),
+    h('legend', {}, options.legend ?? tr('Harmonogram publikacji', 'Publication schedule')),
     h(
       'div',
       { class: 'form-row schedule-row' },
@@ -208,7 +241,7 @@ export function scheduleField(settings) {
     duty,
     next,
     advanced,
-    h('p', { class: 'field-error', id: 'set-schedule-error', hidden: true }),
+    h('p', { class: 'field-error', id: id('error', 'set-schedule-error'), hidden: true }),
   )
   return {
     element,

@@ -23,6 +23,7 @@ import { offerStatusLabel, propertyTypeLabel } from '../editor/editor-labels.js'
 import { enableUnlessRefused, gateAction, licensedFunctions } from '../operator/licence-gate.js'
 import { plural } from '../operator/plural.js'
 import { tr } from '../i18n.js'
+import { columnAssignment, FIELDS, HEADER_GUESSES } from '../fields/column-assignment.js'
 import { fileProblem } from '../fields/file-check.js'
 import { importActionLabel, jobStatusLabel } from '../messages.js'
 import { alertBox, card, errorBox, filePicker, issueText, technicalDetails, toast } from '../ui.js'
@@ -32,36 +33,6 @@ const POLL_MS = 400
 const OPERATIONS_SHOWN = 50
 const ERRORS_SHOWN = 200
 
-/**
- * The canonical fields of an offer row (src/offers/canonical-fields.ts): [field, Polish, English, required].
- * @type {[field: string, pl: string, en: string, required?: boolean][]}
- */
-const FIELDS = [
-  ['source_investment_id', 'Identyfikator inwestycji', 'Investment id', true],
-  ['source_property_id', 'Identyfikator lokalu', 'Unit id', true],
-  ['prop_no', 'Numer lokalu', 'Unit number'],
-  ['prop_type', 'Rodzaj (mieszkanie albo dom)', 'Type (flat or house)'],
-  ['property_status', 'Status (wolne, zarezerwowane, sprzedane…)', 'Status (available, reserved, sold…)'],
-  ['prop_area', 'Powierzchnia [m²]', 'Area [m²]'],
-  ['prop_rooms', 'Liczba pokoi', 'Rooms'],
-  ['prop_floor', 'Piętro', 'Floor'],
-  ['price_m2', 'Cena za m²', 'Price per m²'],
-  ['price_m2_from', 'Cena za m² obowiązuje od', 'Price per m² valid from'],
-  ['price_total', 'Cena całkowita', 'Total price'],
-  ['price_total_from', 'Cena całkowita obowiązuje od', 'Total price valid from'],
-  ['price_combined', 'Cena z elementami dodatkowymi', 'Price with parts and rooms'],
-  ['price_combined_from', 'Cena z elementami obowiązuje od', 'Price with parts valid from'],
-  ['price_combined_variant', 'Wariant ceny z elementami', 'Variant of the price with parts'],
-  ['price_combined_status', 'Status ceny z elementami', 'State of the price with parts'],
-  ['proj_voivod', 'Województwo', 'Voivodeship'],
-  ['proj_powiat', 'Powiat', 'County (powiat)'],
-  ['proj_gmina', 'Gmina', 'Municipality (gmina)'],
-  ['proj_city', 'Miejscowość', 'City'],
-  ['proj_street', 'Ulica', 'Street'],
-  ['proj_build_no', 'Numer budynku', 'Building number'],
-  ['proj_local_no', 'Numer lokalu w adresie', 'Unit number in the address'],
-  ['proj_zip', 'Kod pocztowy', 'Postal code'],
-]
 
 const FIELD_NAMES = new Map(FIELDS.map(([field, pl, en]) => [field, [pl, en]]))
 const fieldName = (field) => {
@@ -111,30 +82,6 @@ const MODES = {
 }
 const modeLabel = (mode) => (MODES[mode] ? tr(...MODES[mode]) : mode)
 
-/** Column headers commonly used in Polish price lists, matched after lower-casing. */
-const HEADER_GUESSES = {
-  inwestycja: 'source_investment_id',
-  'id inwestycji': 'source_investment_id',
-  'id lokalu': 'source_property_id',
-  numer: 'prop_no',
-  'numer lokalu': 'prop_no',
-  rodzaj: 'prop_type',
-  status: 'property_status',
-  powierzchnia: 'prop_area',
-  pokoje: 'prop_rooms',
-  'liczba pokoi': 'prop_rooms',
-  piętro: 'prop_floor',
-  'cena m2': 'price_m2',
-  'cena za m2': 'price_m2',
-  'cena m2 od': 'price_m2_from',
-  cena: 'price_total',
-  'cena całkowita': 'price_total',
-  'cena od': 'price_total_from',
-  miasto: 'proj_city',
-  miejscowość: 'proj_city',
-  województwo: 'proj_voivod',
-  'kod pocztowy': 'proj_zip',
-}
 
 function splitCsvLine(line, delimiter) {
   const cells = []
@@ -421,53 +368,11 @@ export async function renderImports(root, { api, signal }) {
   const headerList = h('datalist', { id: 'file-headers' })
   let headers = []
 
-  const inputs = new Map(
-    FIELDS.map(([field]) => [
-      field,
-      h('input', {
-        id: `map-${field}`,
-        list: 'file-headers',
-        value: typeof saved[field] === 'string' ? saved[field] : '',
-        autocomplete: 'off',
-        maxlength: 200,
-      }),
-    ]),
-  )
-  const marks = new Map(FIELDS.map(([field]) => [field, h('span', { class: 'mapping-mark' })]))
-
-  function refreshMarks() {
-    for (const [field, input] of inputs) {
-      const value = input.value.trim()
-      const missing = value !== '' && headers.length > 0 && !headers.includes(value)
-      const mark = /** @type {HTMLElement} */ (marks.get(field))
-      mark.textContent = missing ? tr('brak takiej kolumny w pliku', 'no such column in the file') : ''
-      input.classList.toggle('invalid', missing)
-    }
-  }
-  for (const input of inputs.values()) input.addEventListener('input', refreshMarks)
-
-  const mappingGrid = h(
-    'div',
-    { class: 'mapping-grid' },
-    FIELDS.map(([field, pl, en, required]) =>
-      h(
-        'div',
-        { class: 'mapping-item' },
-        h(
-          'label',
-          { for: `map-${field}` },
-          h(
-            'span',
-            {},
-            tr(pl, en),
-            required ? h('span', { class: 'required', title: tr('wymagane', 'required') }, ' *') : null,
-          ),
-          h('code', { class: 'mono', title: tr('nazwa pola w API', 'field name in the API') }, field),
-        ),
-        h('div', {}, inputs.get(field), marks.get(field)),
-      ),
-    ),
-  )
+  const { inputs, grid: mappingGrid, refreshMarks } = columnAssignment({
+    initial: saved,
+    listId: 'file-headers',
+    present: () => headers,
+  })
 
   let fileRefusal = null
   fileInput.addEventListener('change', async () => {

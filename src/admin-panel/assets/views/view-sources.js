@@ -21,6 +21,8 @@ import { offerStatusLabel } from '../editor/editor-labels.js'
 import { plural } from '../operator/plural.js'
 import { tr } from '../i18n.js'
 import { alertBox, card, confirmDialog, errorBox, formField, technicalDetails, toast } from '../ui.js'
+import { columnAssignment } from '../fields/column-assignment.js'
+import { scheduleField, timeOfDay } from '../fields/schedule-field.js'
 
 const IMPORT_MAPPING_KEY = 'dg-admin.import-mapping'
 
@@ -98,10 +100,24 @@ const FAILURES = {
   ],
 }
 
+const WEEKDAYS = [
+  ['nd', 'Sun'],
+  ['pn', 'Mon'],
+  ['wt', 'Tue'],
+  ['śr', 'Wed'],
+  ['czw', 'Thu'],
+  ['pt', 'Fri'],
+  ['sob', 'Sat'],
+]
+
+/** A schedule as the operator set it: a time and days when it is one, the cron pattern otherwise. */
 function scheduleText(schedule) {
-  return schedule === null
-    ? tr('codziennie, 30 min przed publikacją', 'daily, 30 min before the publication')
-    : mono(schedule)
+  if (schedule === null) return tr('codziennie, 30 min przed publikacją', 'daily, 30 min before the publication')
+  const simple = timeOfDay(schedule)
+  if (!simple) return [tr('wzorzec cron ', 'cron pattern '), mono(schedule)]
+  if (simple.days.length === 7) return tr(`codziennie o ${simple.time}`, `daily at ${simple.time}`)
+  const days = [1, 2, 3, 4, 5, 6, 0].filter((d) => simple.days.includes(d)).map((d) => tr(...WEEKDAYS[d]))
+  return tr(`o ${simple.time} (${days.join(', ')})`, `at ${simple.time} (${days.join(', ')})`)
 }
 
 function guardLine(guard) {
@@ -397,13 +413,58 @@ function addSourceCard({ api, reload }) {
   return card(tr('Dodaj źródło', 'Add a source'), sourceForm({ api, reload }))
 }
 
+/** The assignment the offer import last saved in this browser, offered to a new source. */
+function lastImportMapping() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(IMPORT_MAPPING_KEY) ?? 'null')
+    return saved && typeof saved === 'object' && !Array.isArray(saved) ? saved : null
+  } catch {
+    return null
+  }
+}
+
+/** The form's labels of the fields the server names in a refusal. */
+const FORM_LABELS = {
+  name: ['Nazwa', 'Name'],
+  url: ['Adres pliku', 'File address'],
+  headers: ['Nagłówki', 'Headers'],
+  mapping: ['Przypisanie kolumn', 'Column assignment'],
+  mode: ['Tryb importu', 'Import mode'],
+  sheet: ['Arkusz', 'Sheet'],
+  schedule: ['Harmonogram', 'Schedule'],
+  private_hosts: ['Hosty w sieci wewnętrznej', 'Internal-network hosts'],
+  stale_after_days: ['Alarm po dniach bez zmian', 'Alert after days unchanged'],
+  ca_certificate: ['Zaufany certyfikat serwera', 'Trusted server certificate'],
+  'guards.max_archived_pct': ['Archiwizowane lub wycofane oferty', 'Offers archived or withdrawn'],
+  'guards.max_price_change_pct': ['Zmiana ceny lokalu', 'Unit price change'],
+  'guards.max_invalid_pct': ['Błędne wiersze', 'Invalid rows'],
+  'guards.max_shrink_pct': ['Zmniejszenie pliku', 'File shrinking'],
+}
+const issueLine = (i) =>
+  `${FORM_LABELS[i.field] ? tr(...FORM_LABELS[i.field]) : i.field}: ${
+    i.message_pl ? tr(i.message_pl, i.message_en ?? i.message_pl) : i.message
+  }`
+
+/** The certificates a source trusts, as its form names them. */
+function certificatesText(certificates) {
+  return certificates
+    .map((c) =>
+      tr(`${c.subject} (ważny do ${formatDate(c.valid_to)})`, `${c.subject} (valid until ${formatDate(c.valid_to)})`),
+    )
+    .join('; ')
+}
+
 /**
  * The add form, or the edit form of `source` (#edit-source): a saved header value is never sent to
- * the page, so an empty header box keeps the stored ones and a filled one replaces them all.
+ * the page, so an empty header box keeps the stored ones and a filled one replaces them all; the
+ * same holds for the trusted certificate. The columns are assigned with the offer import's fields,
+ * from the header row of the source's own file (fetched once by the server), and the schedule with
+ * the publication's day and time picker.
  * @param {{ api: import('../api.js').Api, reload: (warnings?: any[]) => unknown, source?: any }} options
  */
 function sourceForm({ api, reload, source = null }) {
-  const saved = source ? JSON.stringify(source.mapping, null, 2) : localStorage.getItem(IMPORT_MAPPING_KEY)
+  const formId = source ? 'edit-source' : 'add-source'
+  const initialMapping = source ? source.mapping : lastImportMapping()
   const input = (attributes) => h('input', { class: 'input', ...attributes })
   const name = input({ name: 'name', required: true, maxlength: 120, value: source?.name ?? '' })
   const url = input({
@@ -414,7 +475,6 @@ function sourceForm({ api, reload, source = null }) {
     value: source?.url ?? '',
   })
   const headers = h('textarea', { class: 'input', name: 'headers', rows: 2, placeholder: 'Authorization: Bearer …' })
-  const mapping = h('textarea', { class: 'input mono', name: 'mapping', rows: 6 }, saved ?? '')
   const mode = h(
     'select',
     { class: 'input', name: 'mode' },
@@ -427,16 +487,71 @@ function sourceForm({ api, reload, source = null }) {
   )
   if (source) mode.value = source.mode
   const clearHeaders = h('input', { type: 'checkbox', name: 'clear_headers' })
-  const schedule = input({
-    name: 'schedule',
-    value: source?.schedule ?? '',
-    placeholder: tr('puste: 30 min przed publikacją', 'empty: 30 min before the publication'),
+
+  // the column assignment, the import's own fields, fed by the header row of the source's file
+  let fileHeaders = []
+  const headerListId = `${formId}-file-headers`
+  const headerList = h('datalist', { id: headerListId })
+  const assignment = columnAssignment({
+    initial: initialMapping ?? {},
+    listId: headerListId,
+    idPrefix: `${formId}-map-`,
+    present: () => fileHeaders,
   })
+  const readHeaders = h(
+    'button',
+    { class: 'button', type: 'button', id: `${formId}-read-headers` },
+    tr('Odczytaj kolumny z pliku', 'Read the columns from the file'),
+  )
+  const headerPreview = h('div', {
+    class: 'source-header-preview',
+    id: `${formId}-header-preview`,
+    'aria-live': 'polite',
+  })
+
+  // the schedule: before the publication, or the publication's own day and time picker
+  const beforePublication = h('input', {
+    type: 'radio',
+    name: `${formId}-schedule-kind`,
+    value: 'publication',
+    id: `${formId}-schedule-publication`,
+    checked: !source?.schedule,
+  })
+  const ownSchedule = h('input', {
+    type: 'radio',
+    name: `${formId}-schedule-kind`,
+    value: 'own',
+    id: `${formId}-schedule-own`,
+    checked: Boolean(source?.schedule),
+  })
+  const picker = scheduleField(
+    { schedule: source?.schedule ?? '0 6 * * *' },
+    {
+      idPrefix: `${formId}-schedule`,
+      legend: tr('Godzina pobierania pliku', 'When the file is fetched'),
+      dailyDuty: false,
+    },
+  )
+  const showPicker = () => {
+    picker.element.hidden = !ownSchedule.checked
+  }
+  beforePublication.addEventListener('change', showPicker)
+  ownSchedule.addEventListener('change', showPicker)
+  showPicker()
+
   const privateHosts = input({
     name: 'private_hosts',
     value: source?.private_hosts.join(', ') ?? '',
     placeholder: tr('puste: tylko adresy publiczne', 'empty: public addresses only'),
   })
+  const trusted = source?.trusted_certificates ?? []
+  const certificate = h('textarea', {
+    class: 'input mono',
+    name: 'ca_certificate',
+    rows: 3,
+    placeholder: '-----BEGIN CERTIFICATE-----\n…\n-----END CERTIFICATE-----',
+  })
+  const clearCertificate = h('input', { type: 'checkbox', name: 'clear_ca_certificate' })
   const guard = (key, value) => input({ name: key, type: 'number', min: 0, max: 100, step: 1, value })
   const limits = { max_archived_pct: 30, max_price_change_pct: 20, max_invalid_pct: 10, max_shrink_pct: 30 }
   const guards = Object.fromEntries(
@@ -450,9 +565,94 @@ function sourceForm({ api, reload, source = null }) {
     value: source?.stale_after_days ?? 3,
   })
   const problems = h('div', {})
+
+  const headerPairs = () => {
+    const pairs = {}
+    for (const line of headers.value.split('\n')) {
+      const at = line.indexOf(':')
+      if (at > 0) pairs[line.slice(0, at).trim()] = line.slice(at + 1).trim()
+    }
+    return pairs
+  }
+  const hostList = () =>
+    privateHosts.value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+
+  readHeaders.addEventListener('click', async () => {
+    readHeaders.disabled = true
+    replaceChildren(headerPreview, h('p', { class: 'muted' }, tr('Pobieranie pliku…', 'Fetching the file…')))
+    const typed = headerPairs()
+    try {
+      const { body } = await api.post('/sources/preview-headers', {
+        json: {
+          url: url.value.trim(),
+          ...(source ? { source_id: source.id } : {}),
+          ...(Object.keys(typed).length > 0 ? { headers: typed } : {}),
+          private_hosts: hostList(),
+          ...(certificate.value.trim() ? { ca_certificate: certificate.value } : {}),
+        },
+      })
+      fileHeaders = body.headers
+      replaceChildren(
+        headerList,
+        fileHeaders.map((header) => h('option', { value: header })),
+      )
+      const guessed = assignment.matchEmpty(fileHeaders)
+      replaceChildren(
+        headerPreview,
+        h(
+          'p',
+          { dataset: { format: body.format } },
+          tr(
+            `Plik ${body.format.toUpperCase()}, kolumny (${fileHeaders.length}):`,
+            `${body.format.toUpperCase()} file, columns (${fileHeaders.length}):`,
+          ),
+        ),
+        h(
+          'ul',
+          { class: 'header-chips', id: `${formId}-file-columns` },
+          fileHeaders.map((header) => h('li', {}, mono(header))),
+        ),
+        h(
+          'p',
+          { class: 'muted' },
+          guessed > 0
+            ? tr(
+                `Dopasowano automatycznie: ${guessed}. Sprawdź przypisanie poniżej.`,
+                `Matched automatically: ${guessed}. Check the assignment below.`,
+              )
+            : tr(
+                'Wybierz kolumnę pliku przy każdym polu oferty (podpowiedzi pojawiają się w polach).',
+                'Choose the file’s column for each offer field (the fields suggest them).',
+              ),
+        ),
+      )
+    } catch (error) {
+      const issues = error.body?.issues
+      replaceChildren(
+        headerPreview,
+        alertBox(
+          'error',
+          tr('Nie udało się odczytać kolumn pliku.', 'The file’s columns could not be read.'),
+          Array.isArray(issues)
+            ? h(
+                'ul',
+                {},
+                issues.map((i) => h('li', {}, issueLine(i))),
+              )
+            : h('p', {}, error.message || String(error)),
+        ),
+      )
+    } finally {
+      readHeaders.disabled = false
+    }
+  })
+
   const form = h(
     'form',
-    { id: source ? 'edit-source' : 'add-source', novalidate: true },
+    { id: formId, novalidate: true },
     h(
       'div',
       { class: 'form-grid' },
@@ -483,23 +683,6 @@ function sourceForm({ api, reload, source = null }) {
         : null,
       formField({ label: tr('Tryb importu', 'Import mode'), input: mode }),
       formField({
-        label: tr('Przypisanie kolumn (JSON)', 'Column assignment (JSON)'),
-        input: mapping,
-        required: true,
-        hint: source
-          ? tr('Przypisanie zapisane w tym źródle.', 'The assignment saved in this source.')
-          : saved
-            ? tr(
-                'Wstawiono przypisanie zapisane przy ostatnim imporcie ofert.',
-                'The assignment saved by the last offer import was filled in.',
-              )
-            : tr(
-                'Najprościej: zaimportuj plik raz ręcznie (Import ofert), przypisanie zapisze się i pojawi tutaj.',
-                'Easiest: import the file once by hand (Offer import); the assignment is saved and appears here.',
-              ),
-      }),
-      formField({ label: tr('Harmonogram (cron, czas polski)', 'Schedule (cron, Warsaw time)'), input: schedule }),
-      formField({
         label: tr('Hosty w sieci wewnętrznej, na które zezwalasz', 'Internal-network hosts you allow'),
         input: privateHosts,
         hint: tr(
@@ -507,6 +690,84 @@ function sourceForm({ api, reload, source = null }) {
           'E.g. crm.company.local:8443; separate with commas.',
         ),
       }),
+      formField({
+        label: tr('Zaufany certyfikat serwera (PEM)', 'Trusted server certificate (PEM)'),
+        input: certificate,
+        className: 'field-wide',
+        hint:
+          trusted.length > 0
+            ? tr(
+                `Zapisany: ${certificatesText(trusted)}. Zostaw puste, aby go zachować; wklejony zastąpi zapisany.`,
+                `Saved: ${certificatesText(trusted)}. Leave empty to keep it; a pasted one replaces it.`,
+              )
+            : tr(
+                'Tylko gdy serwer źródła ma certyfikat z podpisem własnym lub firmowego urzędu certyfikacji: wklej go tutaj (tekst od „-----BEGIN CERTIFICATE-----”). Będzie zaufany wyłącznie dla tego źródła.',
+                'Only when the source’s server has a self-signed certificate or one from a company’s own authority: paste it here (the text from "-----BEGIN CERTIFICATE-----"). It is trusted for this source only.',
+              ),
+      }),
+      trusted.length > 0
+        ? h(
+            'label',
+            { class: 'checkbox' },
+            clearCertificate,
+            ' ',
+            tr('Usuń zaufany certyfikat', 'Remove the trusted certificate'),
+          )
+        : null,
+    ),
+    h(
+      'fieldset',
+      { class: 'source-mapping', id: `${formId}-mapping` },
+      h(
+        'legend',
+        {},
+        tr(
+          'Przypisanie kolumn (pole oferty → kolumna w pliku)',
+          'Column assignment (offer field → column in the file)',
+        ),
+      ),
+      h(
+        'p',
+        { class: 'hint' },
+        source
+          ? tr(
+              'Przypisanie zapisane w tym źródle. „Odczytaj kolumny z pliku” pobiera plik raz i podpowiada jego kolumny.',
+              'The assignment saved in this source. “Read the columns from the file” fetches the file once and suggests its columns.',
+            )
+          : initialMapping
+            ? tr(
+                'Wstawiono przypisanie zapisane przy ostatnim imporcie ofert. „Odczytaj kolumny z pliku” pobiera plik raz i podpowiada jego kolumny.',
+                'The assignment saved by the last offer import was filled in. “Read the columns from the file” fetches the file once and suggests its columns.',
+              )
+            : tr(
+                'Podaj adres pliku i wybierz „Odczytaj kolumny z pliku”: plik zostanie pobrany raz, a jego kolumny pojawią się jako podpowiedzi.',
+                'Give the file’s address and choose “Read the columns from the file”: the file is fetched once and its columns appear as suggestions.',
+              ),
+      ),
+      h('div', { class: 'actions' }, readHeaders),
+      headerPreview,
+      assignment.grid,
+      headerList,
+    ),
+    h(
+      'fieldset',
+      { class: 'source-schedule', id: `${formId}-schedule` },
+      h('legend', {}, tr('Harmonogram', 'Schedule')),
+      h(
+        'label',
+        { class: 'radio', for: beforePublication.id },
+        beforePublication,
+        ' ',
+        tr('Codziennie, 30 minut przed publikacją', 'Daily, 30 minutes before the publication'),
+      ),
+      h(
+        'label',
+        { class: 'radio', for: ownSchedule.id },
+        ownSchedule,
+        ' ',
+        tr('O wybranej godzinie', 'At a time of my choice'),
+      ),
+      picker.element,
     ),
     h(
       'h3',
@@ -550,36 +811,48 @@ function sourceForm({ api, reload, source = null }) {
   form.addEventListener('submit', async (event) => {
     event.preventDefault()
     replaceChildren(problems)
-    let mappingValue
-    try {
-      mappingValue = JSON.parse(mapping.value || '{}')
-    } catch {
+    const missing = assignment.missingRequired()
+    const scheduleProblem = ownSchedule.checked ? picker.problem() : null
+    if (missing.length > 0 || scheduleProblem) {
       replaceChildren(
         problems,
         alertBox(
           'error',
-          tr('Przypisanie kolumn nie jest poprawnym JSON-em.', 'The column assignment is not valid JSON.'),
+          tr('Popraw ustawienia źródła:', 'Correct the source settings:'),
+          h(
+            'ul',
+            {},
+            missing.length > 0
+              ? h(
+                  'li',
+                  {},
+                  tr(
+                    `Przypisz kolumny wymaganych pól: ${missing.join(', ')}.`,
+                    `Assign the columns of the required fields: ${missing.join(', ')}.`,
+                  ),
+                )
+              : null,
+            scheduleProblem ? h('li', {}, scheduleProblem) : null,
+          ),
         ),
       )
       return
     }
-    const headerPairs = {}
-    for (const line of headers.value.split('\n')) {
-      const at = line.indexOf(':')
-      if (at > 0) headerPairs[line.slice(0, at).trim()] = line.slice(at + 1).trim()
-    }
+    const pairs = headerPairs()
     const body = {
       name: name.value,
       url: url.value.trim(),
-      ...(Object.keys(headerPairs).length > 0 || !source ? { headers: headerPairs } : {}),
-      ...(source && clearHeaders.checked && Object.keys(headerPairs).length === 0 ? { headers: {} } : {}),
-      mapping: mappingValue,
+      ...(Object.keys(pairs).length > 0 || !source ? { headers: pairs } : {}),
+      ...(source && clearHeaders.checked && Object.keys(pairs).length === 0 ? { headers: {} } : {}),
+      mapping: assignment.currentMapping(),
       mode: mode.value,
-      schedule: schedule.value.trim() || null,
-      private_hosts: privateHosts.value
-        .split(',')
-        .map((s) => s.trim())
-        .filter(Boolean),
+      schedule: ownSchedule.checked ? picker.value() || null : null,
+      private_hosts: hostList(),
+      ...(certificate.value.trim()
+        ? { ca_certificate: certificate.value }
+        : source && clearCertificate.checked
+          ? { ca_certificate: null }
+          : {}),
       guards: Object.fromEntries(Object.entries(guards).map(([key, el]) => [key, Number(el.value)])),
       stale_after_days: Number(staleDays.value),
     }
@@ -588,6 +861,7 @@ function sourceForm({ api, reload, source = null }) {
         ? await api.request('PATCH', `/sources/${source.id}`, { json: body })
         : await api.post('/sources', { json: body })
       headers.value = ''
+      certificate.value = ''
       toast(
         source ? tr('Zapisano zmiany źródła.', 'The source was saved.') : tr('Dodano źródło.', 'The source was added.'),
       )
@@ -602,10 +876,8 @@ function sourceForm({ api, reload, source = null }) {
               tr('Popraw ustawienia źródła:', 'Correct the source settings:'),
               h(
                 'ul',
-                {},
-                issues.map((i) =>
-                  h('li', {}, `${i.field}: ${i.message_pl ? tr(i.message_pl, i.message_en) : i.message}`),
-                ),
+                { id: `${formId}-issues` },
+                issues.map((i) => h('li', { dataset: { code: i.code ?? '' } }, issueLine(i))),
               ),
             )
           : errorBox(error),
@@ -827,6 +1099,7 @@ async function renderRun(page, { api, signal, id }) {
   page.append(
     card(
       tr('Plan: przed → po', 'Plan: before → after'),
+      planKept(plan),
       plan.available
         ? rows.length > 0
           ? [
@@ -843,15 +1116,51 @@ async function renderRun(page, { api, signal, id }) {
                 : null,
             ]
           : h('p', { class: 'muted' }, tr('Plan nie zmienia żadnej oferty.', 'The plan changes no offer.'))
-        : h(
-            'p',
-            { class: 'muted' },
-            tr(
-              'Plan tego przebiegu wygasł (przechowywany 24 godziny).',
-              "This run's plan has expired (kept 24 hours).",
-            ),
-          ),
+        : null,
     ),
+  )
+}
+
+/**
+ * How long the run's plan is kept, from the plan's own expiry: the run made none, it is kept
+ * until a time, or it expired (only once that time has passed).
+ */
+function planKept(plan) {
+  const hours = plan.retention_hours ?? 24
+  const kept = tr(
+    `Plan, którego nikt nie zastosował, jest przechowywany ${plural(hours, ['godzinę', 'godziny', 'godzin'], 'pl')} od przebiegu.`,
+    `A plan nobody applied is kept ${plural(hours, ['hour', 'hours'], 'en')} after the run.`,
+  )
+  if (plan.state === 'none')
+    return h(
+      'p',
+      { class: 'muted', id: 'plan-kept', dataset: { state: 'none' } },
+      tr(
+        'Ten przebieg nie przygotował planu zmian: plik nie został pobrany, nie zmienił się od poprzedniego przebiegu albo nie dał się wczytać.',
+        'This run made no plan: the file was not fetched, had not changed since the previous run, or could not be read.',
+      ),
+    )
+  if (plan.state === 'expired')
+    return h(
+      'p',
+      { class: 'muted', id: 'plan-kept', dataset: { state: 'expired' } },
+      plan.expires_at
+        ? tr(
+            `Plan tego przebiegu wygasł ${formatDateTime(plan.expires_at)}. `,
+            `This run's plan expired on ${formatDateTime(plan.expires_at)}. `,
+          )
+        : tr('Plan tego przebiegu już usunięto. ', "This run's plan has been removed. "),
+      kept,
+    )
+  return h(
+    'p',
+    { class: 'muted', id: 'plan-kept', dataset: { state: 'available' } },
+    plan.expires_at
+      ? tr(
+          `Plan jest dostępny do ${formatDateTime(plan.expires_at)}.`,
+          `The plan is available until ${formatDateTime(plan.expires_at)}.`,
+        )
+      : '',
   )
 }
 

@@ -25,9 +25,18 @@ function stateBadge(user) {
   return element
 }
 
-/** Role names short enough for a form's select. */
+/** Role names short enough for a form's select, with what each may do. */
+const SHORT_ROLE_LABELS = {
+  administrator: ['Administrator — wszystko', 'Administrator — everything'],
+  dg_operator: ['Operator — katalog, importy, publikacja', 'Operator — catalog, imports, publication'],
+  dg_auditor: ['Audytor — tylko odczyt', 'Auditor — read only'],
+  dg_catalog_reader: ['Odczyt katalogu (API)', 'Catalog reading (API)'],
+}
 const shortRoleLabel = (code) =>
-  code === 'dg_catalog_reader' ? tr('Odczyt katalogu (API)', 'Catalog reading (API)') : roleLabel(code)
+  Object.hasOwn(SHORT_ROLE_LABELS, code) ? tr(...SHORT_ROLE_LABELS[code]) : roleLabel(code)
+
+/** Only an administrator changes accounts; an auditor reads the same pages without their forms. */
+const canManage = (me) => me.capabilities.includes('manage_options')
 
 const roleOptions = (selected) =>
   ROLE_CODES.map((code) => h('option', { value: code, selected: code === selected }, shortRoleLabel(code)))
@@ -180,7 +189,7 @@ function newUserForm(api, onCreated) {
   return form
 }
 
-async function renderUserList(root, api) {
+async function renderUserList(root, api, me) {
   const list = h('div', {})
   const created = h('div', { 'aria-live': 'polite' })
   async function load() {
@@ -195,12 +204,15 @@ async function renderUserList(root, api) {
         'p',
         { class: 'lead' },
         tr(
-          'Administratorzy logują się do panelu. Strona WWW i inne systemy korzystają z API przez hasła aplikacji, które można unieważniać pojedynczo. Kliknij login, aby zmienić rolę, wyłączyć konto lub zarządzać hasłami aplikacji.',
-          'Administrators log in to the panel. The website and other systems use the API with application passwords, revocable one by one. Click a login to change the role, disable the account or manage its application passwords.',
+          'Do panelu logują się administratorzy (wszystko), operatorzy (katalog, importy, źródła, publikacja — bez użytkowników, sekretów i ustawień) i audytorzy (tylko odczyt). Strona WWW i inne systemy korzystają z API przez hasła aplikacji, które można unieważniać pojedynczo. Kliknij login, aby zmienić rolę, wyłączyć konto lub zarządzać hasłami aplikacji.',
+          'Administrators (everything), operators (catalog, imports, sources, publication — no users, secrets or settings) and auditors (read only) log in to the panel. The website and other systems use the API with application passwords, revocable one by one. Click a login to change the role, disable the account or manage its application passwords.',
         ),
       ),
       list,
     ),
+  )
+  if (!canManage(me)) return load()
+  root.append(
     card(
       tr('Nowy użytkownik', 'New user'),
       newUserForm(api, (body) => {
@@ -227,7 +239,7 @@ async function renderUserList(root, api) {
   await load()
 }
 
-function appPasswordsTable(api, user, items, reload) {
+function appPasswordsTable(api, user, items, reload, manage) {
   if (items.length === 0)
     return h('p', { class: 'muted', id: 'no-app-passwords' }, tr('Brak haseł aplikacji.', 'No application passwords.'))
   return h(
@@ -253,12 +265,14 @@ function appPasswordsTable(api, user, items, reload) {
         'tbody',
         {},
         items.map((item) => {
-          const revoke = h(
-            'button',
-            { type: 'button', class: 'button button-danger button-small', dataset: { uuid: item.uuid } },
-            tr('Unieważnij', 'Revoke'),
-          )
-          revoke.addEventListener('click', async () => {
+          const revoke = !manage
+            ? null
+            : h(
+                'button',
+                { type: 'button', class: 'button button-danger button-small', dataset: { uuid: item.uuid } },
+                tr('Unieważnij', 'Revoke'),
+              )
+          revoke?.addEventListener('click', async () => {
             const confirmed = await confirmDialog({
               title: tr(`Unieważnić hasło „${item.name}”?`, `Revoke the password “${item.name}”?`),
               body: [
@@ -272,7 +286,7 @@ function appPasswordsTable(api, user, items, reload) {
             })
             if (!confirmed) return
             try {
-              await withBusy(revoke, '…', () =>
+              await withBusy(/** @type {HTMLButtonElement} */ (revoke), '…', () =>
                 api.request('DELETE', `/users/${user.id}/application-passwords/${encodeURIComponent(item.uuid)}`),
               )
               toast(tr(`Unieważniono hasło „${item.name}”.`, `Revoked the password “${item.name}”.`))
@@ -365,7 +379,7 @@ async function renderUser(root, api, id, me) {
   const shown = h('div', { 'aria-live': 'polite' })
   async function loadPasswords() {
     const { body } = await api.get(`/users/${id}/application-passwords`)
-    replaceChildren(passwordsArea, appPasswordsTable(api, user, body.items, loadPasswords))
+    replaceChildren(passwordsArea, appPasswordsTable(api, user, body.items, loadPasswords, canManage(me)))
   }
   const name = h('input', {
     id: 'app-password-name',
@@ -447,8 +461,8 @@ async function renderUser(root, api, id, me) {
           user.disabled_at ? [tr('Wyłączone od', 'Disabled since'), formatWhen(user.disabled_at)] : null,
         ]),
       ),
-      roleForm,
-      h('div', { class: 'actions' }, me.id === user.id ? null : toggle),
+      canManage(me) ? roleForm : null,
+      h('div', { class: 'actions' }, me.id === user.id || !canManage(me) ? null : toggle),
       message,
     ),
     card(
@@ -462,7 +476,7 @@ async function renderUser(root, api, id, me) {
         ),
       ),
       passwordsArea,
-      createForm,
+      canManage(me) ? createForm : null,
       shown,
     ),
   )
@@ -472,5 +486,5 @@ async function renderUser(root, api, id, me) {
 export async function renderUsers(root, { api, user: me }) {
   const [, id] = hashRoute().segments
   if (id && /^\d+$/.test(id)) return renderUser(root, api, Number(id), me)
-  return renderUserList(root, api)
+  return renderUserList(root, api, me)
 }

@@ -59,7 +59,15 @@ export const HOST_EXAMPLES: OperationDocsByRoute = {
           display_name: 'Demo administrator',
           role: 'administrator',
           role_label: 'Administrator',
-          capabilities: ['manage_options', 'dg_read_catalog'],
+          capabilities: [
+            'manage_options',
+            'dg_read_catalog',
+            'dg_read_all',
+            'dg_read_administration',
+            'dg_edit_catalog',
+            'dg_import',
+            'dg_publish',
+          ],
         },
         nonce: '9IKl8IZxEFjWe3zXtD1rL9ka',
       },
@@ -82,7 +90,15 @@ export const HOST_EXAMPLES: OperationDocsByRoute = {
           display_name: 'Demo administrator',
           role: 'administrator',
           role_label: 'Administrator',
-          capabilities: ['manage_options', 'dg_read_catalog'],
+          capabilities: [
+            'manage_options',
+            'dg_read_catalog',
+            'dg_read_all',
+            'dg_read_administration',
+            'dg_edit_catalog',
+            'dg_import',
+            'dg_publish',
+          ],
         },
         nonce: '9IKl8IZxEFjWe3zXtD1rL9ka',
       },
@@ -116,7 +132,7 @@ export const HOST_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/users': {
     description:
-      'Every user account with its role, whether it is disabled, how many application passwords it has and when it last used the API. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role.',
+      'Every user account with its role, whether it is disabled, how many application passwords it has and when it last used the API. Administrators and auditors (dg_read_administration), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role.',
     response: {
       status: 200,
       body: {
@@ -128,7 +144,15 @@ export const HOST_EXAMPLES: OperationDocsByRoute = {
             display_name: 'Demo administrator',
             role: 'administrator',
             role_label: 'Administrator',
-            capabilities: ['manage_options', 'dg_read_catalog'],
+            capabilities: [
+              'manage_options',
+              'dg_read_catalog',
+              'dg_read_all',
+              'dg_read_administration',
+              'dg_edit_catalog',
+              'dg_import',
+              'dg_publish',
+            ],
             created_at: '2026-11-20T10:00:00.000Z',
             disabled: false,
             disabled_at: null,
@@ -155,7 +179,7 @@ export const HOST_EXAMPLES: OperationDocsByRoute = {
   },
   'POST /wp-json/dg/v2/users': {
     description:
-      'Creates a user with a role (administrator or the API read-only dg_catalog_reader). Without password a login password is generated and returned in this answer only. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 422 invalid_user with the issue of each field (login taken or invalid, e-mail taken or invalid, unknown role, password too short); nothing is saved then. Audited.',
+      'Creates a user with a role: administrator (everything), dg_operator (catalog, imports, sources, publication; no users, secrets or settings), dg_auditor (reads everything, changes nothing) or the API read-only dg_catalog_reader. Without password a login password is generated and returned in this answer only. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 422 invalid_user with the issue of each field (login taken or invalid, e-mail taken or invalid, unknown role, password too short); nothing is saved then. Audited.',
     response: {
       status: 201,
       body: {
@@ -184,7 +208,7 @@ export const HOST_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/users/{id}': {
     description:
-      'One user account, as in the list. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown id.',
+      'One user account, as in the list. Administrators and auditors (dg_read_administration), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown id.',
     response: {
       status: 200,
       body: {
@@ -252,7 +276,7 @@ export const HOST_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/users/{id}/application-passwords': {
     description:
-      "The user's application passwords: name, creation time, last use and from which address. The password itself is never shown again after its creation. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown user.",
+      "The user's application passwords: name, creation time, last use and from which address. The password itself is never shown again after its creation. Administrators and auditors (dg_read_administration), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 404 for an unknown user.",
     response: {
       status: 200,
       body: {
@@ -305,7 +329,7 @@ export const HOST_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/audit': {
     description:
-      'The audit log (who changed what and when, through which channel: panel, import, webhook, command), newest first, paged (X-WP-Total, X-WP-TotalPages) and filtered by action, user and period. Secrets are never recorded. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 400 for an invalid filter or page.',
+      'The audit log (who changed what and when, through which channel: panel, import, webhook, command), newest first, paged (X-WP-Total, X-WP-TotalPages) and filtered by action, user and period. Secrets are never recorded. Administrators, operators and auditors (dg_read_all), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 400 for an invalid filter or page.',
     response: {
       status: 200,
       body: {
@@ -357,7 +381,7 @@ export const HOST_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/audit/actions': {
     description:
-      "The distinct actions the audit log holds, for the choices of the panel's action filter. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role.",
+      "The distinct actions the audit log holds, for the choices of the panel's action filter. Administrators, operators and auditors (dg_read_all), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role.",
     response: {
       status: 200,
       body: {
@@ -367,7 +391,7 @@ export const HOST_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/site-options': {
     description:
-      'Site options that loaded extensions define (dg_extension_settings_fields), with their types, labels and current values; empty when no extension defines any. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role.',
+      'Site options that loaded extensions define (dg_extension_settings_fields), with their types, labels and current values; empty when no extension defines any. Administrators, operators and auditors (dg_read_all), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role.',
     response: {
       status: 200,
       body: {
