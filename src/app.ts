@@ -41,6 +41,7 @@ import { statusRoutes, StatusSchema } from './status/status-routes.js'
 import { licenseRoutes } from './licensing/license-routes.js'
 import { alertAfterScheduledPublications } from './alerts/alert-rules.js'
 import { alertSettingsRoutes } from './alerts/alert-settings-routes.js'
+import { mailRoutes } from './mail/mail-routes.js'
 import { passwordResetRoutes } from './password-reset/password-reset-routes.js'
 import { exportRoutes } from './exports/export-routes.js'
 import { catalogRoutes } from './catalog/catalog-routes.js'
@@ -188,6 +189,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v2.register(statusRoutes)
       await v2.register(licenseRoutes)
       await v2.register(alertSettingsRoutes)
+      await v2.register(mailRoutes)
       await v2.register(catalogRoutes)
       await v2.register(importRoutes)
       await v2.register(webhookRoutes)

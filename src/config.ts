@@ -65,8 +65,9 @@ export interface AppConfig {
    */
   readonly handbookUrl: string | undefined
   /**
-   * The panel's public address (scheme, host, optional path before /dg-admin), for the links the
-   * service sends by e-mail (a password reset); never taken from a request's Host header.
+   * The panel's public address (scheme, host, optional path before /dg-admin) as DG_PANEL_URL sets
+   * it; never taken from a request's Host header. The links the service sends by e-mail read it
+   * through effectiveMailSettings (src/mail/mail-settings.ts), which falls back on the panel's setting.
    */
   readonly panelUrl: string | undefined
 }
@@ -356,9 +357,9 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
   {
     name: 'DG_PANEL_URL',
     type: 'https URL (http outside production)',
-    default: '(unset: no password reset by e-mail)',
+    default: '(unset: the panel’s Settings → E-mail; outside production, the listening address)',
     description:
-      'The public address the operators open the service at (e.g. https://ceny.example.pl, the part before /dg-admin/). The password-reset e-mail links to it; with it and an SMTP server (alerts) the sign-in page offers “Nie pamiętasz hasła?” by e-mail.',
+      'The public address the operators open the service at (e.g. https://ceny.example.pl, the part before /dg-admin/). The password-reset e-mail links to it; with it and an SMTP server the sign-in page offers “Nie pamiętasz hasła?” by e-mail. Set here, it wins over the panel’s setting (shown there read-only) and is the address the sign-in checks a browser’s Origin against.',
   },
   {
     name: 'DG_ENV',
@@ -530,8 +531,9 @@ export const ENVIRONMENT_VARIABLES: readonly EnvironmentVariable[] = [
   {
     name: 'DG_ALERT_SMTP_HOST',
     type: 'host name',
-    default: '(unset: no e-mail alerts)',
-    description: 'SMTP server of alert e-mails; needs DG_ALERT_EMAIL_TO.',
+    default: '(unset: the panel’s Settings → E-mail; none: no e-mail, or the outbox outside production)',
+    description:
+      'SMTP server of the service’s e-mails (alerts, password reset); needs DG_ALERT_EMAIL_TO. Set here, the DG_ALERT_SMTP_* variables win over the panel’s server (shown there read-only).',
   },
   {
     name: 'DG_ALERT_SMTP_PORT',

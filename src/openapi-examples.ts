@@ -12,6 +12,7 @@ import { HOST_EXAMPLES } from './host/http/openapi/host-examples.js'
 import { mergeOperationDocs } from './host/http/openapi/operation-docs.js'
 import { IMPORTS_EXAMPLES } from './imports/imports-examples.js'
 import { LICENSING_EXAMPLES } from './licensing/licensing-examples.js'
+import { MAIL_EXAMPLES } from './mail/mail-examples.js'
 import { PASSWORD_RESET_EXAMPLES } from './password-reset/password-reset-examples.js'
 import { PUBLIC_PRICES_EXAMPLES } from './public-prices/public-prices-examples.js'
 import { PUBLICATION_EXAMPLES } from './publication/publication-examples.js'
@@ -26,6 +27,7 @@ export const OPERATION_DOCS = mergeOperationDocs([
   STATUS_EXAMPLES,
   LICENSING_EXAMPLES,
   ALERTS_EXAMPLES,
+  MAIL_EXAMPLES,
   CATALOG_EXAMPLES,
   IMPORTS_EXAMPLES,
   WEBHOOK_EXAMPLES,

@@ -1,6 +1,8 @@
 /*
  * The alert channels an operator sets in the panel (option `dg_alert_channels`): e-mail over SMTP
- * with its recipients, and the notification webhook. They are read on every alert, so a change
+ * with its recipients, and the notification webhook. The SMTP server saved here is the service's
+ * until one is saved under Settings → E-mail (src/mail/mail-settings.ts), which then serves the
+ * alerts too. They are read on every alert, so a change
  * applies at once on every instance. The environment (DG_ALERT_*) still configures a channel;
  * where it does, it wins for that channel and the panel shows it as set by the server, read-only:
  * whoever runs the server keeps the last word. The SMTP password and the webhook's secret and
@@ -12,6 +14,7 @@ import type { Actor } from '../host/audit/audit.js'
 import type { HostContext } from '../host/context.js'
 import { PluginError } from '../host/errors.js'
 import { getOption, setOption } from '../host/options/options.js'
+import { effectiveMailSettings } from '../mail/mail-settings.js'
 import { webhookOrigin } from './webhook-channel.js'
 
 export const ALERT_CHANNELS_OPTION = 'dg_alert_channels'
@@ -62,19 +65,10 @@ async function stored(ctx: Pick<HostContext, 'db'>): Promise<StoredAlertChannels
 export async function effectiveAlertChannels(ctx: Pick<HostContext, 'db' | 'config'>): Promise<EffectiveAlertChannels> {
   const { alerts } = ctx.config
   const panel = await stored(ctx)
+  // the server is the service's one (Settings → E-mail, which falls back on the server saved here)
+  const server = alerts.smtp || !panel.email ? undefined : (await effectiveMailSettings(ctx)).smtp
   const smtp: AlertSmtpConfig | undefined =
-    alerts.smtp ??
-    (panel.email
-      ? {
-          host: panel.email.host,
-          port: panel.email.port,
-          tls: panel.email.tls,
-          user: panel.email.user ?? undefined,
-          password: panel.email.password ?? undefined,
-          from: panel.email.from,
-          to: panel.email.to,
-        }
-      : undefined)
+    alerts.smtp ?? (panel.email && server ? { ...server, to: panel.email.to } : undefined)
   const webhook = alerts.webhook ?? (panel.webhook ? { ...panel.webhook } : undefined)
   return {
     smtp,

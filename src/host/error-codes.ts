@@ -482,11 +482,21 @@ export const ERROR_CODES = {
     status: [200],
     description: 'A connection failed in a way no more precise code names; the raw error is given beside it.',
   },
+  // --- e-mail and the panel's address ---
+  invalid_mail_settings: {
+    status: [422],
+    description:
+      'The e-mail settings or the panel address are refused; `issues` names each field (set_by_environment: a DG_ALERT_SMTP_* variable or DG_PANEL_URL sets it).',
+  },
+  mail_not_configured: {
+    status: [409],
+    description: 'No SMTP server is set (production): the test e-mail cannot be sent.',
+  },
   // --- password reset by e-mail ---
   password_reset_unavailable: {
     status: [409],
     description:
-      'Password reset by e-mail is not set up (no SMTP server in the alert settings, or no DG_PANEL_URL); an administrator sets a new password instead.',
+      'Password reset by e-mail is not set up (in production: no SMTP server or no panel address, Settings → E-mail); an administrator sets a new password instead.',
   },
   password_reset_invalid: {
     status: [400],

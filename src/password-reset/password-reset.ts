@@ -1,7 +1,8 @@
 /*
- * Password reset by e-mail, offered when the alerts' SMTP server is in force (environment or panel)
- * and the panel's public address is configured (DG_PANEL_URL: the link is never built from a
- * request's Host header).
+ * Password reset by e-mail, offered when an SMTP server is in force and the panel's public address
+ * is known, both from the mail settings (src/mail/mail-settings.ts: the environment, else the panel;
+ * the link is never built from a request's Host header). In a trial (outside production with no
+ * SMTP server) the e-mail is kept in the outbox the panel shows.
  *
  * A request answers the same at once whatever it names: the name and the client address are
  * counted by the sign-in throttle (atomic across instances) before anything is looked up, and the
@@ -13,8 +14,6 @@
  * server, so it reaches no access log. Setting the new password follows the password policy and
  * the password change's own path: every panel session of the account ends.
  */
-import { effectiveAlertChannels } from '../alerts/alert-settings.js'
-import { sendEmail } from '../alerts/email-channel.js'
 import { recordAnonymousRefusal, recordAudit } from '../host/audit/audit.js'
 import type { HostContext } from '../host/context.js'
 import { claimSignInAttempt, type SignInBucket } from '../host/auth/login-throttle.js'
@@ -28,6 +27,8 @@ import {
   MIN_LOGIN_PASSWORD_LENGTH,
   setLoginPasswordOf,
 } from '../host/users/users.js'
+import { effectiveMailSettings } from '../mail/mail-settings.js'
+import { deliverEmail } from '../mail/outgoing-mail.js'
 
 export const PASSWORD_RESET_TTL_MINUTES = 30
 export const PASSWORD_RESET_ROUTE = 'nowe-haslo'
@@ -36,8 +37,9 @@ export const PASSWORD_RESET_ROUTE = 'nowe-haslo'
 export async function passwordResetUnavailable(
   ctx: HostContext,
 ): Promise<'smtp_not_configured' | 'panel_url_not_configured' | null> {
-  if ((await effectiveAlertChannels(ctx)).smtp === undefined) return 'smtp_not_configured'
-  if (ctx.config.panelUrl === undefined) return 'panel_url_not_configured'
+  const mail = await effectiveMailSettings(ctx)
+  if (mail.smtp === undefined && !mail.outbox) return 'smtp_not_configured'
+  if (mail.panelUrl === undefined) return 'panel_url_not_configured'
   return null
 }
 
@@ -75,7 +77,7 @@ export async function requestPasswordReset(ctx: HostContext, args: { name: strin
     throw new HostError(
       'password_reset_unavailable',
       409,
-      'Password reset by e-mail is not set up here (no SMTP server or no DG_PANEL_URL): an administrator sets a new password under Users, or `dg user set-password`.',
+      'Password reset by e-mail is not set up here (no SMTP server or no panel address: Settings → E-mail): an administrator sets a new password under Users, or `dg user set-password`.',
       { reason: unavailable },
     )
   const delay = await claimSignInAttempt(ctx, requestBuckets(args.name, args.ip))
@@ -119,9 +121,9 @@ async function sendResetLink(ctx: HostContext, args: { name: string; ip: string 
     await refuse('throttled')
     return
   }
-  const smtp = (await effectiveAlertChannels(ctx)).smtp
-  const panelUrl = ctx.config.panelUrl
-  if (!smtp || !panelUrl) return
+  const mail = await effectiveMailSettings(ctx)
+  const panelUrl = mail.panelUrl
+  if ((!mail.smtp && !mail.outbox) || !panelUrl) return
   const now = ctx.now()
   const expiresAt = new Date(now.getTime() + PASSWORD_RESET_TTL_MINUTES * 60_000)
   await replacePasswordReset(ctx.db, {
@@ -139,7 +141,7 @@ async function sendResetLink(ctx: HostContext, args: { name: string; ip: string 
     month: '2-digit',
     year: 'numeric',
   }).format(expiresAt)
-  await sendEmail(smtp, [user.email], {
+  const delivery = await deliverEmail(ctx, [user.email], {
     subject: 'Ustawienie nowego hasła do panelu / Setting a new panel password',
     text: [
       `Dzień dobry,`,
@@ -163,7 +165,13 @@ async function sendResetLink(ctx: HostContext, args: { name: string; ip: string 
     objectType: 'user',
     objectId: user.id,
     outcome: 'success',
-    details: { name: args.name.slice(0, 254), ip: args.ip, sent: true, expires_at: expiresAt.toISOString() },
+    details: {
+      name: args.name.slice(0, 254),
+      ip: args.ip,
+      sent: true,
+      ...(delivery.via === 'outbox' ? { outbox: true } : {}),
+      expires_at: expiresAt.toISOString(),
+    },
   })
 }
 

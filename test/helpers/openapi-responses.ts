@@ -76,7 +76,7 @@ function responseValidators(document: OpenApiDocument) {
  * change), as "method template"; the integrations suite calls every other operation of the contract.
  */
 export const ADMINISTRATION_OPERATION =
-  /^[a-z]+ \/wp-json\/dg\/v2\/(session(\/.*)?|status|users(\/.*)?|audit(\/.*)?|custom-fields|investments(\/\{id\}(\/media)?)?|offers(\/.*)?|media\/\{id\}|sources(\/.*)?|source-runs(\/.*)?|alerts\/.*|license|imports\/template)$/
+  /^[a-z]+ \/wp-json\/dg\/v2\/(session(\/.*)?|status|users(\/.*)?|audit(\/.*)?|custom-fields|investments(\/\{id\}(\/media)?)?|offers(\/.*)?|media\/\{id\}|sources(\/.*)?|source-runs(\/.*)?|alerts\/.*|mail\/.*|license|imports\/template)$/
 
 /**
  * The operations of the contract (REST namespaces and published files) as "method template", and

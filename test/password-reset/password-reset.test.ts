@@ -208,10 +208,12 @@ for (const dialect of TEST_DIALECTS) {
   })
 }
 
-describe('password reset without SMTP', () => {
+describe('password reset without SMTP in production', () => {
   let env: TestEnv
   beforeAll(async () => {
-    env = await startTestApp('sqlite', { env: { DG_PANEL_URL: PANEL_URL } })
+    env = await startTestApp('sqlite', {
+      env: { DG_ENV: 'production', DG_TRUSTED_PROXIES: '127.0.0.1', DG_PANEL_URL: PANEL_URL },
+    })
   })
   afterAll(async () => {
     await env?.app.close()
@@ -219,11 +221,13 @@ describe('password reset without SMTP', () => {
   })
 
   it('is not offered, and a request says so without looking at any account', async () => {
-    const availability = await env.app.inject({ method: 'GET', url: `${API}/session/password-reset` })
+    const headers = { 'x-forwarded-proto': 'https' }
+    const availability = await env.app.inject({ method: 'GET', url: `${API}/session/password-reset`, headers })
     expect(availability.json()).toMatchObject({ available: false, reason: 'smtp_not_configured' })
     const refused = await env.app.inject({
       method: 'POST',
       url: `${API}/session/password-reset`,
+      headers,
       payload: { login: 'admin' },
     })
     expect(refused.statusCode).toBe(409)

@@ -23,6 +23,7 @@ import { renderUsers } from './views/view-users.js'
 import { renderWebhook } from './views/view-webhook.js'
 import { renderAlerts } from './operator/view-alerts.js'
 import { renderLicense } from './operator/view-license.js'
+import { renderOutbox } from './operator/view-outbox.js'
 import { renderPriceChange } from './operator/view-price-change.js'
 import { renderUnknownAddress } from './operator/view-unknown.js'
 import { renderWebsitePrices } from './operator/view-website-prices.js'
@@ -71,6 +72,8 @@ const SECTIONS = [
   { route: 'ustawienia', group: 'admin', title: ['Ustawienia', 'Settings'], render: renderSettings },
   { route: 'alerty', group: 'admin', title: ['Alerty', 'Alerts'], render: renderAlerts },
   { route: 'licencja', group: 'admin', title: ['Licencja', 'Licence'], render: renderLicense },
+  // a trial's page, reached from Ustawienia → Poczta i adres panelu rather than from the menu
+  { route: 'skrzynka-nadawcza', title: ['Skrzynka nadawcza', 'Outbox'], render: renderOutbox },
   { route: 'webhook', group: 'admin', title: ['Klucz webhooka', 'Webhook key'], render: renderWebhook },
   { route: 'uzytkownicy', group: 'admin', title: ['Użytkownicy', 'Users'], render: renderUsers },
   { route: 'audyt', group: 'admin', title: ['Dziennik zdarzeń', 'Audit log'], render: renderAudit },

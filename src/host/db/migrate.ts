@@ -27,6 +27,7 @@ import * as appendOnlyRefusesTruncate from './migrations/0023-append-only-refuse
 import * as auditRefusalWindows from './migrations/0024-audit-refusal-windows.js'
 import * as announcedTotalIndex from './migrations/0025-announced-total-index.js'
 import * as sourceCertificate from './migrations/0026-source-certificate.js'
+import * as mailOutbox from './migrations/0027-mail-outbox.js'
 
 interface MigrationModule {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>
@@ -63,6 +64,7 @@ const MIGRATIONS: ReadonlyArray<readonly [string, MigrationModule]> = [
   ['0024-audit-refusal-windows', auditRefusalWindows],
   ['0025-announced-total-index', announcedTotalIndex],
   ['0026-source-certificate', sourceCertificate],
+  ['0027-mail-outbox', mailOutbox],
 ]
 
 export class MigrationError extends Error {}

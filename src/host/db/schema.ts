@@ -49,6 +49,17 @@ export interface PasswordResetsTable {
   expires_at: string
 }
 
+/** An e-mail a trial kept instead of sending it (no SMTP server outside production). */
+export interface MailOutboxTable {
+  id: Generated<number>
+  created_at: string
+  /** JSON array of addresses. */
+  recipients: string
+  sender: string
+  subject: string
+  body: string
+}
+
 export interface OptionsTable {
   name: string
   value: string
@@ -421,6 +432,7 @@ export interface Database {
   app_passwords: AppPasswordsTable
   sessions: SessionsTable
   password_resets: PasswordResetsTable
+  mail_outbox: MailOutboxTable
   options: OptionsTable
   audit_log: AuditLogTable
   audit_refusal_windows: AuditRefusalWindowsTable

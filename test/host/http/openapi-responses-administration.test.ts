@@ -6,6 +6,7 @@
 import sharp from 'sharp'
 import { beforeAll, expect, it } from 'vitest'
 
+import { settledPasswordResetRequests } from '../../../src/password-reset/password-reset.js'
 import type { TestUser } from '../../helpers/factories.js'
 import { multipart } from '../../helpers/multipart.js'
 import {
@@ -64,10 +65,12 @@ describeEachDatabase('OpenAPI document against real responses: administration', 
       payload: { current_password: adminLogin.password, password: adminLogin.password },
     })
     expect(changed.statusCode).toBe(200)
-    // password reset by e-mail: not offered without SMTP; a link's token that is no link is refused
+    // password reset by e-mail: offered in a trial without SMTP (the e-mail goes to the outbox); a
+    // link's token that is no link is refused
     const reset = `${V2}/session/password-reset`
-    expect((await call('get', reset)).json()).toMatchObject({ available: false })
-    expect((await call('post', reset, { payload: { login: adminLogin.login } })).statusCode).toBe(409)
+    expect((await call('get', reset)).json()).toMatchObject({ available: true })
+    expect((await call('post', reset, { payload: { login: adminLogin.login } })).statusCode).toBe(202)
+    await settledPasswordResetRequests(env.ctx)
     expect(
       (await call('post', `${reset}/confirm`, { payload: { token: 'x'.repeat(43), password: 'dlugie-haslo-2026' } }))
         .statusCode,
@@ -422,6 +425,20 @@ describeEachDatabase('OpenAPI document against real responses: administration', 
     const test = await call('post', `${V2}/alerts/test`, { headers: asAdmin(), payload: {} })
     expect(test.statusCode).toBe(200)
     expect(test.json()).toMatchObject({ state: 'failed' })
+    // e-mail and the panel's address: a trial keeps the test e-mail in the outbox
+    const mail = `${V2}/mail/settings`
+    expect((await call('get', mail, { headers: asAdmin() })).statusCode).toBe(200)
+    expect((await call('get', mail, readerAuth)).statusCode).toBe(403)
+    expect((await call('put', mail, { headers: asAdmin(), payload: { panel_url: 'ftp://x' } })).statusCode).toBe(422)
+    expect((await call('put', mail, { headers: asAdmin(), payload: { other: 1 } })).statusCode).toBe(400)
+    expect(
+      (await call('put', mail, { headers: asAdmin(), payload: { panel_url: 'https://ceny.example.pl' } })).statusCode,
+    ).toBe(200)
+    expect((await call('post', `${V2}/mail/test`, { headers: asAdmin(), payload: { to: 'x' } })).statusCode).toBe(400)
+    const mailed = await call('post', `${V2}/mail/test`, { headers: asAdmin(), payload: { to: 'ops@example.pl' } })
+    expect(mailed.json()).toMatchObject({ sent: true, via: 'outbox' })
+    expect((await call('get', `${V2}/mail/outbox`, { headers: asAdmin() })).json()).toMatchObject({ active: true })
+    expect((await call('get', `${V2}/mail/outbox`, readerAuth)).statusCode).toBe(403)
     expect((await call('get', `${V2}/license`, { headers: asAdmin() })).statusCode).toBe(200)
     expect((await call('get', `${V2}/license`, readerAuth)).statusCode).toBe(403)
     expect(

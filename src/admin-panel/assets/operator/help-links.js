@@ -16,6 +16,7 @@ export const HELP_PAGES = {
   import: 'import.md',
   ustawienia: 'pierwszy-dzien.md',
   alerty: 'alerty.md',
+  'skrzynka-nadawcza': 'konto.md',
   licencja: 'prawo.md',
   webhook: 'import.md',
   uzytkownicy: 'pierwszy-dzien.md',

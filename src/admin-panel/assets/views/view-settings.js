@@ -1,11 +1,13 @@
 // Ustawienia (settings), in tabs: the publication (where the files are served, what is listed, the
 // schedule), the developer entities (official columns 1–28), the investments' locations (29–35)
-// and prospectus (58), the site options extensions define, and the legacy key parameter. Every
+// and prospectus (58), the site options extensions define, the legacy key parameter, and the
+// e-mail server with the panel's address (operator/mail-settings-tab.js). Every
 // form sends the public REST call and shows the server's issues at their fields; nothing is
 // checked here that the API would not check again.
 import { badge, facts, formatDate, h, mono, replaceChildren } from '../dom.js'
 import { hashRoute, offerStatusLabel, VOIVODESHIPS } from '../editor/editor-labels.js'
 import { tr } from '../i18n.js'
+import { mailSettingsTab } from '../operator/mail-settings-tab.js'
 import { scheduleField } from '../fields/schedule-field.js'
 import {
   alertBox,
@@ -28,6 +30,7 @@ const TABS = [
   ['lokalizacje', ['Lokalizacje inwestycji', 'Investment locations']],
   ['opcje', ['Opcje strony', 'Site options']],
   ['generate', ['Dawny adres generowania', 'Legacy generating address']],
+  ['poczta', ['Poczta i adres panelu', 'E-mail and panel address']],
 ]
 
 const LISTABLE_STATUSES = ['available', 'reserved', 'sold', 'unavailable']
@@ -852,15 +855,17 @@ async function legacyTab(root, api) {
   )
 }
 
-export async function renderSettings(root, { api }) {
+export async function renderSettings(root, { api, user }) {
   const { segments } = hashRoute()
-  const tab = TABS.some(([name]) => name === segments[1]) ? segments[1] : 'publikacja'
+  // the e-mail settings are the administrator's (manage_options), like the API that answers them
+  const tabs = TABS.filter(([name]) => name !== 'poczta' || user?.capabilities?.includes('manage_options'))
+  const tab = tabs.some(([name]) => name === segments[1]) ? segments[1] : 'publikacja'
   root.append(
     h('div', { class: 'page-header' }, h('h1', {}, tr('Ustawienia', 'Settings'))),
     h(
       'nav',
       { class: 'tabs', 'aria-label': tr('Części ustawień', 'Parts of the settings') },
-      TABS.map(([name, title]) =>
+      tabs.map(([name, title]) =>
         h(
           'a',
           { href: `#/ustawienia/${name}`, 'aria-current': name === tab ? 'page' : null, dataset: { tab: name } },
@@ -877,6 +882,7 @@ export async function renderSettings(root, { api }) {
     lokalizacje: locationsTab,
     opcje: siteOptionsTab,
     generate: legacyTab,
+    poczta: (element, client) => mailSettingsTab(element, client, user),
   }[tab]
   await render(body, api)
 }
