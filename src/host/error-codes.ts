@@ -199,6 +199,11 @@ export const ERROR_CODES = {
     description: 'An earlier execution ended without a confirmed outcome; an administrator checks it first.',
   },
   import_failed: { status: [422], description: 'The execution was refused and nothing was written.' },
+  import_file_unreadable: {
+    status: [422],
+    description:
+      'The header row of the file cannot be read (POST /imports/offer/headers); `reason` is the file error code a preview of it would report.',
+  },
   archiving_confirmation_required: {
     status: [422],
     description:

@@ -1,7 +1,9 @@
 /*
  * POST /imports/offer: multipart (file, mode, mapping) previews; form-encoded (job_id,
- * confirm_archiving) with an Idempotency-Key executes. GET /imports/{id} returns the job record.
- * Both need `manage_options` and the `bulk_import` entitlement.
+ * confirm_archiving) with an Idempotency-Key executes. POST /imports/offer/headers reads a file's
+ * header row (for the column assignment) and writes nothing. GET /imports/{id} returns the job
+ * record. Reading a job needs `dg_read_all`, the rest `dg_import`; all need the `bulk_import`
+ * entitlement.
  */
 import fs from 'node:fs/promises'
 import path from 'node:path'
@@ -18,10 +20,14 @@ import { requireEntitlement } from '../licensing/require-entitlement.js'
 import { executeOfferImport } from './execution/execute-offer-import.js'
 import { getImportJob } from './import-job-view.js'
 import { parseMapping, parseMode } from './import-mapping.js'
+import { previewOfferFileHeaders } from './offer-file-headers.js'
 import { previewOfferImport } from './preview-offer-import.js'
 import {
   OFFER_IMPORT_SCHEMAS,
   OfferExecuteResponse,
+  OfferFileHeadersBody,
+  OfferFileHeadersResponse,
+  OfferFileUnreadableSchema,
   OfferImportBody,
   OfferImportHeaders,
   OfferImportInvalidSchema,
@@ -126,6 +132,43 @@ export async function importRoutes(fastify: FastifyInstance): Promise<void> {
       // preview's validator the first time an execution answers: 30-70 ms on the event loop)
       answerAs(reply, EXECUTE_ANSWER)
       return { id: outcome.id, result: outcome.result, ...(outcome.replayed ? { replayed: true } : {}) }
+    },
+  )
+
+  // a multipart body, read by the handler: described for the document only
+  app.post(
+    '/imports/offer/headers',
+    {
+      preHandler: guard,
+      schema: {
+        operationId: 'readOfferFileHeaders',
+        tags: ['imports'],
+        summary: "An offer file's header row and first rows, for the column assignment; writes nothing",
+        security,
+        documented: { body: OfferFileHeadersBody },
+        response: {
+          200: OfferFileHeadersResponse,
+          ...errorResponses(400, 401, 403, 413),
+          422: errorResponse(422, OfferFileUnreadableSchema),
+        },
+      },
+    },
+    async (request) => {
+      await requirePrincipal(request)
+      if (!request.isMultipart())
+        throw new PluginError('invalid_upload', 400, { message: 'Send the file as multipart/form-data, field "file".' })
+      const form = await receiveMultipartForm(request, uploadDir, 'upload')
+      if (!form.filePath)
+        throw new PluginError('invalid_upload', 400, { message: 'The multipart body has no "file" field.' })
+      try {
+        return await previewOfferFileHeaders(app.ctx, {
+          filePath: form.filePath,
+          fileName: form.fileName,
+          sheet: form.fields.sheet,
+        })
+      } finally {
+        await fs.rm(form.filePath, { force: true })
+      }
     },
   )
 

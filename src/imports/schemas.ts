@@ -10,6 +10,8 @@ import { Type } from 'typebox'
 
 import { stringEnum } from '../host/http/schemas.js'
 import { CANONICAL_FIELDS, type CanonicalField } from '../offers/canonical-fields.js'
+import { FILE_ERROR_CODES } from './reading/file-errors.js'
+import { SAMPLE_ROWS } from './reading/read-file-headers.js'
 
 /** Idempotency-Key of an import execution and of a webhook event. */
 export const IDEMPOTENCY_KEY_PATTERN = '^[A-Za-z0-9._:-]{8,128}$'
@@ -227,6 +229,49 @@ export const OfferImportBody = {
         },
         { description: 'Execution (step 2) of a valid preview; needs the Idempotency-Key header' },
       ),
+    },
+  },
+}
+
+/** The answer of POST /imports/offer/headers (offer-file-headers.ts). */
+export const OfferFileHeadersResponse = Type.Object(
+  {
+    format: stringEnum(['csv', 'xlsx'], { description: 'Recognised from the content, not the name' }),
+    headers: Type.Array(Type.String(), {
+      description: 'The header row in column order, trimmed: the texts a mapping names',
+    }),
+    header_row: Type.Integer({ description: 'The row number of the header row (rows above it are empty)' }),
+    sheet: Type.Optional(Type.String({ description: 'XLSX: the worksheet read' })),
+    sheets: Type.Optional(Type.Array(Type.String(), { description: "XLSX: the workbook's worksheets, in tab order" })),
+    sample_rows: Type.Array(Type.Array(Type.String()), {
+      description: `The first data rows (up to ${SAMPLE_ROWS}), each as its cells in header order; '' for an empty cell`,
+    }),
+  },
+  { description: 'The header row of the file and its first rows; nothing was written' },
+)
+
+export const OfferFileUnreadableSchema = Type.Object(
+  {
+    error: Type.Literal('import_file_unreadable'),
+    reason: stringEnum([...FILE_ERROR_CODES], { description: 'What is wrong with the file, as a preview reports it' }),
+    message: Type.String(),
+    message_pl: Type.String({ description: 'The same in Polish, with what to do' }),
+  },
+  { additionalProperties: true, description: 'The header row of the file cannot be read' },
+)
+
+/** The request body of POST /imports/offer/headers, for the document. */
+export const OfferFileHeadersBody = {
+  content: {
+    'multipart/form-data': {
+      schema: Type.Object({
+        file: Type.String({
+          format: 'binary',
+          contentMediaType: 'application/octet-stream',
+          description: 'CSV (UTF-8 or Windows-1250; `;`, `,` or tab) or XLSX',
+        }),
+        sheet: Type.Optional(Type.String({ description: 'XLSX: the worksheet to read (default: the first)' })),
+      }),
     },
   },
 }

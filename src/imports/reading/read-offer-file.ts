@@ -39,6 +39,8 @@ export interface OfferFileReader {
   delimiter?: string
   /** XLSX only: the name of the sheet read. */
   sheet?: string
+  /** XLSX only: the names of the workbook's worksheets, in tab order. */
+  sheets?: string[]
   /** Header texts in column order, trimmed, otherwise verbatim; none empty, no duplicates. */
   headers: string[]
   /** The row number of the header row (see `OfferFileRow.row`). */
@@ -110,6 +112,7 @@ export async function readOfferFile(args: ReadOfferFileArgs): Promise<OfferFileR
     return {
       format: 'xlsx',
       sheet: sheet.name,
+      sheets: workbook.sheets.map((candidate) => candidate.name),
       headers: [...table.headers],
       headerRow: table.row,
       ...rowsOf(() => dataRowBatches(readXlsxRecordBatches(workbook, sheet), table, limits.maxRows), table.headers),

@@ -307,6 +307,22 @@ describeEachDatabase('OpenAPI document against real responses: integrations', (g
       (await call('get', `${V2}/imports/{id}`, { params: { id }, query: { page: '9' }, headers: asAdmin() }))
         .statusCode,
     ).toBe(400)
+
+    // the header row before a preview: 200, a file it cannot read 422, no file 400
+    const headersOf = (fields: Record<string, string>, file?: { name: string; content: Buffer | string }) => {
+      const body = multipart(fields, file)
+      return call('post', `${V2}/imports/offer/headers`, { payload: body.payload, headers: asAdmin(body.headers) })
+    }
+    const read = await headersOf({}, { name: 'oferty.csv', content: `${IMPORT_HEADER}\nOA-INV;OA-9\n` })
+    expect(read.statusCode, read.body).toBe(200)
+    expect(read.json()).toMatchObject({ format: 'csv', header_row: 1 })
+    const workbook = await headersOf({}, { name: 'raport.xlsx', content: REAL_REPORT })
+    expect(workbook.statusCode, workbook.body).toBe(200)
+    expect(workbook.json()).toMatchObject({ format: 'xlsx' })
+    const unreadable = await headersOf({ sheet: 'Brak' }, { name: 'raport.xlsx', content: REAL_REPORT })
+    expect(unreadable.statusCode).toBe(422)
+    expect(unreadable.json()).toMatchObject({ error: 'import_file_unreadable', reason: 'sheet_not_found' })
+    expect((await headersOf({ sheet: 'Oferty' })).statusCode).toBe(400)
   })
 
   it('the property webhook: 202, replay 200, 401, 400 and 422; the webhook key', async () => {
