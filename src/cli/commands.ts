@@ -79,11 +79,15 @@ export const COMMANDS: Command[] = [
   },
   {
     name: 'user create',
-    summary: 'Create a user (roles: administrator, dg_catalog_reader)',
+    summary: 'Create a user (roles: administrator, dg_operator, dg_auditor, dg_catalog_reader)',
     options: {
       login: { type: 'string', required: true, description: 'login name' },
       email: { type: 'string', required: true, description: 'e-mail address' },
-      role: { type: 'string', required: true, description: 'administrator or dg_catalog_reader' },
+      role: {
+        type: 'string',
+        required: true,
+        description: 'administrator, dg_operator, dg_auditor or dg_catalog_reader',
+      },
       password: { type: 'string', description: 'login password (generated when omitted)' },
       'display-name': { type: 'string', description: 'name shown in the admin panel' },
     },

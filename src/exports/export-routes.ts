@@ -18,7 +18,8 @@ import { exportCsv, exportOffers, exportXlsx } from './offer-export.js'
 import { executePriceChange, previewPriceChange } from '../bulk-changes/bulk-price-change.js'
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
-const guard = [requireCapability('manage_options')]
+const readGuard = [requireCapability('dg_read_all')]
+const writeGuard = [requireCapability('dg_edit_catalog')]
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 const Format = stringEnum(['csv', 'xlsx'] as const, { default: 'xlsx', description: 'csv (UTF-8, ;) or xlsx' })
 
@@ -105,7 +106,7 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/offers/export',
     {
-      preHandler: guard,
+      preHandler: writeGuard,
       schema: {
         operationId: 'exportOffers',
         tags: ['editor'],
@@ -133,7 +134,7 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/imports/template',
     {
-      preHandler: guard,
+      preHandler: readGuard,
       schema: {
         operationId: 'importTemplate',
         tags: ['imports'],
@@ -153,7 +154,7 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/offers/price-change/preview',
     {
-      preHandler: guard,
+      preHandler: readGuard,
       schema: {
         operationId: 'previewPriceChange',
         tags: ['editor'],
@@ -187,7 +188,7 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/offers/price-change/execute',
     {
-      preHandler: guard,
+      preHandler: writeGuard,
       schema: {
         operationId: 'executePriceChange',
         tags: ['editor'],

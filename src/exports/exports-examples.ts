@@ -14,7 +14,7 @@ export const EXPORTS_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/imports/template': {
     description:
-      "An empty import file with the import's own columns, as CSV (UTF-8 with a byte-order mark, ; between cells) or XLSX whose second sheet describes each column. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs the bulk_import entitlement (403 pro_feature_required otherwise). 400 for an unknown format.",
+      "An empty import file with the import's own columns, as CSV (UTF-8 with a byte-order mark, ; between cells) or XLSX whose second sheet describes each column. Administrators, operators and auditors (dg_read_all), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs the bulk_import entitlement (403 pro_feature_required otherwise). 400 for an unknown format.",
     parameters: {
       format: 'csv',
     },
@@ -95,7 +95,7 @@ export const EXPORTS_EXAMPLES: OperationDocsByRoute = {
   },
   'POST /wp-json/dg/v2/offers/price-change/execute': {
     description:
-      "Executes a price change previewed before, as one import run: every price record in the history with its valid-from date and an audit entry with the reason. The preview's job is executed once only. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs the bulk_import entitlement (403 pro_feature_required otherwise). 404 for an unknown preview, 409 as an import execution (import_pending with Retry-After while it runs, import_conflict, import_recovery_required).",
+      "Executes a price change previewed before, as one import run: every price record in the history with its valid-from date and an audit entry with the reason. The preview's job is executed once only. Administrators and operators (dg_edit_catalog), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs the bulk_import entitlement (403 pro_feature_required otherwise). 404 for an unknown preview, 409 as an import execution (import_pending with Retry-After while it runs, import_conflict, import_recovery_required).",
     response: {
       status: 200,
       body: {

@@ -112,7 +112,10 @@ export const ERROR_CODES = {
     description: 'The login may use letters, digits and . _ @ - only, 1 to 60 characters.',
   },
   invalid_email: { status: [400], description: 'The e-mail address is not valid.' },
-  invalid_role: { status: [400], description: 'The role is neither administrator nor dg_catalog_reader.' },
+  invalid_role: {
+    status: [400],
+    description: 'The role is not one of administrator, dg_operator, dg_auditor, dg_catalog_reader.',
+  },
   weak_password: { status: [400], description: 'The login password has fewer than 12 characters.' },
   invalid_user: { status: [422], description: 'The user change is not valid (for example an empty display name).' },
   user_not_found: { status: [404], description: 'No user has this id or login.' },

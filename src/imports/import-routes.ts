@@ -52,7 +52,8 @@ function answerAs(reply: FastifyReply, shape: Record<string, unknown>): void {
 
 export async function importRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
-  const guard = [requireCapability('manage_options'), requireEntitlement('bulk_import')]
+  const readGuard = [requireCapability('dg_read_all'), requireEntitlement('bulk_import')]
+  const writeGuard = [requireCapability('dg_import'), requireEntitlement('bulk_import')]
   const uploadDir = path.join(app.ctx.config.dataDir, 'uploads')
   for (const schema of OFFER_IMPORT_SCHEMAS) app.addSchema(schema)
 
@@ -60,7 +61,7 @@ export async function importRoutes(fastify: FastifyInstance): Promise<void> {
   app.post<{ Body: Record<string, unknown> | undefined }>(
     '/imports/offer',
     {
-      preHandler: guard,
+      preHandler: writeGuard,
       schema: {
         operationId: 'importOffers',
         tags: ['imports'],
@@ -139,7 +140,7 @@ export async function importRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/imports/offer/headers',
     {
-      preHandler: guard,
+      preHandler: writeGuard,
       schema: {
         operationId: 'readOfferFileHeaders',
         tags: ['imports'],
@@ -175,7 +176,7 @@ export async function importRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/imports/:id',
     {
-      preHandler: guard,
+      preHandler: readGuard,
       schema: {
         operationId: 'getImportJob',
         tags: ['imports'],

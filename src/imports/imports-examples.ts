@@ -83,7 +83,7 @@ export const IMPORTS_EXAMPLES: OperationDocsByRoute = {
   },
   'POST /wp-json/dg/v2/imports/offer/headers': {
     description:
-      "Reads the header row of an offer file (multipart: file, optional sheet) as the preview reads it, and its first rows, so that a client offers the column assignment before the preview: format (csv or xlsx, recognised from the content), headers in column order, header_row, for a workbook the sheet read and every sheet's name, and sample_rows (up to 3 data rows as cells in header order). Writes nothing: no job, no audit entry; the file is deleted once read. 422 import_file_unreadable with `reason` (the file error code a preview would report: unsupported_format, xlsx_corrupt, file_empty, sheet_not_found, duplicate_header, …), message and message_pl; 400 invalid_upload without a file; 413 file_too_large. Administrators only (manage_options) with the bulk_import entitlement, like the other import operations.",
+      "Reads the header row of an offer file (multipart: file, optional sheet) as the preview reads it, and its first rows, so that a client offers the column assignment before the preview: format (csv or xlsx, recognised from the content), headers in column order, header_row, for a workbook the sheet read and every sheet's name, and sample_rows (up to 3 data rows as cells in header order). Writes nothing: no job, no audit entry; the file is deleted once read. 422 import_file_unreadable with `reason` (the file error code a preview would report: unsupported_format, xlsx_corrupt, file_empty, sheet_not_found, duplicate_header, …), message and message_pl; 400 invalid_upload without a file; 413 file_too_large. Administrators and operators (dg_import) with the bulk_import entitlement, like the other import operations.",
     response: {
       status: 200,
       body: {
@@ -101,7 +101,7 @@ export const IMPORTS_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/imports/{id}': {
     description:
-      'An import job record (id of 32 hex characters, type, mode, status, operator, counters, dates, result) with a page of its items (page, per_page, total_items). Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs the bulk_import entitlement (403 pro_feature_required otherwise). 404 import_not_found for an unknown job.',
+      'An import job record (id of 32 hex characters, type, mode, status, operator, counters, dates, result) with a page of its items (page, per_page, total_items). Administrators, operators and auditors (dg_read_all), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs the bulk_import entitlement (403 pro_feature_required otherwise). 404 import_not_found for an unknown job.',
     response: {
       status: 200,
       body: {

@@ -30,7 +30,8 @@ const tags = ['sources']
 
 export async function sourceRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
-  const guard = [requireCapability('manage_options'), requireEntitlement('bulk_import')]
+  const readGuard = [requireCapability('dg_read_all'), requireEntitlement('bulk_import')]
+  const writeGuard = [requireCapability('dg_import'), requireEntitlement('bulk_import')]
   for (const schema of SOURCE_SCHEMAS) app.addSchema(schema)
   app.addHook('onSend', async (_request, reply) => {
     reply.header('Cache-Control', 'no-store')
@@ -39,7 +40,7 @@ export async function sourceRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/sources',
     {
-      preHandler: guard,
+      preHandler: readGuard,
       schema: {
         operationId: 'listSources',
         tags,
@@ -54,7 +55,7 @@ export async function sourceRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/sources',
     {
-      preHandler: guard,
+      preHandler: writeGuard,
       schema: {
         operationId: 'createSource',
         tags,
@@ -102,7 +103,7 @@ export async function sourceRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/sources/:id',
     {
-      preHandler: guard,
+      preHandler: readGuard,
       schema: {
         operationId: 'getSource',
         tags,
@@ -118,7 +119,7 @@ export async function sourceRoutes(fastify: FastifyInstance): Promise<void> {
   app.patch(
     '/sources/:id',
     {
-      preHandler: guard,
+      preHandler: writeGuard,
       schema: {
         operationId: 'updateSource',
         tags,
@@ -141,7 +142,7 @@ export async function sourceRoutes(fastify: FastifyInstance): Promise<void> {
   app.delete(
     '/sources/:id',
     {
-      preHandler: guard,
+      preHandler: writeGuard,
       schema: {
         operationId: 'deleteSource',
         tags,
@@ -161,7 +162,7 @@ export async function sourceRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/sources/:id/run',
     {
-      preHandler: guard,
+      preHandler: writeGuard,
       schema: {
         operationId: 'runSource',
         tags,
@@ -196,7 +197,7 @@ export async function sourceRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/source-runs',
     {
-      preHandler: guard,
+      preHandler: readGuard,
       schema: {
         operationId: 'listSourceRuns',
         tags,
@@ -225,7 +226,7 @@ export async function sourceRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/source-runs/:id',
     {
-      preHandler: guard,
+      preHandler: readGuard,
       schema: {
         operationId: 'getSourceRun',
         tags,
@@ -252,7 +253,7 @@ export async function sourceRoutes(fastify: FastifyInstance): Promise<void> {
     app.post(
       `/source-runs/:id/${verb}`,
       {
-        preHandler: guard,
+        preHandler: writeGuard,
         schema: {
           operationId: verb === 'apply' ? 'applySourceRun' : 'rejectSourceRun',
           tags,

@@ -7,7 +7,7 @@ import type { OperationDocsByRoute } from '../host/http/openapi/operation-docs.j
 export const SOURCES_EXAMPLES: OperationDocsByRoute = {
   'GET /wp-json/dg/v2/sources': {
     description:
-      'The scheduled sources (an https CSV/XLSX address pulled on a schedule and imported within guards), each with its latest run. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs the bulk_import entitlement (403 pro_feature_required otherwise).',
+      'The scheduled sources (an https CSV/XLSX address pulled on a schedule and imported within guards), each with its latest run. Administrators, operators and auditors (dg_read_all), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs the bulk_import entitlement (403 pro_feature_required otherwise).',
     response: {
       status: 200,
       body: {
@@ -100,7 +100,7 @@ export const SOURCES_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/sources/{id}': {
     description:
-      'One scheduled source with its schedule, mapping, guards and latest run; header values are masked. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs the bulk_import entitlement (403 pro_feature_required otherwise). 404 for an unknown id.',
+      'One scheduled source with its schedule, mapping, guards and latest run; header values are masked. Administrators, operators and auditors (dg_read_all), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs the bulk_import entitlement (403 pro_feature_required otherwise). 404 for an unknown id.',
     response: {
       status: 200,
       body: {
@@ -135,7 +135,7 @@ export const SOURCES_EXAMPLES: OperationDocsByRoute = {
   },
   'PATCH /wp-json/dg/v2/sources/{id}': {
     description:
-      'Changes a scheduled source; only the fields sent change, headers replaces every header and {} removes them. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs the bulk_import entitlement (403 pro_feature_required otherwise). 404 for an unknown id, 400 for an invalid address, schedule or mapping. Audited.',
+      'Changes a scheduled source; only the fields sent change, headers replaces every header and {} removes them. Administrators and operators (dg_import), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs the bulk_import entitlement (403 pro_feature_required otherwise). 404 for an unknown id, 400 for an invalid address, schedule or mapping. Audited.',
     response: {
       status: 200,
       body: {
@@ -173,7 +173,7 @@ export const SOURCES_EXAMPLES: OperationDocsByRoute = {
   },
   'DELETE /wp-json/dg/v2/sources/{id}': {
     description:
-      'Removes a scheduled source; its runs stay on record. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs the bulk_import entitlement (403 pro_feature_required otherwise). 404 for an unknown id. Audited.',
+      'Removes a scheduled source; its runs stay on record. Administrators and operators (dg_import), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs the bulk_import entitlement (403 pro_feature_required otherwise). 404 for an unknown id. Audited.',
     response: {
       status: 200,
       body: {
@@ -208,7 +208,7 @@ export const SOURCES_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/source-runs': {
     description:
-      "Runs of every scheduled source (or of one, by source_id), newest first and paged; outcome=held lists the runs waiting for an operator's decision. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs the bulk_import entitlement (403 pro_feature_required otherwise).",
+      "Runs of every scheduled source (or of one, by source_id), newest first and paged; outcome=held lists the runs waiting for an operator's decision. Administrators, operators and auditors (dg_read_all), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs the bulk_import entitlement (403 pro_feature_required otherwise).",
     response: {
       status: 200,
       body: {
@@ -240,7 +240,7 @@ export const SOURCES_EXAMPLES: OperationDocsByRoute = {
   },
   'GET /wp-json/dg/v2/source-runs/{id}': {
     description:
-      "One run of a scheduled source with its outcome, guards and a page of its plan's changes (before and after per offer). Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs the bulk_import entitlement (403 pro_feature_required otherwise). 404 for an unknown id.",
+      "One run of a scheduled source with its outcome, guards and a page of its plan's changes (before and after per offer). Administrators, operators and auditors (dg_read_all), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs the bulk_import entitlement (403 pro_feature_required otherwise). 404 for an unknown id.",
     response: {
       status: 200,
       body: {

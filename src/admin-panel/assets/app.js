@@ -38,45 +38,133 @@ const GROUPS = {
 
 /**
  * The panel's sections in the order of the navigation. `route` is the address (#/route/…), `title`
- * [Polish, English], `render(page, {api, user, signal})` draws the view.
- * @typedef {{ route: string, group?: string, title: string[], render: (page: HTMLElement, context: any) => unknown }} Section
+ * [Polish, English], `capability` the one the signed-in user needs to see the section (the API
+ * refuses the rest with 403 anyway: docs/decisions/roles-and-capabilities.md), `render(page, {api,
+ * user, signal})` draws the view.
+ * @typedef {{ route: string, group?: string, capability?: string, title: string[], render: (page: HTMLElement, context: any) => unknown }} Section
  * @type {Section[]}
  */
 const SECTIONS = [
-  { route: 'status', group: 'daily', title: ['Pulpit', 'Dashboard'], render: renderDashboard },
-  { route: 'publikacja', group: 'daily', title: ['Publikacja', 'Publication'], render: renderPublication },
-  { route: 'historia', group: 'daily', title: ['Historia publikacji', 'Publication history'], render: renderHistory },
-  { route: 'raport', group: 'daily', title: ['Import raportu', 'Report import'], render: renderReportImport },
+  {
+    route: 'status',
+    group: 'daily',
+    capability: 'dg_read_all',
+    title: ['Pulpit', 'Dashboard'],
+    render: renderDashboard,
+  },
+  {
+    route: 'publikacja',
+    group: 'daily',
+    capability: 'dg_read_all',
+    title: ['Publikacja', 'Publication'],
+    render: renderPublication,
+  },
+  {
+    route: 'historia',
+    group: 'daily',
+    capability: 'dg_read_all',
+    title: ['Historia publikacji', 'Publication history'],
+    render: renderHistory,
+  },
+  {
+    route: 'raport',
+    group: 'daily',
+    capability: 'dg_import',
+    title: ['Import raportu', 'Report import'],
+    render: renderReportImport,
+  },
   {
     route: 'audyt-publikacji',
     group: 'daily',
+    capability: 'dg_read_all',
     title: ['Audyt publikacji', 'Publication audit'],
     render: renderPublicationAudit,
   },
-  { route: 'inwestycje', group: 'catalog', title: ['Inwestycje', 'Investments'], render: renderInvestments },
-  { route: 'oferty', group: 'catalog', title: ['Oferty', 'Offers'], render: renderOffers },
-  { route: 'import', group: 'catalog', title: ['Import ofert', 'Offer import'], render: renderImports },
-  { route: 'zrodla', group: 'catalog', title: ['Źródła ofert', 'Offer sources'], render: renderSources },
+  {
+    route: 'inwestycje',
+    group: 'catalog',
+    capability: 'dg_read_all',
+    title: ['Inwestycje', 'Investments'],
+    render: renderInvestments,
+  },
+  { route: 'oferty', group: 'catalog', capability: 'dg_read_all', title: ['Oferty', 'Offers'], render: renderOffers },
+  {
+    route: 'import',
+    group: 'catalog',
+    capability: 'dg_read_all',
+    title: ['Import ofert', 'Offer import'],
+    render: renderImports,
+  },
+  {
+    route: 'zrodla',
+    group: 'catalog',
+    capability: 'dg_read_all',
+    title: ['Źródła ofert', 'Offer sources'],
+    render: renderSources,
+  },
   {
     route: 'ceny-na-stronie',
     group: 'catalog',
+    capability: 'dg_read_all',
     title: ['Ceny na stronie WWW', 'Prices on the website'],
     render: renderWebsitePrices,
   },
   {
     route: 'zmiana-cen',
     group: 'catalog',
+    capability: 'dg_read_all',
     title: ['Eksport i zmiana cen', 'Export and price change'],
     render: renderPriceChange,
   },
-  { route: 'ustawienia', group: 'admin', title: ['Ustawienia', 'Settings'], render: renderSettings },
-  { route: 'alerty', group: 'admin', title: ['Alerty', 'Alerts'], render: renderAlerts },
-  { route: 'licencja', group: 'admin', title: ['Licencja', 'Licence'], render: renderLicense },
+  {
+    route: 'ustawienia',
+    group: 'admin',
+    capability: 'dg_read_all',
+    title: ['Ustawienia', 'Settings'],
+    render: renderSettings,
+  },
+  {
+    route: 'alerty',
+    group: 'admin',
+    capability: 'dg_read_administration',
+    title: ['Alerty', 'Alerts'],
+    render: renderAlerts,
+  },
+  {
+    route: 'licencja',
+    group: 'admin',
+    capability: 'dg_read_administration',
+    title: ['Licencja', 'Licence'],
+    render: renderLicense,
+  },
   // a trial's page, reached from Ustawienia → Poczta i adres panelu rather than from the menu
-  { route: 'skrzynka-nadawcza', title: ['Skrzynka nadawcza', 'Outbox'], render: renderOutbox },
-  { route: 'webhook', group: 'admin', title: ['Klucz webhooka', 'Webhook key'], render: renderWebhook },
-  { route: 'uzytkownicy', group: 'admin', title: ['Użytkownicy', 'Users'], render: renderUsers },
-  { route: 'audyt', group: 'admin', title: ['Dziennik zdarzeń', 'Audit log'], render: renderAudit },
+  {
+    route: 'skrzynka-nadawcza',
+    capability: 'manage_options',
+    title: ['Skrzynka nadawcza', 'Outbox'],
+    render: renderOutbox,
+  },
+  {
+    route: 'webhook',
+    group: 'admin',
+    capability: 'manage_options',
+    title: ['Klucz webhooka', 'Webhook key'],
+    render: renderWebhook,
+  },
+  {
+    route: 'uzytkownicy',
+    group: 'admin',
+    capability: 'dg_read_administration',
+    title: ['Użytkownicy', 'Users'],
+    render: renderUsers,
+  },
+  {
+    route: 'audyt',
+    group: 'admin',
+    capability: 'dg_read_all',
+    title: ['Dziennik zdarzeń', 'Audit log'],
+    render: renderAudit,
+  },
 ]
 const ROUTES = Object.fromEntries(SECTIONS.map((section) => [section.route, section]))
 // an address the panel does not know says so (a mistyped or outdated link), never the dashboard
@@ -98,33 +186,42 @@ function routeName() {
 
 const sectionOf = (name) => ROUTES[name] ?? UNKNOWN
 
-/** The navigation, in the current language, from SECTIONS. */
+/** The capability that lets a user into the panel at all (an API-only account has not got it). */
+const PANEL_CAPABILITY = 'dg_read_all'
+const userCan = (capability) => Boolean(user?.capabilities.includes(capability))
+const allowed = (section) => section.capability === undefined || userCan(section.capability)
+
+/** The navigation, in the current language, from SECTIONS: only the sections the user's role may use. */
 function drawNav() {
   replaceChildren(
     nav,
-    Object.entries(GROUPS).map(([group, title]) =>
-      h(
-        'div',
-        { class: 'nav-group', dataset: { group } },
-        h('span', { class: 'nav-group-title' }, tr(...title)),
-        SECTIONS.filter((section) => section.group === group).map((section) =>
-          h('a', { href: `#/${section.route}`, dataset: { route: section.route } }, tr(...section.title)),
-        ),
-        // the interactive API documentation the service serves from its OpenAPI document
+    Object.entries(GROUPS).map(([group, title]) => {
+      const sections = SECTIONS.filter((section) => section.group === group && allowed(section))
+      // the interactive API documentation the service serves from its OpenAPI document
+      const docs =
         group === 'admin'
           ? h(
               'a',
               { href: `${api.base}/docs`, target: '_blank', rel: 'noopener' },
               tr('Dokumentacja API', 'API documentation'),
             )
-          : null,
-      ),
-    ),
+          : null
+      if (sections.length === 0 && !docs) return null
+      return h(
+        'div',
+        { class: 'nav-group', dataset: { group } },
+        h('span', { class: 'nav-group-title' }, tr(...title)),
+        sections.map((section) =>
+          h('a', { href: `#/${section.route}`, dataset: { route: section.route } }, tr(...section.title)),
+        ),
+        docs,
+      )
+    }),
   )
 }
 
 function setChrome(loggedIn) {
-  nav.hidden = !loggedIn || !user.capabilities.includes('manage_options')
+  nav.hidden = !loggedIn || !userCan(PANEL_CAPABILITY)
   account.hidden = !loggedIn
   const name = /** @type {HTMLElement} */ (document.getElementById('account-name'))
   if (loggedIn) name.textContent = user.display_name || user.login
@@ -156,7 +253,7 @@ async function show() {
   const page = h('div', { class: 'page', dataset: { view: name } })
   replaceChildren(view, page)
   view.focus({ preventScroll: true })
-  if (!user.capabilities.includes('manage_options')) {
+  if (!userCan(PANEL_CAPABILITY)) {
     page.append(
       alertBox(
         'warning',
@@ -165,8 +262,27 @@ async function show() {
           'p',
           {},
           tr(
-            `Zalogowano jako ${user.login} (${roleLabel(user.role)}). Panel służy administratorom; konto do odczytu katalogu korzysta wyłącznie z API katalogu (strona WWW).`,
-            `Logged in as ${user.login} (${roleLabel(user.role)}). The panel is for administrators; a catalog-reading account uses the catalog API only (the website).`,
+            `Zalogowano jako ${user.login} (${roleLabel(user.role)}). Panel służy administratorom, operatorom i audytorom; konto do odczytu katalogu korzysta wyłącznie z API katalogu (strona WWW).`,
+            `Logged in as ${user.login} (${roleLabel(user.role)}). The panel is for administrators, operators and auditors; a catalog-reading account uses the catalog API only (the website).`,
+          ),
+        ),
+      ),
+    )
+    return
+  }
+  if (!allowed(sectionOf(name))) {
+    // an address typed or bookmarked under another role: say so rather than draw a view of 403s
+    page.append(
+      h('div', { class: 'page-header' }, h('h1', {}, tr(...sectionOf(name).title))),
+      alertBox(
+        'warning',
+        tr('Twoja rola nie ma dostępu do tej sekcji.', 'Your role has no access to this section.'),
+        h(
+          'p',
+          {},
+          tr(
+            `Zalogowano jako ${user.login} (${roleLabel(user.role)}). Dostęp nadaje administrator w sekcji Użytkownicy.`,
+            `Logged in as ${user.login} (${roleLabel(user.role)}). An administrator grants access under Users.`,
           ),
         ),
       ),
@@ -186,6 +302,7 @@ async function show() {
 
 function onLoggedIn(loggedIn) {
   user = loggedIn
+  drawNav()
   // replaceState fires no hashchange, so the view is drawn once
   if (!location.hash) history.replaceState(null, '', '#/status')
   void show()
@@ -235,6 +352,7 @@ drawNav()
 async function boot() {
   try {
     user = await api.currentSession()
+    drawNav()
   } catch (error) {
     replaceChildren(
       view,

@@ -300,6 +300,8 @@ export const importActionLabel = (code) => pick(ACTIONS, code)
 
 const ROLES = {
   administrator: ['Administrator', 'Administrator'],
+  dg_operator: ['Operator', 'Operator'],
+  dg_auditor: ['Audytor', 'Auditor'],
   dg_catalog_reader: ['Odczyt katalogu przez API (strona WWW)', 'Catalog reading over the API (website)'],
 }
 export const roleLabel = (code) => pick(ROLES, code)
