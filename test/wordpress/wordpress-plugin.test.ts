@@ -1,23 +1,27 @@
 /*
  * The WordPress plugin (integrations/wordpress/dg-ceny) in a real WordPress: Debian's `wordpress`
- * package in Polish, PHP-FPM, nginx and MariaDB (test/helpers/servers/wordpress-site.ts). What a site owner
- * and a visitor notice: the shortcode and the block print the component's element and script,
- * escaped, and nothing broken when something is missing; the settings page keeps only a valid
- * service address, for administrators only; and in Chromium the page shows the table of an
- * investment served by the service on another origin, and a unit's price history.
+ * package in Polish, PHP-FPM, nginx and MariaDB (test/helpers/servers/wordpress-site.ts), the plugin
+ * installed from the zip `npm run build:wordpress` makes. What a site owner and a visitor notice: the
+ * plugins list describes it in Polish; the shortcode and the block print the component's element and
+ * script, escaped, and nothing broken when something is missing; the block shows a sample in the
+ * editor; the settings page keeps only a valid service address, for administrators only; and in
+ * Chromium the page shows the table of an investment served by the service on another origin, and a
+ * unit's price history behind a button in the text column.
  *
  * The service runs on SQLite only: the plugin touches none of its storage. .ci/run installs the
  * Debian packages; elsewhere the WordPress suite is skipped, visibly, when they are absent.
  */
 import { execFile } from 'node:child_process'
 import fs from 'node:fs'
+import os from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 
-import type { Browser, Page } from 'playwright-core'
+import type { Browser, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
+import { buildWordPressZip } from '../../scripts/build-wordpress.mjs'
 import { setUpDemo } from '../../src/demo/demo-setup.js'
 import { createTestUser, type TestUser } from '../helpers/factories.js'
 import { chromiumPresent, launchChromium } from '../helpers/panel-browser.js'
@@ -90,6 +94,15 @@ describe.skipIf(skipWordPress)(
   () => {
     let site: WordPressSite
     let browser: Browser | undefined
+    let zipDir: string | undefined
+
+    /** A screenshot (of the page's first screen, or of one element) into DG_PANEL_SCREENSHOTS when set. */
+    async function shot(tab: Page, name: string, element?: Locator): Promise<void> {
+      const folder = process.env.DG_PANEL_SCREENSHOTS
+      if (!folder) return
+      fs.mkdirSync(folder, { recursive: true })
+      await (element ?? tab).screenshot({ path: path.join(folder, `${name}.png`) })
+    }
 
     /** Publishes a page with this content; its address. */
     async function page(title: string, content: string): Promise<string> {
@@ -117,8 +130,11 @@ describe.skipIf(skipWordPress)(
 
     beforeAll(async () => {
       if (missing.length > 0) throw new Error(`Debian packages missing: ${missing.join(', ')} (.ci/run installs them)`)
+      // installed as a site owner does: the zip uploaded in Plugins → Add New → Upload Plugin
+      zipDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dg-wp-plugin-'))
+      const zip = buildWordPressZip(path.join(zipDir, 'dg-ceny.zip'))
       ;[site, browser] = await Promise.all([
-        startWordPress({ plugins: [PLUGIN], locale: 'pl_PL' }),
+        startWordPress({ plugins: [zip], locale: 'pl_PL' }),
         chromiumPresent ? launchChromium('pl-PL') : undefined,
       ])
       await site.php(`update_option('dg_ceny_service_url', '${SERVICE}');`)
@@ -127,7 +143,40 @@ describe.skipIf(skipWordPress)(
     afterAll(async () => {
       await browser?.close()
       await site?.stop()
+      if (zipDir) fs.rmSync(zipDir, { recursive: true, force: true })
     })
+
+    it.skipIf(!chromiumPresent)(
+      'is installed from its zip and described in Polish in the plugins list, with a link to its settings',
+      async () => {
+        // the zip's folder, unpacked by WordPress, not a link to the source folder
+        const installed = JSON.parse(
+          await site.php(
+            `echo json_encode([is_link(WP_PLUGIN_DIR . '/dg-ceny'), is_file(WP_PLUGIN_DIR . '/dg-ceny/languages/dg-ceny-pl_PL.mo'), in_array('dg-ceny/dg-ceny.php', get_option('active_plugins'), true)]);`,
+          ),
+        )
+        expect(installed).toEqual([false, true, true])
+        const context = await browser!.newContext({ locale: 'pl-PL', viewport: { width: 1280, height: 800 } })
+        const tab = await context.newPage()
+        tab.setDefaultTimeout(10_000)
+        try {
+          await login(tab, site.admin.login, site.admin.password)
+          await tab.goto(`${site.origin}/wp-admin/plugins.php`)
+          const row = tab.locator('tr[data-plugin="dg-ceny/dg-ceny.php"]')
+          expect(await row.locator('.plugin-title strong').textContent()).toBe('Ceny mieszkań – dane.gov.pl')
+          const description = (await row.locator('.plugin-description').textContent())?.trim()
+          expect(description).toBe(
+            'Pokazuje na tej stronie ceny lokali w ofercie i historię ich zmian, publikowane w dane.gov.pl przez serwis cen: shortcode i blok. Przechowuje wyłącznie adres serwisu.',
+          )
+          expect(await row.locator('.row-actions a', { hasText: 'Ustawienia' }).getAttribute('href')).toContain(
+            'options-general.php?page=dg-ceny',
+          )
+          await shot(tab, 'wordpress-plugins-list', row)
+        } finally {
+          await context.close()
+        }
+      },
+    )
 
     it('prints the component’s element and one deferred script for the shortcode, with every attribute escaped', async () => {
       const url = await page(
@@ -143,11 +192,12 @@ describe.skipIf(skipWordPress)(
       expect(body).toContain(
         `<div class="dg-ceny alignwide"><dg-offer-table investment="3" service="${SERVICE}/wp-json/dg/v2"></dg-offer-table></div>`,
       )
+      // the other views in a block of their own too, which the theme lays out in its text column
       expect(body).toContain(
-        `<dg-offer-card investment="3" unit="A/1.01" service="${SERVICE}/wp-json/dg/v2" lang="en"></dg-offer-card>`,
+        `<div class="dg-ceny"><dg-offer-card investment="3" unit="A/1.01" service="${SERVICE}/wp-json/dg/v2" lang="en"></dg-offer-card></div>`,
       )
       expect(body).toContain(
-        `<dg-price-history investment="3" unit="A/1.01&quot; onclick=&quot;alert(1)" service="${SERVICE}/wp-json/dg/v2"></dg-price-history>`,
+        `<div class="dg-ceny"><dg-price-history investment="3" unit="A/1.01&quot; onclick=&quot;alert(1)" service="${SERVICE}/wp-json/dg/v2"></dg-price-history></div>`,
       )
       expect(body).not.toContain('onclick="alert')
       const scripts = [...body.matchAll(/<script\b[^>]*\bdg-prices\.js[^>]*>/g)].map((m) => m[0])
@@ -278,6 +328,42 @@ describe.skipIf(skipWordPress)(
             timeout: 20_000,
           })
           expect(await tab.evaluate("wp.blocks.getBlockType('dg-ceny/ceny').title")).toBe('Ceny mieszkań')
+          expect(await tab.evaluate("wp.blocks.getBlockType('dg-ceny/ceny').description")).toBe(
+            'Ceny lokali w ofercie i ich historia, z serwisu publikującego ceny w dane.gov.pl.',
+          )
+          // before a number is given, the block shows what it will look like, with sample prices said to be a sample
+          await tab.evaluate(
+            "wp.data.dispatch('core/block-editor').insertBlocks(wp.blocks.createBlock('dg-ceny/ceny'))",
+          )
+          const sample = tab.locator('.dg-ceny-editor').first()
+          await sample.waitFor()
+          expect(await sample.locator('.dg-ceny-editor-status').textContent()).toBe(
+            'Podaj numer inwestycji w ustawieniach bloku.',
+          )
+          expect(await sample.locator('.dg-ceny-sample-label').textContent()).toBe(
+            'Przykładowe ceny: na stronie pojawią się ceny inwestycji z serwisu cen.',
+          )
+          const headers = await sample.locator('.dg-ceny-sample-table th').allTextContents()
+          expect(headers).toEqual(['Lokal', 'Pokoje', 'Powierzchnia', 'Cena za m²', 'Cena całkowita'])
+          // the first row's cells, their spaces (non-breaking in Polish numbers) as plain ones
+          const cells = (
+            await sample.locator('.dg-ceny-sample-table tbody tr').first().locator('td').allTextContents()
+          ).map((text) => text.replace(/\s/g, ' '))
+          expect(cells).toEqual(['A/1.01', '2', '48,20 m²', '12 400,00 zł', '597 680,00 zł'])
+          expect(await sample.locator('.dg-ceny-sample-table tbody tr').count()).toBe(3)
+          await shot(tab, 'wordpress-block-editor-sample', sample)
+          // the history view's sample: its button and the unit's prices
+          await tab.evaluate(
+            "wp.data.dispatch('core/block-editor').updateBlockAttributes(wp.data.select('core/block-editor').getBlocks()[0].clientId, { view: 'historia' })",
+          )
+          await sample.locator('.dg-ceny-sample-button', { hasText: 'Historia cen lokalu A/1.01' }).waitFor()
+          const history = await sample.locator('.dg-ceny-sample-history li').allTextContents()
+          expect(history.map((text) => text.replace(/\s/g, ' '))).toEqual([
+            'od 2026-03-01: 11 800,00 zł za m²',
+            'od 2026-06-01: 12 400,00 zł za m²',
+          ])
+          await shot(tab, 'wordpress-block-editor-history-sample', sample)
+          await tab.evaluate("wp.data.dispatch('core/block-editor').resetBlocks([])")
           await tab.evaluate(
             "wp.data.dispatch('core/block-editor').insertBlocks(wp.blocks.createBlock('dg-ceny/ceny', { investment: 3 }))",
           )
@@ -325,14 +411,6 @@ describe.skipIf(skipWordPress)(
         })
         await tab.goto(pageUrl)
         return tab
-      }
-
-      /** A screenshot of the first screen into DG_PANEL_SCREENSHOTS when set (docs/screenshots/wordpress). */
-      async function shot(tab: Page, name: string): Promise<void> {
-        const folder = process.env.DG_PANEL_SCREENSHOTS
-        if (!folder) return
-        fs.mkdirSync(folder, { recursive: true })
-        await tab.screenshot({ path: path.join(folder, `${name}.png`) })
       }
 
       beforeAll(async () => {
@@ -395,6 +473,34 @@ describe.skipIf(skipWordPress)(
         await shot(narrow, 'wordpress-390-table')
         await narrow.close()
         expect(problems).toEqual([])
+      })
+
+      it('lays the price history’s button out in the text column, like the paragraphs around it', async () => {
+        const url = await page(
+          'Historia cen lokalu',
+          `Ceny lokalu A/1.01 zmieniały się tak:\n\n[dg_ceny inwestycja="${investmentId}" widok="historia" lokal="A/1.01"]\n\nCeny obowiązują od dnia publikacji.`,
+        )
+        for (const width of [1280, 390]) {
+          const tab = await browser!.newPage({ viewport: { width, height: 900 }, locale: 'pl-PL' })
+          tab.setDefaultTimeout(10_000)
+          await tab.goto(url)
+          const button = tab.getByRole('button', { name: 'Historia cen lokalu A/1.01' })
+          await button.waitFor()
+          const text = tab.locator('.wp-block-post-content > p').first()
+          expect(await text.textContent()).toContain('zmieniały się tak')
+          const column = (await text.boundingBox())!
+          const box = (await button.boundingBox())!
+          // its left edge is the text's, and it ends within the text column
+          expect(
+            Math.abs(box.x - column.x),
+            `button ${JSON.stringify(box)}, text ${JSON.stringify(column)}`,
+          ).toBeLessThan(1)
+          expect(box.x + box.width).toBeLessThanOrEqual(column.x + column.width + 0.5)
+          await shot(tab, `wordpress-${width}-history-button`)
+          await button.click()
+          await tab.getByRole('dialog').waitFor()
+          await tab.close()
+        }
       })
 
       it('says the prices are not available, and the page stays whole, when the investment’s public prices are off', async () => {

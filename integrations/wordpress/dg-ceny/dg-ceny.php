@@ -2,7 +2,7 @@
 /**
  * Plugin Name:       Ceny mieszkań – dane.gov.pl
  * Description:       Shows the offer prices and their history published by the dane.gov.pl price service on this site: a shortcode and a block. Stores only the service's address.
- * Version:           1.0.0
+ * Version:           1.1.0
  * Requires at least: 6.1
  * Requires PHP:      7.4
  * Author:            dg-offers
@@ -18,7 +18,7 @@ if ( ! defined( 'ABSPATH' ) ) {
 	exit;
 }
 
-define( 'DG_CENY_VERSION', '1.0.0' );
+define( 'DG_CENY_VERSION', '1.1.0' );
 define( 'DG_CENY_DIR', __DIR__ );
 
 require_once __DIR__ . '/includes/settings.php';

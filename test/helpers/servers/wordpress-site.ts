@@ -70,7 +70,10 @@ export interface WordPressSite {
 }
 
 export interface WordPressOptions {
-  /** Folders linked into wp-content/plugins/ under their own name, and activated. */
+  /**
+   * Plugins, activated: a folder is linked into wp-content/plugins/ under its own name; a zip
+   * (named after the plugin's folder inside it) is installed as Plugins → Add New → Upload Plugin does.
+   */
   plugins: string[]
   /** The site's language, e.g. pl_PL (Debian's wordpress-l10n ships it). */
   locale?: string
@@ -92,7 +95,9 @@ export async function startWordPress(options: WordPressOptions): Promise<WordPre
     fs.mkdirSync(path.join(content, folder), { recursive: true, mode: 0o777 })
   fs.symlinkSync(path.join(WORDPRESS_ROOT, 'wp-content', 'themes'), path.join(content, 'themes'))
   fs.symlinkSync(path.join(WORDPRESS_ROOT, 'wp-content', 'languages'), path.join(content, 'languages'))
-  for (const plugin of options.plugins) fs.symlinkSync(plugin, path.join(content, 'plugins', path.basename(plugin)))
+  const zips = options.plugins.filter((plugin) => plugin.endsWith('.zip'))
+  for (const plugin of options.plugins)
+    if (!plugin.endsWith('.zip')) fs.symlinkSync(plugin, path.join(content, 'plugins', path.basename(plugin)))
 
   const port = await freePort()
   const origin = `http://127.0.0.1:${port}`
@@ -276,11 +281,26 @@ export async function startWordPress(options: WordPressOptions): Promise<WordPre
       ].join('\n'),
       true,
     )
+    for (const [index, zip] of zips.entries()) {
+      // the upgrader deletes the package it unpacked
+      const upload = path.join(dir, `upload-${index}.zip`)
+      fs.copyFileSync(zip, upload)
+      await php(
+        [
+          "require_once ABSPATH . 'wp-admin/includes/admin.php';",
+          "require_once ABSPATH . 'wp-admin/includes/class-wp-upgrader.php';",
+          "if (!defined('FS_METHOD')) define('FS_METHOD', 'direct');",
+          '$upgrader = new Plugin_Upgrader(new Automatic_Upgrader_Skin());',
+          `$result = $upgrader->install(${quote(upload)});`,
+          "if ($result !== true) { fwrite(STDERR, is_wp_error($result) ? $result->get_error_message() : implode(' ', $upgrader->skin->get_upgrade_messages())); exit(1); }",
+        ].join('\n'),
+      )
+    }
     await php(
       [
         "require_once ABSPATH . 'wp-admin/includes/plugin.php';",
         ...options.plugins.map((plugin) => {
-          const slug = path.basename(plugin)
+          const slug = path.basename(plugin, '.zip')
           return `$result = activate_plugin('${slug}/${slug}.php'); if (is_wp_error($result)) { fwrite(STDERR, $result->get_error_message()); exit(1); }`
         }),
       ].join('\n'),

@@ -46,11 +46,15 @@ function dg_ceny_shortcode( $atts ) {
 		'dg_ceny'
 	);
 	$html = dg_ceny_embed( $atts['inwestycja'], $atts['widok'], $atts['lokal'], $atts['jezyk'] );
-	// the table's columns need more than a theme's text column: wide where the theme allows it (the block too)
-	if ( '' !== $html && 'tabela' === strtolower( trim( (string) $atts['widok'] ) ) ) {
-		$html = '<div class="dg-ceny alignwide">' . $html . '</div>';
+	if ( '' === $html || 0 === strpos( $html, '<p class="dg-ceny-problem">' ) ) {
+		return $html;
 	}
-	return $html;
+	// A block of its own, like the block's wrapper: a theme lays its content's blocks out in the text
+	// column (twentytwentythree's constrained layout: its children's max-width and auto margins), which
+	// the history's button, inline-block, would escape as a bare child and sit at the page's edge. The
+	// table's columns need more than the text column: wide where the theme allows it (the block too).
+	$class = 'tabela' === strtolower( trim( (string) $atts['widok'] ) ) ? 'dg-ceny alignwide' : 'dg-ceny';
+	return '<div class="' . $class . '">' . $html . '</div>';
 }
 
 /**
