@@ -1,4 +1,6 @@
 // Offer import (docs/integration/import.md) in the panel's three steps:
+// 0. the file's header row: a CSV's read here, a workbook's by POST {base}/imports/offer/headers
+//    (nothing written), so the column assignment is offered for both;
 // 1. POST {base}/imports/offer multipart (file, mode, mapping[, sheet]) → preview, nothing written;
 // 2. the operator reads the counts, the errors and the archiving scope;
 // 3. POST {base}/imports/offer form-encoded (job_id, confirm_archiving) with an Idempotency-Key made
@@ -23,16 +25,15 @@ import { offerStatusLabel, propertyTypeLabel } from '../editor/editor-labels.js'
 import { enableUnlessRefused, gateAction, licensedFunctions } from '../operator/licence-gate.js'
 import { plural } from '../operator/plural.js'
 import { tr } from '../i18n.js'
-import { columnAssignment, FIELDS, HEADER_GUESSES } from '../fields/column-assignment.js'
+import { columnAssignment, FIELDS } from '../fields/column-assignment.js'
 import { fileProblem } from '../fields/file-check.js'
-import { importActionLabel, jobStatusLabel } from '../messages.js'
+import { describeError, importActionLabel, jobStatusLabel } from '../messages.js'
 import { alertBox, card, errorBox, filePicker, issueText, technicalDetails, toast } from '../ui.js'
+import { lastMapping, mappingForShape, rememberMapping } from '../operator/import-mapping-memory.js'
 
-const MAPPING_STORAGE_KEY = 'dg-admin.import-mapping'
 const POLL_MS = 400
 const OPERATIONS_SHOWN = 50
 const ERRORS_SHOWN = 200
-
 
 const FIELD_NAMES = new Map(FIELDS.map(([field, pl, en]) => [field, [pl, en]]))
 const fieldName = (field) => {
@@ -82,7 +83,6 @@ const MODES = {
 }
 const modeLabel = (mode) => (MODES[mode] ? tr(...MODES[mode]) : mode)
 
-
 function splitCsvLine(line, delimiter) {
   const cells = []
   let cell = ''
@@ -120,15 +120,6 @@ async function csvHeaders(file) {
     ';',
   )
   return splitCsvLine(line, delimiter)
-}
-
-function loadSavedMapping() {
-  try {
-    const saved = JSON.parse(localStorage.getItem(MAPPING_STORAGE_KEY) ?? '{}')
-    return saved && typeof saved === 'object' ? saved : {}
-  } catch {
-    return {}
-  }
 }
 
 function countsView(counts) {
@@ -355,7 +346,7 @@ function resultView(result, replayed) {
 }
 
 export async function renderImports(root, { api, signal }) {
-  const saved = loadSavedMapping()
+  const saved = lastMapping()
   const fileInput = h('input', { id: 'import-file', type: 'file', accept: '.csv,.xlsx,text/csv', required: true })
   const fileInfo = h('p', { class: 'muted' })
   const modePatch = h('input', { type: 'radio', name: 'mode', value: 'patch', id: 'mode-patch', checked: true })
@@ -366,17 +357,94 @@ export async function renderImports(root, { api, signal }) {
     maxlength: 100,
   })
   const headerList = h('datalist', { id: 'file-headers' })
+  const sheetList = h('datalist', { id: 'file-sheets' })
+  sheet.setAttribute('list', 'file-sheets')
   let headers = []
 
-  const { inputs, grid: mappingGrid, refreshMarks } = columnAssignment({
+  const {
+    inputs,
+    grid: mappingGrid,
+    refreshMarks,
+    currentMapping,
+    setMapping,
+    matchEmpty,
+  } = columnAssignment({
     initial: saved,
     listId: 'file-headers',
     present: () => headers,
   })
 
   let fileRefusal = null
-  fileInput.addEventListener('change', async () => {
+  /** Which reading of the headers is current: choosing another file (or sheet) outdates the last one. */
+  let reading = 0
+
+  /**
+   * The assignment offered for a file with these headers: the one remembered for files of this shape;
+   * otherwise the fields' assignments to columns the file has stay, those to columns it lacks are
+   * matched again by header name (the previous ones can be put back), and empty fields are matched too.
+   */
+  function offerAssignment(found, format) {
+    headers = found
+    replaceChildren(
+      headerList,
+      headers.map((header) => h('option', { value: header })),
+    )
+    const columns = tr(`${format} — kolumny: ${headers.length}`, `${format} — columns: ${headers.length}`)
+    const remembered = mappingForShape(headers)
+    if (remembered && Object.values(remembered).every((header) => headers.includes(header))) {
+      setMapping(remembered)
+      fileInfo.append(
+        h(
+          'span',
+          { id: 'header-status', dataset: { assignment: 'remembered' } },
+          ` — ${columns}; `,
+          tr(
+            'użyto przypisania zapamiętanego dla plików o tych kolumnach.',
+            'the assignment remembered for files with these columns is used.',
+          ),
+        ),
+      )
+      return
+    }
+    const previous = currentMapping()
+    let dropped = 0
+    for (const input of inputs.values())
+      if (input.value.trim() && !headers.includes(input.value.trim())) {
+        input.value = ''
+        dropped++
+      }
+    const guessed = matchEmpty(headers)
+    const status = h(
+      'span',
+      { id: 'header-status', dataset: { assignment: dropped ? 'matched-again' : 'matched' } },
+      ` — ${columns}`,
+      guessed ? tr(`, dopasowano automatycznie: ${guessed}`, `, matched automatically: ${guessed}`) : '',
+      dropped
+        ? tr(
+            `; poprzednie przypisanie wskazywało kolumny, których nie ma w tym pliku (${dropped}), więc dopasowano je od nowa. `,
+            `; the previous assignment named columns this file lacks (${dropped}), so it was matched again. `,
+          )
+        : '.',
+    )
+    if (dropped) {
+      const restore = h(
+        'button',
+        { type: 'button', class: 'button button-small', id: 'restore-mapping' },
+        tr('Przywróć poprzednie przypisanie', 'Restore the previous assignment'),
+      )
+      restore.addEventListener('click', () => {
+        setMapping(previous)
+        restore.remove()
+      })
+      status.append(restore)
+    }
+    fileInfo.append(status)
+  }
+
+  /** Reads the chosen file's header row (a CSV's here, a workbook's on the server) and offers the assignment. */
+  async function loadHeaders() {
     const file = fileInput.files?.[0]
+    const turn = ++reading
     headers = []
     fileRefusal = null
     replaceChildren(headerList)
@@ -385,49 +453,51 @@ export async function renderImports(root, { api, signal }) {
     replaceChildren(fileInfo, `${file.name}, ${formatBytes(file.size)}`)
     // the file's own problem first; the column assignment is left as it is
     fileRefusal = await fileProblem(file)
+    if (turn !== reading) return
     if (fileRefusal) {
       fileInfo.append(
         h('span', { class: 'file-problem', dataset: { code: fileRefusal.code } }, ` — ${fileRefusal.text}`),
       )
       return refreshMarks()
     }
-    if (!/\.csv$/i.test(file.name)) {
+    if (/\.csv$/i.test(file.name)) return offerAssignment(await csvHeaders(file), 'CSV')
+    const pending = h('span', { id: 'header-status' }, tr(' — odczytywanie nagłówków…', ' — reading the headers…'))
+    fileInfo.append(pending)
+    const body = new FormData()
+    if (sheet.value.trim()) body.append('sheet', sheet.value.trim())
+    body.append('file', file, file.name)
+    try {
+      const { body: read } = await api.upload('/imports/offer/headers', body, () => {}, signal)
+      if (turn !== reading) return
+      pending.remove()
+      replaceChildren(
+        sheetList,
+        (read.sheets ?? []).map((name) => h('option', { value: name })),
+      )
+      offerAssignment(read.headers, read.format === 'xlsx' ? 'XLSX' : 'CSV')
+    } catch (error) {
+      if (turn !== reading || error?.name === 'AbortError') return
+      pending.remove()
+      // the preview would refuse the file for the same reason; the assignment is left as it is
+      const text =
+        error.code === 'import_file_unreadable'
+          ? tr(error.body?.message_pl ?? '', error.body?.message_en ?? error.body?.message ?? '')
+          : describeError(error).text
       fileInfo.append(
-        tr(
-          ' — nagłówków XLSX przeglądarka nie odczytuje; wpisz je ręcznie.',
-          ' — the browser does not read XLSX headers; type them in.',
+        h(
+          'span',
+          { class: 'file-problem', dataset: { code: error.body?.reason ?? error.code ?? 'unknown' } },
+          ` — ${tr('nie udało się odczytać nagłówków', 'the headers could not be read')}: ${text}`,
         ),
       )
-      return refreshMarks()
+      refreshMarks()
     }
-    headers = await csvHeaders(file)
-    replaceChildren(
-      headerList,
-      headers.map((header) => h('option', { value: header })),
-    )
-    // the operator's assignments stay: a column this file lacks is marked beside its field (and
-    // refused before sending), never cleared, so choosing another file loses no typing
-    let dropped = 0
-    for (const input of inputs.values()) if (input.value.trim() && !headers.includes(input.value.trim())) dropped++
-    let guessed = 0
-    for (const header of headers) {
-      const key = header.toLowerCase()
-      const field = inputs.has(key) ? key : HEADER_GUESSES[key]
-      const input = field && inputs.get(field)
-      if (input && !input.value.trim()) {
-        input.value = header
-        guessed++
-      }
-    }
-    fileInfo.append(
-      tr(
-        ` — kolumny: ${headers.length}${guessed ? `, dopasowano automatycznie: ${guessed}` : ''}` +
-          `${dropped ? `, przypisań do kolumn, których nie ma w tym pliku: ${dropped} (oznaczone niżej)` : ''}.`,
-        ` — columns: ${headers.length}${guessed ? `, matched automatically: ${guessed}` : ''}` +
-          `${dropped ? `, assignments to columns this file lacks: ${dropped} (marked below)` : ''}.`,
-      ),
-    )
-    refreshMarks()
+  }
+  fileInput.addEventListener('change', () => void loadHeaders())
+  // another sheet of the same workbook has other headers
+  sheet.addEventListener('change', () => {
+    const file = fileInput.files?.[0]
+    if (file && !/\.csv$/i.test(file.name)) void loadHeaders()
   })
 
   const licence = await licensedFunctions(api)
@@ -510,6 +580,7 @@ export async function renderImports(root, { api, signal }) {
       mappingGrid,
     ),
     headerList,
+    sheetList,
     formMessage,
     h('div', { class: 'actions' }, previewButton, uploadProgress),
     licenceReason,
@@ -696,8 +767,7 @@ export async function renderImports(root, { api, signal }) {
           h('p', { class: 'alert-title' }, fileRefusal.text),
         ),
       )
-    const mapping = {}
-    for (const [field, input] of inputs) if (input.value.trim()) mapping[field] = input.value.trim()
+    const mapping = currentMapping()
     const missing = FIELDS.filter(([field, , , required]) => required && !mapping[field]).map(([field]) =>
       fieldName(field),
     )
@@ -721,7 +791,7 @@ export async function renderImports(root, { api, signal }) {
           tr(`W pliku nie ma kolumn: ${absent.join(', ')}.`, `The file has no columns: ${absent.join(', ')}.`),
         ),
       )
-    localStorage.setItem(MAPPING_STORAGE_KEY, JSON.stringify(mapping))
+    rememberMapping(mapping, headers)
 
     const body = new FormData()
     body.append('mode', modeSnapshot.checked ? 'snapshot' : 'patch')
