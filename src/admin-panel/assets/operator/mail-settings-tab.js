@@ -282,8 +282,12 @@ export async function mailSettingsTab(root, api, user) {
           'The service sends e-mails with a link to set a new password (when someone forgets theirs) and the alerts. A change applies at once, without restarting the service.',
         ),
       ),
-      h('div', { id: 'mail-delivery', dataset: { delivery: settings.delivery } }, deliveryNote(settings)),
-      form,
+      h(
+        'div',
+        { class: 'stack' },
+        h('div', { id: 'mail-delivery', dataset: { delivery: settings.delivery } }, deliveryNote(settings)),
+        form,
+      ),
       settings.updated_at
         ? h(
             'p',
