@@ -187,7 +187,6 @@ export async function sourceRoutes(fastify: FastifyInstance): Promise<void> {
             'To źródło jest właśnie uruchomione; spróbuj ponownie za minutę.',
             'This source is being run; retry in a minute.',
           ),
-
           { 'Retry-After': 30 },
         )
       return ran.run
