@@ -3,6 +3,7 @@
  *   configuration.md  from ENVIRONMENT_VARIABLES (src/config.ts)
  *   cli.md            from COMMANDS (src/cli/commands.ts)
  *   import-format.md  from the canonical fields (src/offers/canonical-fields.ts)
+ *   pola-importu.md   the same fields in Polish for the operator's handbook (with the export's headers)
  *   metrics.md        from the Prometheus registry (src/host/metrics.ts)
  *   error-codes.md    from ERROR_CODES (src/host/error-codes.ts)
  * Run `npm run docs:reference` after changing any of them; test/docs/reference.unit.test.ts fails while
@@ -26,8 +27,10 @@ import {
   NOT_ALLOWED_TYPE_WORDS,
   PROPERTY_TYPE_SYNONYMS,
   STATUS_SYNONYMS,
+  STATUS_WORDS_PL,
   VOIVODESHIPS,
 } from '../src/offers/canonical-fields.js'
+import { COLUMN_DESCRIPTIONS, type ExportColumn, type NOT_EXPORTED_FIELDS } from '../src/exports/offer-export.js'
 import { FIELD_LABELS_PL } from '../src/offers/validation/row-errors.js'
 import { ID_MAX_LENGTH, TEXT_MAX_LENGTH } from '../src/offers/validation/validate-offer-row.js'
 
@@ -181,6 +184,70 @@ function importFormat(): string {
   ].join('\n')
 }
 
+/** What a field the export leaves out holds (the others are described as in the template). */
+const NOT_EXPORTED_PL: Readonly<Record<(typeof NOT_EXPORTED_FIELDS)[number], string>> = {
+  proj_local_no:
+    'Numer lokalu w adresie: sprawdzany jako tekst, ale nie zapisywany (urzędowa lokalizacja go nie ma); eksport go nie zawiera',
+}
+
+/** The import's fields in Polish, for the operator's handbook (docs/operator/import.md links here). */
+function importFieldsPl(): string {
+  const required = new Set(['source_investment_id', 'source_property_id'])
+  const described = (field: (typeof CANONICAL_FIELDS)[number]): string =>
+    field in COLUMN_DESCRIPTIONS
+      ? COLUMN_DESCRIPTIONS[field as ExportColumn][0]
+      : NOT_EXPORTED_PL[field as (typeof NOT_EXPORTED_FIELDS)[number]]
+  return [
+    GENERATED,
+    '# Pola pliku importu',
+    '',
+    'Plik importu (CSV lub XLSX) ma jeden wiersz nagłówków i jedną ofertę w wierszu. Eksport ofert i szablon importu',
+    'z panelu (**Eksport i zmiana cen**) mają w nagłówkach nazwy z pierwszej kolumny tabeli, a statusy zapisują',
+    'polskimi słowami; panel importu sam dopasowuje do nich pola. Integracje (CRM, skrypty) mogą używać nazw',
+    'technicznych z drugiej kolumny: eksport z zaznaczonym polem **Nazwy techniczne kolumn i statusów** ma je w',
+    'nagłówkach. Import czyta oba rodzaje plików. Wymagane są tylko dwa identyfikatory; puste pole w trybie „tylko',
+    'zmiany” niczego nie zmienia.',
+    '',
+    table(
+      ['Kolumna (nagłówek w eksporcie)', 'Nazwa techniczna', 'Wymagane', 'Co zawiera'],
+      CANONICAL_FIELDS.map((field) => [
+        FIELD_LABELS_PL[field],
+        `\`${field}\``,
+        required.has(field) ? 'tak' : '',
+        described(field),
+      ]),
+    ),
+    '',
+    '## Statusy',
+    '',
+    'Eksport zapisuje status słowem z pierwszej kolumny. Import rozumie każde ze słów obok, bez względu na wielkość',
+    'liter i polskie znaki (`Wolne`, `WOLNE`, `wolne`).',
+    '',
+    table(
+      ['Status', 'Słowa, które import rozumie'],
+      Object.entries(STATUS_SYNONYMS).map(([status, words]) => [
+        STATUS_WORDS_PL[status as keyof typeof STATUS_WORDS_PL],
+        [status, ...words].join(', '),
+      ]),
+    ),
+    '',
+    '## Rodzaj oferty',
+    '',
+    table(
+      ['Rodzaj', 'Słowa, które import rozumie'],
+      Object.entries(PROPERTY_TYPE_SYNONYMS).map(([type, words]) => [type, words.join(', ')]),
+    ),
+    '',
+    'Plik i webhook przenoszą tylko mieszkania i domy. Miejsca postojowe, komórki lokatorskie i inne części',
+    'samodzielne wpisuje się w edytorze oferty w panelu.',
+    '',
+    '## Województwo',
+    '',
+    VOIVODESHIPS.join(', ') + ' (także z przedrostkiem „województwo” lub „woj.”).',
+    '',
+  ].join('\n')
+}
+
 function metrics(): string {
   const fakeContext = {} as HostContext
   const registry = new ServiceMetrics(fakeContext, { totalCount: 0, idleCount: 0, waitingCount: 0 }).registry
@@ -240,6 +307,10 @@ function index(): string {
         ['[Configuration: environment variables](configuration.md)', '`ENVIRONMENT_VARIABLES` in `src/config.ts`'],
         ['[`dg` commands](cli.md)', '`COMMANDS` in `src/cli/commands.ts`'],
         ['[Import file format](import-format.md)', 'the canonical fields in `src/offers/canonical-fields.ts`'],
+        [
+          '[Pola pliku importu](pola-importu.md) (Polish, for the handbook)',
+          'the canonical fields and the export’s columns (`src/exports/offer-export.ts`)',
+        ],
         ['[Metrics](metrics.md)', 'the Prometheus registry in `src/host/metrics.ts`'],
         ['[Error codes](error-codes.md)', '`ERROR_CODES` in `src/host/error-codes.ts`'],
       ],
@@ -258,6 +329,7 @@ export function renderReferences(): Map<string, string> {
     [`${REFERENCE_DIR}/configuration.md`, configuration()],
     [`${REFERENCE_DIR}/cli.md`, cli()],
     [`${REFERENCE_DIR}/import-format.md`, importFormat()],
+    [`${REFERENCE_DIR}/pola-importu.md`, importFieldsPl()],
     [`${REFERENCE_DIR}/metrics.md`, metrics()],
     [`${REFERENCE_DIR}/error-codes.md`, errorCodes()],
   ])

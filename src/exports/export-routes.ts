@@ -3,6 +3,7 @@
  * licence-gated, like the editor: they feed the daily publication, which continues in continuity mode):
  *   GET  {base_url}/offers/export?format=csv|xlsx&…   the offers the editor's table shows with the same filters
  *   GET  {base_url}/imports/template?format=csv|xlsx  the import's columns, no rows (XLSX: with their descriptions)
+ * Both in Polish (headers and statuses) unless `columns=technical` asks for the field names and status codes.
  *   POST {base_url}/offers/price-change/preview       before → after per offer, as a previewed import run
  *   POST {base_url}/offers/price-change/execute       that run executed by the import's writer (Idempotency-Key)
  */
@@ -14,7 +15,7 @@ import { actorOf, requireCapability, requirePrincipal } from '../host/http/authe
 import { DateString, errorResponses, stringEnum, withDefault } from '../host/http/schemas.js'
 import { OfferListQuery } from '../editor/schemas.js'
 import { offerFiltersOf } from '../catalog/schemas.js'
-import { exportCsv, exportOffers, exportXlsx } from './offer-export.js'
+import { COLUMN_NAMINGS, exportCsv, exportOffers, exportXlsx } from './offer-export.js'
 import { executePriceChange, previewPriceChange } from '../bulk-changes/bulk-price-change.js'
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
@@ -22,6 +23,11 @@ const readGuard = [requireCapability('dg_read_all')]
 const writeGuard = [requireCapability('dg_edit_catalog')]
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 const Format = stringEnum(['csv', 'xlsx'] as const, { default: 'xlsx', description: 'csv (UTF-8, ;) or xlsx' })
+const Columns = stringEnum(COLUMN_NAMINGS, {
+  default: 'polish',
+  description:
+    'polish: Polish headers (Identyfikator inwestycji, …) and status words (wolne, sprzedane, …), for people; technical: the canonical field names and status codes (available, sold, …), for integrations. The import reads both.',
+})
 
 const {
   page: _p,
@@ -31,7 +37,10 @@ const {
   modified_after: _m,
   ...filterProperties
 } = OfferListQuery.properties
-const ExportQuery = Type.Object({ ...filterProperties, format: withDefault(Format) }, { additionalProperties: false })
+const ExportQuery = Type.Object(
+  { ...filterProperties, format: withDefault(Format), columns: withDefault(Columns) },
+  { additionalProperties: false },
+)
 
 const fileResponse = (description: string) => ({
   description,
@@ -126,7 +135,8 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
         withoutType: q.without_type,
       })
       reply.header('X-DG-Left-Out', String(found.left_out))
-      const body = q.format === 'csv' ? exportCsv(found.rows) : await exportXlsx(found.rows)
+      const options = { naming: q.columns }
+      const body = q.format === 'csv' ? exportCsv(found.rows, options) : await exportXlsx(found.rows, options)
       return sendFile(reply, q.format, 'oferty', body)
     },
   )
@@ -140,13 +150,19 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
         tags: ['imports'],
         summary: 'An empty import file with the import’s own columns (XLSX also describes each column)',
         security,
-        querystring: Type.Object({ format: withDefault(Format) }, { additionalProperties: false }),
+        querystring: Type.Object(
+          { format: withDefault(Format), columns: withDefault(Columns) },
+          { additionalProperties: false },
+        ),
         response: { 200: fileResponse('The template'), ...errorResponses(400, 401, 403) },
       },
     },
     async (request, reply) => {
-      const { format } = request.query
-      const body = format === 'csv' ? exportCsv([]) : await exportXlsx([], { describeColumns: true })
+      const { format, columns } = request.query
+      const body =
+        format === 'csv'
+          ? exportCsv([], { naming: columns })
+          : await exportXlsx([], { describeColumns: true, naming: columns })
       return sendFile(reply, format, 'szablon-importu', body)
     },
   )

@@ -6,6 +6,10 @@ import type { OperationDocsByRoute } from '../host/http/openapi/operation-docs.j
 
 export const EXPORTS_EXAMPLES: OperationDocsByRoute = {
   'GET /wp-json/dg/v2/offers/export': {
+    parameters: {
+      format: 'csv',
+      columns: 'technical',
+    },
     response: {
       status: 200,
       mediaType: 'text/csv',
@@ -17,6 +21,7 @@ export const EXPORTS_EXAMPLES: OperationDocsByRoute = {
       "An empty import file with the import's own columns, as CSV (UTF-8 with a byte-order mark, ; between cells) or XLSX whose second sheet describes each column. Administrators, operators and auditors (dg_read_all), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. Needs the bulk_import entitlement (403 pro_feature_required otherwise). 400 for an unknown format.",
     parameters: {
       format: 'csv',
+      columns: 'technical',
     },
     response: {
       status: 200,

@@ -1,18 +1,21 @@
 /*
- * The offers as a file in the import's own columns (the canonical field names as headers), so a
- * file exported, edited in a spreadsheet and imported again changes exactly what was edited: an
- * untouched export imports as "unchanged" for every offer. Only what the import can address is
- * exported: offers of the kind the file import writes (flats and houses, not standalone parts)
- * whose offer and investment carry import identifiers; the others are counted, never dropped
- * silently. Values are written as the import reads them: amounts with a dot and two decimals,
- * dates YYYY-MM-DD, statuses and types by their code.
+ * The offers as a file in the import's own columns, so a file exported, edited in a spreadsheet and
+ * imported again changes exactly what was edited: an untouched export imports as "unchanged" for
+ * every offer. An operator's file speaks Polish: the fields' Polish labels (as the import's row
+ * errors name them) for headers, STATUS_WORDS_PL for statuses, both read back by the import. An
+ * integration asks for the technical names instead (the canonical field names and status codes).
+ * Only what the import can address is exported: offers of the kind the file import writes (flats
+ * and houses, not standalone parts) whose offer and investment carry import identifiers; the others
+ * are counted, never dropped silently. Values are written as the import reads them: amounts with a
+ * dot and two decimals, dates YYYY-MM-DD, types by their code.
  */
 import ExcelJS from 'exceljs'
 import { sql } from 'kysely'
 
 import type { HostContext } from '../host/context.js'
 import { listedTotal, type OfferFilters, pricesDayOf } from '../editor/editor-repository.js'
-import { CANONICAL_FIELDS, type CanonicalField } from '../offers/canonical-fields.js'
+import { CANONICAL_FIELDS, type CanonicalField, type OfferStatus, STATUS_WORDS_PL } from '../offers/canonical-fields.js'
+import { FIELD_LABELS_PL } from '../offers/validation/row-errors.js'
 import { warsawDate } from '../host/warsaw-day.js'
 
 /** Canonical fields the store does not keep, so an export cannot fill them. */
@@ -27,8 +30,31 @@ export type ExportColumn = Exclude<CanonicalField, (typeof NOT_EXPORTED_FIELDS)[
 const notExported: ReadonlySet<CanonicalField> = new Set(NOT_EXPORTED_FIELDS)
 const isExportColumn = (field: CanonicalField): field is ExportColumn => !notExported.has(field)
 
-/** The columns of an export and of the template, in the canonical fields' order; each header is the field's name. */
+/** The columns of an export and of the template, in the canonical fields' order. */
 export const EXPORT_COLUMNS: readonly ExportColumn[] = CANONICAL_FIELDS.filter(isExportColumn)
+
+/** `polish`: headers and statuses as an operator reads them (the default); `technical`: field names and status codes. */
+export const COLUMN_NAMINGS = ['polish', 'technical'] as const
+export type ColumnNaming = (typeof COLUMN_NAMINGS)[number]
+
+/** A column's header in a file of this naming. */
+export function columnHeader(column: ExportColumn, naming: ColumnNaming): string {
+  return naming === 'polish' ? FIELD_LABELS_PL[column] : column
+}
+
+const isOfferStatus = (value: string): value is OfferStatus => Object.hasOwn(STATUS_WORDS_PL, value)
+
+/** A cell as the file of this naming writes it: a status by its Polish word, everything else as it is. */
+function cellOf(row: ExportRow, column: ExportColumn, naming: ColumnNaming): string {
+  const value = row[column]
+  if (naming === 'polish' && column === 'property_status' && isOfferStatus(value)) return STATUS_WORDS_PL[value]
+  return value
+}
+
+export interface FileOptions {
+  columns?: readonly ExportColumn[]
+  naming?: ColumnNaming
+}
 
 /** What each column holds, in Polish and English: the template's second sheet. */
 export const COLUMN_DESCRIPTIONS: Readonly<Record<ExportColumn, [string, string]>> = {
@@ -39,7 +65,10 @@ export const COLUMN_DESCRIPTIONS: Readonly<Record<ExportColumn, [string, string]
   source_property_id: ['Identyfikator lokalu (z CRM); wymagany', 'Unit identifier (from the CRM); required'],
   prop_no: ['Oznaczenie lokalu, np. A/12', 'Unit designation, e.g. A/12'],
   prop_type: ['Rodzaj: mieszkanie albo dom', 'Type: mieszkanie (flat) or dom (house)'],
-  property_status: ['Status: available, reserved, sold, unavailable', 'Status: available, reserved, sold, unavailable'],
+  property_status: [
+    'Status: wolne, zarezerwowane, sprzedane, niedostępne (albo available, reserved, sold, unavailable)',
+    'Status: wolne (available), zarezerwowane (reserved), sprzedane (sold), niedostępne (unavailable)',
+  ],
   prop_area: ['Powierzchnia użytkowa w m², np. 54.30', 'Usable area in m², e.g. 54.30'],
   prop_rooms: ['Liczba pokoi', 'Number of rooms'],
   prop_floor: ['Piętro (0 = parter)', 'Floor (0 = ground floor)'],
@@ -183,30 +212,39 @@ const csvCell = (value: string) => {
 }
 
 /** UTF-8 with a byte-order mark (Excel opens it as UTF-8), `;` between cells, as Polish spreadsheets write. */
-export function exportCsv(rows: readonly ExportRow[], columns: readonly ExportColumn[] = EXPORT_COLUMNS): Buffer {
-  const lines = [columns.join(';'), ...rows.map((row) => columns.map((c) => csvCell(row[c])).join(';'))]
+export function exportCsv(rows: readonly ExportRow[], options: FileOptions = {}): Buffer {
+  const { columns = EXPORT_COLUMNS, naming = 'polish' } = options
+  const lines = [
+    columns.map((c) => csvCell(columnHeader(c, naming))).join(';'),
+    ...rows.map((row) => columns.map((c) => csvCell(cellOf(row, c, naming))).join(';')),
+  ]
   return Buffer.from(`\uFEFF${lines.join('\r\n')}\r\n`, 'utf8')
 }
 
 /** One sheet "Oferty" with every value as text (so a spreadsheet keeps 12500.00 and 2026-01-01 as written). */
 export async function exportXlsx(
   rows: readonly ExportRow[],
-  options: { describeColumns?: boolean; columns?: readonly ExportColumn[] } = {},
+  options: FileOptions & { describeColumns?: boolean } = {},
 ): Promise<Buffer> {
-  const columns = options.columns ?? EXPORT_COLUMNS
+  const { columns = EXPORT_COLUMNS, naming = 'polish' } = options
   const workbook = new ExcelJS.Workbook()
   const sheet = workbook.addWorksheet('Oferty')
-  sheet.columns = columns.map((c) => ({ header: c, key: c, width: Math.max(12, c.length + 2), style: { numFmt: '@' } }))
-  for (const row of rows) sheet.addRow(columns.map((c) => row[c]))
+  sheet.columns = columns.map((c) => {
+    const header = columnHeader(c, naming)
+    return { header, key: c, width: Math.max(12, header.length + 2), style: { numFmt: '@' } }
+  })
+  for (const row of rows) sheet.addRow(columns.map((c) => cellOf(row, c, naming)))
   sheet.getRow(1).font = { bold: true }
   if (options.describeColumns) {
     const help = workbook.addWorksheet('Opis kolumn')
     help.columns = [
-      { header: 'Kolumna / column', width: 26 },
+      { header: 'Kolumna / column', width: 32 },
+      { header: 'Nazwa techniczna / technical name', width: 26 },
       { header: 'Opis', width: 60 },
       { header: 'Description', width: 60 },
     ]
-    for (const c of columns) help.addRow([c, COLUMN_DESCRIPTIONS[c][0], COLUMN_DESCRIPTIONS[c][1]])
+    for (const c of columns)
+      help.addRow([columnHeader(c, naming), c, COLUMN_DESCRIPTIONS[c][0], COLUMN_DESCRIPTIONS[c][1]])
     help.getRow(1).font = { bold: true }
   }
   return Buffer.from(await workbook.xlsx.writeBuffer())

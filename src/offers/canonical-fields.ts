@@ -115,6 +115,15 @@ export const FIELD_FORMATS: Readonly<Record<CanonicalField, FieldFormat>> = {
 export const OFFER_STATUSES = ['available', 'reserved', 'sold', 'unavailable', 'archived'] as const
 export type OfferStatus = (typeof OFFER_STATUSES)[number]
 
+/** The word a file for operators writes for each status; each is among STATUS_SYNONYMS, so the import reads it back. */
+export const STATUS_WORDS_PL: Readonly<Record<OfferStatus, string>> = {
+  available: 'wolne',
+  reserved: 'zarezerwowane',
+  sold: 'sprzedane',
+  unavailable: 'niedostępne',
+  archived: 'archiwalne',
+}
+
 export const OFFER_KINDS = ['property', 'standalone_part'] as const
 export type OfferKind = (typeof OFFER_KINDS)[number]
 

@@ -44,6 +44,14 @@ describe.skipIf(!chromiumPresent)('export and price change in the panel [sqlite]
       .where('offer_kind', '=', 'property')
       .executeTakeFirstOrThrow()
     expect(rows.length - 1).toBe(Number(expected.n))
+    // Polish headers and statuses for people; the technical names when asked for
+    expect(rows[0]).toMatch(/^Identyfikator inwestycji;Identyfikator oferty;/)
+    await page.check('#export-technical-names')
+    const [technical] = await Promise.all([page.waitForEvent('download'), page.click('#export-csv')])
+    expect(fs.readFileSync((await technical.path())!, 'utf8').replace(/^\uFEFF/, '')).toMatch(
+      /^source_investment_id;source_property_id;/,
+    )
+    await page.uncheck('#export-technical-names')
     const [xlsx] = await Promise.all([page.waitForEvent('download'), page.click('#export-xlsx')])
     expect(xlsx.suggestedFilename()).toBe('oferty.xlsx')
     const [template] = await Promise.all([page.waitForEvent('download'), page.click('#template-xlsx')])

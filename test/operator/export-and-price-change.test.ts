@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { setUpDemo } from '../../src/demo/demo-setup.js'
+import { FIELD_LABELS_PL } from '../../src/offers/validation/row-errors.js'
 import { TEST_DIALECTS } from '../helpers/databases.js'
 import { createTestUser, type TestUser } from '../helpers/factories.js'
 import { multipart } from '../helpers/multipart.js'
@@ -15,6 +16,9 @@ import { startTestApp, type TestEnv } from '../helpers/test-app.js'
 
 const API = '/wp-json/dg/v2'
 const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
+/** The field each header names: a Polish header, or the field's own (technical) name. */
+const fieldOf = (header: string) =>
+  Object.entries(FIELD_LABELS_PL).find(([, polish]) => polish === header)?.[0] ?? header
 
 for (const dialect of TEST_DIALECTS) {
   describe(`export, template and bulk price change [${dialect}]`, () => {
@@ -34,7 +38,7 @@ for (const dialect of TEST_DIALECTS) {
     const get = (url: string) =>
       env.app.inject({ method: 'GET', url: `${API}${url}`, headers: { authorization: admin.authorization } })
     const preview = async (name: string, content: Buffer, header: string) => {
-      const mapping = Object.fromEntries(header.split(';').map((c) => [c, c]))
+      const mapping = Object.fromEntries(header.split(';').map((c) => [fieldOf(c), c]))
       const form = multipart({ mode: 'patch', mapping: JSON.stringify(mapping) }, { name, content })
       return env.app.inject({
         method: 'POST',
@@ -51,7 +55,11 @@ for (const dialect of TEST_DIALECTS) {
       expect(csv.headers['content-disposition']).toBe('attachment; filename="oferty.csv"')
       const text = csv.rawPayload.toString('utf8').replace(/^\uFEFF/, '')
       const [header = '', ...rows] = text.trim().split('\r\n')
-      expect(header.split(';').slice(0, 3)).toEqual(['source_investment_id', 'source_property_id', 'prop_no'])
+      expect(header.split(';').slice(0, 3)).toEqual([
+        'Identyfikator inwestycji',
+        'Identyfikator oferty',
+        'Oznaczenie lokalu',
+      ])
       const properties = await env.ctx.db
         .selectFrom('offers')
         .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -84,7 +92,7 @@ for (const dialect of TEST_DIALECTS) {
         .where('offer_kind', '=', 'property')
         .executeTakeFirstOrThrow()
       expect(filteredRows.length).toBe(Number(expected.n))
-      expect(filteredRows.every((row) => row.split(';')[4] === 'available')).toBe(true)
+      expect(filteredRows.every((row) => row.split(';')[4] === 'wolne')).toBe(true)
       const searched = await get('/offers/export?format=csv&search=%25_%5C')
       expect(searched.statusCode).toBe(200)
       expect(searched.rawPayload.toString('utf8').trim().split('\r\n')).toHaveLength(1)
@@ -92,6 +100,34 @@ for (const dialect of TEST_DIALECTS) {
       const found = byCode.rawPayload.toString('utf8').trim().split('\r\n').slice(1)
       expect(found.length).toBeGreaterThan(0)
       expect(found.every((row) => row.split(';')[2]?.includes('A/1'))).toBe(true)
+    })
+
+    it('exports with the technical names on request, which the import also previews as unchanged', async () => {
+      const csv = await get('/offers/export?format=csv&columns=technical')
+      expect(csv.statusCode, csv.body).toBe(200)
+      const [header = '', ...rows] = csv.rawPayload
+        .toString('utf8')
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\r\n')
+      expect(header.split(';').slice(0, 3)).toEqual(['source_investment_id', 'source_property_id', 'prop_no'])
+      const statuses = new Set(rows.map((row) => row.split(';')[4]))
+      expect(
+        [...statuses].every((s) => ['available', 'reserved', 'sold', 'unavailable', 'archived'].includes(s ?? '')),
+      ).toBe(true)
+      const fromCsv = await preview('oferty.csv', csv.rawPayload, header)
+      expect(fromCsv.json().preview.counts).toMatchObject({ create: 0, update: 0, unchanged: rows.length })
+      const xlsx = await get('/offers/export?format=xlsx&columns=technical')
+      const fromXlsx = await preview('oferty.xlsx', xlsx.rawPayload, header)
+      expect(fromXlsx.json().preview.counts).toMatchObject({ create: 0, update: 0, unchanged: rows.length })
+      const template = await get('/imports/template?format=csv&columns=technical')
+      expect(
+        template.rawPayload
+          .toString('utf8')
+          .replace(/^\uFEFF/, '')
+          .trim(),
+      ).toBe(header)
+      expect((await get('/offers/export?format=csv&columns=english')).statusCode).toBe(400)
     })
 
     it('gives an import template in the import’s columns: unfilled it is said to be empty, filled with the catalog it changes nothing', async () => {

@@ -57,8 +57,12 @@ export async function renderPriceChange(root, { api }) {
     STATUSES.map((s) => h('option', { value: s }, offerStatusLabel(s))),
   )
   const exportMessage = h('div', { 'aria-live': 'polite' })
+  // an operator's file has Polish headers and statuses; an integration may want the technical names
+  const technical = h('input', { type: 'checkbox', id: 'export-technical-names' })
+  const columnsParam = () => (technical.checked ? '&columns=technical' : '')
   const query = (format) => {
     const params = new URLSearchParams({ format })
+    if (technical.checked) params.set('columns', 'technical')
     if (investment.value) params.set('investment', investment.value)
     if (status.value) params.set('status', status.value)
     return `/offers/export?${params}`
@@ -102,7 +106,7 @@ export async function renderPriceChange(root, { api }) {
     button.addEventListener('click', async () => {
       try {
         await withBusy(button, tr('Przygotowywanie…', 'Preparing…'), () =>
-          download(api, `/imports/template?format=${format}`, `szablon-importu.${format}`),
+          download(api, `/imports/template?format=${format}${columnsParam()}`, `szablon-importu.${format}`),
         )
       } catch (error) {
         replaceChildren(exportMessage, errorBox(error))
@@ -367,6 +371,15 @@ export async function renderPriceChange(root, { api }) {
         exportButton('csv', tr('Pobierz CSV', 'Download CSV')),
         templateButton('xlsx'),
         templateButton('csv'),
+      ),
+      h(
+        'label',
+        { class: 'checkbox', for: technical.id },
+        technical,
+        ` ${tr(
+          'Nazwy techniczne kolumn i statusów (source_investment_id, available…) — dla integracji z CRM',
+          'Technical names of columns and statuses (source_investment_id, available…) — for CRM integrations',
+        )}`,
       ),
       exportMessage,
     ),
