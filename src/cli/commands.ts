@@ -16,6 +16,7 @@ import { getWebhookSecret, rotateWebhookSecret } from '../webhook/webhook-secret
 import { ALERTS_COMMANDS } from './commands/alerts-command.js'
 import { AUDIT_COMMANDS } from './commands/audit-command.js'
 import { BACKUP_COMMANDS } from './commands/backup-command.js'
+import { CATALOG_LIST_COMMANDS } from './commands/catalog-list-command.js'
 import { SOURCE_COMMANDS } from './commands/source-command.js'
 import { runImportCommand } from './commands/import-command.js'
 import { SITE_OPTION_COMMANDS } from './commands/site-options-command.js'
@@ -31,8 +32,8 @@ import {
   runPreflightCommand,
   runPublicationSettingsCommand,
 } from './commands/publication-settings-command.js'
-import { setUpDemo } from '../demo/demo-setup.js'
-import { describeDemo, startDemoServer } from '../demo/run-demo.js'
+import { prepareDemo } from '../demo/demo-setup.js'
+import { describeDemo, describeDemoCredentials, startDemoServer } from '../demo/run-demo.js'
 import { databaseUnavailable, openCliDatabase, withHostContext } from './cli-context.js'
 import { baseUrl } from '../config.js'
 import type { Command } from './command.js'
@@ -332,6 +333,7 @@ export const COMMANDS: Command[] = [
     options: { id: { type: 'string', required: true, description: 'developer id' } },
     run: (values, env) => runDeveloperShowCommand(values, env),
   },
+  ...CATALOG_LIST_COMMANDS,
   {
     name: 'investment location',
     summary: 'Show or change an investment’s location (columns 29–35) and prospectus URL (58)',
@@ -344,7 +346,7 @@ export const COMMANDS: Command[] = [
     options: {},
     createsDatabase: true,
     run: async (_values, env) => {
-      const demo = await withHostContext(env, (ctx) => setUpDemo(ctx))
+      const demo = await withHostContext(env, (ctx) => prepareDemo(ctx))
       const run = await startDemoServer(env.config)
       return {
         json: {
@@ -364,7 +366,7 @@ export const COMMANDS: Command[] = [
     createsDatabase: true,
     run: (_values, env) =>
       withHostContext(env, async (ctx) => {
-        const demo = await setUpDemo(ctx)
+        const demo = await prepareDemo(ctx)
         const url = `http://${env.config.host === '0.0.0.0' ? '127.0.0.1' : env.config.host}:${env.config.port}${baseUrl(env.config)}`
         return {
           json: { url, ...demo },
@@ -372,14 +374,13 @@ export const COMMANDS: Command[] = [
             '',
             `Demo catalog ${demo.catalog.created ? 'created' : 'already present'}: ${demo.catalog.investments} investments, ${demo.catalog.offers} offers.`,
             `API base URL:              ${url}`,
-            `Administrator login:       ${demo.admin.login} / ${demo.admin.password}`,
-            `Catalog reader (API):      ${demo.reader.login} / ${formatAppPassword(demo.reader.application_password)}`,
+            ...describeDemoCredentials(demo),
             `Webhook secret:            ${demo.webhook_secret}`,
             `Licence:                   ${demo.license.status}${demo.license.valid_until ? ` until ${demo.license.valid_until}` : ''}`,
             '',
             'Try:',
             `  curl -u '${demo.admin.login}:<application password>' ${url}/status   (create one: npm run dg -- app-password create --user admin --name cli)`,
-            `  curl -u '${demo.reader.login}:${demo.reader.application_password}' ${url}/status   (403: a reader may not)`,
+            `  curl -u '${demo.reader.login}:${demo.reader.application_password ?? '<application password>'}' ${url}/status   (403: a reader may not)`,
             '',
           ].join('\n'),
         }

@@ -1,21 +1,17 @@
 /*
  * What `npm run demo` prepares: an administrator with a generated password, a catalog reader with
- * an application password, the webhook secret, a PRO licence and the demo catalog. The generated
- * passwords are kept in `demo-credentials.json` in the data folder (readable by its owner only),
- * so running the demo again prints the same working credentials; when they no longer work (someone
- * changed a password, a revoked one) new ones are made and the output says so.
+ * an application password, the webhook secret, a PRO licence and the demo catalog. It never
+ * replaces a credential that exists: the website's back end and the operator keep working after a
+ * re-run, whatever was changed since. The passwords it generates are kept in
+ * `demo-credentials.json` in the data folder (readable by its owner only) so that a re-run can show
+ * them again while they still work; one changed or revoked since is left alone and not printed.
  */
 import fs from 'node:fs/promises'
 import path from 'node:path'
 
-import {
-  createAppPassword,
-  listAppPasswords,
-  revokeAppPassword,
-  verifyAppPassword,
-} from '../host/auth/app-passwords.js'
+import { createAppPassword, listAppPasswords, verifyAppPassword } from '../host/auth/app-passwords.js'
 import type { HostContext } from '../host/context.js'
-import { checkLoginPassword, createUser, findUserByLoginOrEmail, setLoginPassword } from '../host/users/users.js'
+import { checkLoginPassword, createUser, findUserByLoginOrEmail } from '../host/users/users.js'
 import { ENTITLEMENTS, getLicenseState, setLicense } from '../licensing/license.js'
 import { warsawDate } from '../host/warsaw-day.js'
 import { ensureWebhookSecret } from '../webhook/webhook-secret.js'
@@ -27,105 +23,135 @@ const DEMO_APP_PASSWORD_NAME = 'demo website back end'
 
 export const DEMO_CREDENTIALS_FILE = 'demo-credentials.json'
 
+/**
+ * `created`: made by this run; `kept`: made by an earlier run and still working (shown again);
+ * `unchanged`: it exists but is not one the demo can show (changed or made by someone else): it is
+ * left as it is and not printed.
+ */
+export type DemoCredentialState = 'created' | 'kept' | 'unchanged'
+
 export interface DemoCredentials {
-  /** `kept`: the credentials of the previous run still work and are shown again; `new`: made now. */
-  credentials: 'kept' | 'new'
-  admin: { login: string; password: string }
-  reader: { login: string; application_password: string; uuid: string }
+  admin: { login: string; password: string | null; state: DemoCredentialState }
+  reader: { login: string; application_password: string | null; uuid: string | null; state: DemoCredentialState }
   webhook_secret: string
   license: { status: string; valid_until: string | null }
   catalog: { created: boolean; developers: number; investments: number; offers: number }
 }
 
-async function resetAdmin(ctx: HostContext): Promise<string> {
-  const actor = { type: 'cli' } as const
-  const existing = await findUserByLoginOrEmail(ctx, DEMO_ADMIN_LOGIN)
-  if (!existing) {
+interface StoredCredentials {
+  admin_password?: string
+  reader_password?: string
+  reader_uuid?: string
+}
+
+async function readStoredCredentials(file: string): Promise<StoredCredentials> {
+  try {
+    const parsed = JSON.parse(await fs.readFile(file, 'utf8')) as Record<string, unknown>
+    const text = (value: unknown) => (typeof value === 'string' ? value : undefined)
+    return {
+      admin_password: text(parsed.admin_password),
+      reader_password: text(parsed.reader_password),
+      reader_uuid: text(parsed.reader_uuid),
+    }
+  } catch {
+    // no file yet, or one we cannot read: nothing to show again
+    return {}
+  }
+}
+
+async function writeStoredCredentials(file: string, stored: StoredCredentials): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true })
+  await fs.writeFile(file, `${JSON.stringify(stored, null, 1)}\n`, { mode: 0o600 })
+  await fs.chmod(file, 0o600)
+}
+
+/** Creates the administrator when there is none; an existing one keeps its password. */
+async function ensureAdmin(ctx: HostContext, stored: StoredCredentials): Promise<DemoCredentials['admin']> {
+  const login = DEMO_ADMIN_LOGIN
+  if (!(await findUserByLoginOrEmail(ctx, login))) {
     const created = await createUser(ctx, {
-      login: DEMO_ADMIN_LOGIN,
+      login,
       email: 'admin@example.com',
       role: 'administrator',
       displayName: 'Demo administrator',
-      actor,
+      actor: { type: 'cli' },
     })
-    return created.password ?? ''
+    return { login, password: created.password ?? '', state: 'created' }
   }
-  return (await setLoginPassword(ctx, { login: DEMO_ADMIN_LOGIN, actor })).password ?? ''
+  if (stored.admin_password !== undefined) {
+    const admin = await checkLoginPassword(ctx, login, stored.admin_password)
+    if (admin?.role === 'administrator') return { login, password: stored.admin_password, state: 'kept' }
+  }
+  return { login, password: null, state: 'unchanged' }
 }
 
-async function resetReader(ctx: HostContext): Promise<{ password: string; uuid: string }> {
+/**
+ * Creates the reader and its application password when they are missing; a password of that name
+ * that exists is never revoked (the website's back end may be using it).
+ */
+async function ensureReader(ctx: HostContext, stored: StoredCredentials): Promise<DemoCredentials['reader']> {
+  const login = DEMO_READER_LOGIN
   const actor = { type: 'cli' } as const
-  if (!(await findUserByLoginOrEmail(ctx, DEMO_READER_LOGIN))) {
+  if (!(await findUserByLoginOrEmail(ctx, login))) {
     await createUser(ctx, {
-      login: DEMO_READER_LOGIN,
+      login,
       email: 'website@example.com',
       role: 'dg_catalog_reader',
       displayName: 'Company website',
       actor,
     })
   }
-  for (const item of (await listAppPasswords(ctx, DEMO_READER_LOGIN)).items) {
-    if (item.name === DEMO_APP_PASSWORD_NAME)
-      await revokeAppPassword(ctx, { login: DEMO_READER_LOGIN, uuid: item.uuid, actor })
+  const existing = (await listAppPasswords(ctx, login)).items.filter((i) => i.name === DEMO_APP_PASSWORD_NAME)
+  if (existing.length === 0) {
+    const created = await createAppPassword(ctx, { login, name: DEMO_APP_PASSWORD_NAME, actor })
+    return { login, application_password: created.password, uuid: created.uuid, state: 'created' }
   }
-  const created = await createAppPassword(ctx, { login: DEMO_READER_LOGIN, name: DEMO_APP_PASSWORD_NAME, actor })
-  return { password: created.password, uuid: created.uuid }
+  const storedOne = existing.find((i) => i.uuid === stored.reader_uuid)
+  if (storedOne && stored.reader_password !== undefined) {
+    const check = await verifyAppPassword(ctx, { name: login, password: stored.reader_password, ip: '127.0.0.1' })
+    if (check.ok) return { login, application_password: stored.reader_password, uuid: storedOne.uuid, state: 'kept' }
+  }
+  return { login, application_password: null, uuid: existing[0]?.uuid ?? null, state: 'unchanged' }
 }
 
-interface StoredCredentials {
-  admin_password: string
-  reader_password: string
-  reader_uuid: string
+/** The demo with every credential known: made now, or by an earlier run and still working. */
+export interface KnownDemoCredentials extends DemoCredentials {
+  admin: { login: string; password: string; state: DemoCredentialState }
+  reader: { login: string; application_password: string; uuid: string; state: DemoCredentialState }
 }
 
-async function readStoredCredentials(file: string): Promise<StoredCredentials | undefined> {
-  try {
-    const parsed = JSON.parse(await fs.readFile(file, 'utf8')) as Partial<StoredCredentials>
-    if (
-      typeof parsed.admin_password === 'string' &&
-      typeof parsed.reader_password === 'string' &&
-      typeof parsed.reader_uuid === 'string'
+/**
+ * Prepares the demo where a suite or a benchmark needs its passwords (a data folder of its own):
+ * refuses, rather than replaces, a credential that exists and is not the demo's own.
+ */
+export async function setUpDemo(ctx: HostContext): Promise<KnownDemoCredentials> {
+  const demo = await prepareDemo(ctx)
+  const { admin, reader } = demo
+  if (admin.password === null || reader.application_password === null || reader.uuid === null)
+    throw new Error(
+      'The demo users exist with credentials the demo did not make (or that were changed since): they are left as they are.',
     )
-      return parsed as StoredCredentials
-  } catch {
-    // no file yet, or one we cannot read: new credentials are made
+  return {
+    ...demo,
+    admin: { ...admin, password: admin.password },
+    reader: { ...reader, application_password: reader.application_password, uuid: reader.uuid },
   }
-  return undefined
 }
 
-async function stillWork(ctx: HostContext, stored: StoredCredentials): Promise<boolean> {
-  const admin = await checkLoginPassword(ctx, DEMO_ADMIN_LOGIN, stored.admin_password)
-  if (!admin || admin.role !== 'administrator') return false
-  const reader = await verifyAppPassword(ctx, {
-    name: DEMO_READER_LOGIN,
-    password: stored.reader_password,
-    ip: '127.0.0.1',
-  })
-  return reader.ok
-}
-
-export async function setUpDemo(ctx: HostContext): Promise<DemoCredentials> {
+/** Prepares the demo (`npm run demo`, `dg demo seed`): creates what is missing, replaces nothing. */
+export async function prepareDemo(ctx: HostContext): Promise<DemoCredentials> {
   const file = path.join(ctx.config.dataDir, DEMO_CREDENTIALS_FILE)
   const stored = await readStoredCredentials(file)
-  let adminPassword: string
-  let reader: { password: string; uuid: string }
-  let credentials: DemoCredentials['credentials']
-  if (stored && (await stillWork(ctx, stored))) {
-    adminPassword = stored.admin_password
-    reader = { password: stored.reader_password, uuid: stored.reader_uuid }
-    credentials = 'kept'
-  } else {
-    adminPassword = await resetAdmin(ctx)
-    reader = await resetReader(ctx)
-    credentials = 'new'
-    await fs.mkdir(ctx.config.dataDir, { recursive: true })
-    const saved: StoredCredentials = {
-      admin_password: adminPassword,
-      reader_password: reader.password,
-      reader_uuid: reader.uuid,
-    }
-    await fs.writeFile(file, `${JSON.stringify(saved, null, 1)}\n`, { mode: 0o600 })
-    await fs.chmod(file, 0o600)
+  const admin = await ensureAdmin(ctx, stored)
+  const reader = await ensureReader(ctx, stored)
+  if (admin.state === 'created' || reader.state === 'created') {
+    await writeStoredCredentials(file, {
+      ...stored,
+      ...(admin.state === 'created' && admin.password !== null ? { admin_password: admin.password } : {}),
+      ...(reader.state === 'created' && reader.application_password !== null && reader.uuid !== null
+        ? { reader_password: reader.application_password, reader_uuid: reader.uuid }
+        : {}),
+    })
   }
   const webhook = await ensureWebhookSecret(ctx, { type: 'cli' })
   let license = await getLicenseState(ctx)
@@ -140,9 +166,8 @@ export async function setUpDemo(ctx: HostContext): Promise<DemoCredentials> {
   }
   const catalog = await seedDemoCatalog(ctx)
   return {
-    credentials,
-    admin: { login: DEMO_ADMIN_LOGIN, password: adminPassword },
-    reader: { login: DEMO_READER_LOGIN, application_password: reader.password, uuid: reader.uuid },
+    admin,
+    reader,
     webhook_secret: webhook.secret,
     license: { status: license.status, valid_until: license.valid_until },
     catalog,

@@ -73,20 +73,37 @@ export async function startDemoServer(config: AppConfig): Promise<DemoRun> {
   }
 }
 
+/** The credential lines: what this or an earlier run made and still works; an existing one is never shown nor replaced. */
+export function describeDemoCredentials(demo: DemoCredentials): string[] {
+  const shown = (state: DemoCredentials['admin']['state']) =>
+    state === 'created' ? '(new)' : '(made by an earlier run, unchanged)'
+  return [
+    demo.admin.password !== null
+      ? `Administrator login:       ${demo.admin.login} / ${demo.admin.password}   ${shown(demo.admin.state)}`
+      : `Administrator login:       ${demo.admin.login} (exists; its password is not one this demo made, or was changed since: left as it is)`,
+    demo.reader.application_password !== null
+      ? `Catalog reader (API):      ${demo.reader.login} / ${formatAppPassword(demo.reader.application_password)}   ${shown(demo.reader.state)}`
+      : `Catalog reader (API):      ${demo.reader.login} (its application password exists and is left as it is; \`dg app-password list --user ${demo.reader.login}\`)`,
+  ]
+}
+
+/** The reader's password for the curl examples, or a placeholder when the demo does not know it. */
+function readerPassword(demo: DemoCredentials): string {
+  return demo.reader.application_password ?? '<application password>'
+}
+
 export function describeDemo(config: AppConfig, demo: DemoCredentials, run: DemoRun): string {
   const api = `${run.origin}${baseUrl(config)}`
-  const reader = formatAppPassword(demo.reader.application_password)
+  const [adminLine, readerLine] = describeDemoCredentials(demo)
   const lines = [
     '',
     `Demo catalog ${demo.catalog.created ? 'created' : 'already present'}: ${demo.catalog.investments} investments, ${demo.catalog.offers} offers.`,
-    demo.credentials === 'kept'
-      ? 'Credentials: the same as in the previous run (kept in the data folder, demo-credentials.json).'
-      : 'Credentials: new (any printed by an earlier run no longer work).',
+    'Credentials: a re-run never replaces one that exists; the generated ones are kept in the data folder (demo-credentials.json).',
     '',
     `Admin panel:               ${run.origin}/dg-admin/`,
-    `Administrator login:       ${demo.admin.login} / ${demo.admin.password}`,
+    adminLine ?? '',
     `API base URL:              ${api}`,
-    `Catalog reader (API):      ${demo.reader.login} / ${reader}`,
+    readerLine ?? '',
     `Webhook secret:            ${demo.webhook_secret}`,
     `Licence:                   ${demo.license.status}${demo.license.valid_until ? ` until ${demo.license.valid_until}` : ''}`,
     '',
@@ -103,7 +120,7 @@ export function describeDemo(config: AppConfig, demo: DemoCredentials, run: Demo
       'Try:',
       `  curl ${run.publication.files.xml}`,
       `  curl ${run.publication.files.csv}`,
-      `  curl -u '${demo.reader.login}:${demo.reader.application_password}' '${api}/catalog/properties?per_page=3'`,
+      `  curl -u '${demo.reader.login}:${readerPassword(demo)}' '${api}/catalog/properties?per_page=3'`,
     )
   } else {
     lines.push(
@@ -111,7 +128,7 @@ export function describeDemo(config: AppConfig, demo: DemoCredentials, run: Demo
       ...run.failure.map((f) => `  ${f.code}: ${f.message}`),
       '',
       'Try:',
-      `  curl -u '${demo.reader.login}:${demo.reader.application_password}' '${api}/catalog/properties?per_page=3'`,
+      `  curl -u '${demo.reader.login}:${readerPassword(demo)}' '${api}/catalog/properties?per_page=3'`,
     )
   }
   lines.push('', 'Stop the service with Ctrl+C; `npm start` runs it again without touching the demo data.', '')

@@ -232,13 +232,12 @@ describeEachDatabase('dg command line', (getEnv) => {
     // a second run keeps the credentials it printed, as long as they still work
     const again = (await dg(env, 'demo', 'seed', '--json')).json()
     expect(again).toMatchObject({
-      credentials: 'kept',
       catalog: { created: false },
-      admin: { password: demo.admin.password },
-      reader: { application_password: demo.reader.application_password },
+      admin: { password: demo.admin.password, state: 'kept' },
+      reader: { application_password: demo.reader.application_password, state: 'kept' },
       webhook_secret: demo.webhook_secret,
     })
-    expect(demo.credentials).toBe('new')
+    expect(demo).toMatchObject({ admin: { state: 'created' }, reader: { state: 'created' } })
     const stillReader = await env.app.inject({
       method: 'GET',
       url: '/wp-json/dg/v2/catalog',
@@ -246,16 +245,46 @@ describeEachDatabase('dg command line', (getEnv) => {
     })
     expect(stillReader.statusCode).toBe(200)
 
-    // once a kept password no longer works, new ones are made and said to be new
-    await dg(env, 'user', 'set-password', '--login', 'admin', '--json')
-    const renewed = (await dg(env, 'demo', 'seed', '--json')).json()
-    expect(renewed.credentials).toBe('new')
-    expect(renewed.admin.password).not.toBe(demo.admin.password)
-    const oldReader = await env.app.inject({
+    // the operator changes the administrator's password: a re-run replaces nothing (the website
+    // keeps its application password) and prints no password it did not make
+    const changed = (await dg(env, 'user', 'set-password', '--login', 'admin', '--json')).json()
+    const rerun = await dg(env, 'demo', 'seed')
+    expect(rerun.code).toBe(0)
+    expect(rerun.stdout).toMatch(/Administrator login:\s+admin \(exists; .*left as it is\)/)
+    expect(rerun.stdout).not.toContain(changed.password)
+    expect(rerun.stdout).not.toContain(demo.admin.password)
+    const afterRerun = (await dg(env, 'demo', 'seed', '--json')).json()
+    expect(afterRerun).toMatchObject({
+      admin: { password: null, state: 'unchanged' },
+      reader: { application_password: demo.reader.application_password, state: 'kept' },
+    })
+    const website = await env.app.inject({
       method: 'GET',
-      url: '/wp-json/dg/v2/status',
+      url: '/wp-json/dg/v2/catalog',
       headers: { authorization: basicAuth('website', demo.reader.application_password) },
     })
-    expect(oldReader.statusCode).toBe(401)
+    expect(website.statusCode).toBe(200)
+    const operator = await env.app.inject({
+      method: 'POST',
+      url: '/wp-json/dg/v2/session',
+      payload: { login: 'admin', password: changed.password },
+    })
+    expect(operator.statusCode).toBe(200)
+    expect((await dg(env, 'app-password', 'list', '--user', 'website', '--json')).json().items).toHaveLength(1)
+
+    // a revoked application password is not replaced by a re-run either: a new one is made and shown as new
+    await dg(env, 'app-password', 'revoke', '--user', 'website', '--uuid', demo.reader.uuid)
+    const renewed = await dg(env, 'demo', 'seed', '--json')
+    expect(renewed.json()).toMatchObject({
+      admin: { password: null, state: 'unchanged' },
+      reader: { application_password: expect.stringMatching(/^[A-Za-z0-9]{24}$/), state: 'created' },
+    })
+    expect(renewed.json().reader.application_password).not.toBe(demo.reader.application_password)
+    const newReader = await env.app.inject({
+      method: 'GET',
+      url: '/wp-json/dg/v2/catalog',
+      headers: { authorization: basicAuth('website', renewed.json().reader.application_password) },
+    })
+    expect(newReader.statusCode).toBe(200)
   })
 })

@@ -9,7 +9,7 @@ import path from 'node:path'
 
 import { type Browser, chromium, type Page } from 'playwright-core'
 
-import { type DemoCredentials, setUpDemo } from '../../src/demo/demo-setup.js'
+import { type KnownDemoCredentials, setUpDemo } from '../../src/demo/demo-setup.js'
 import type { TestDialect } from './databases.js'
 import { startTestApp, type TestEnv } from './test-app.js'
 
@@ -65,7 +65,7 @@ export interface PanelSession {
   browser: Browser
   page: Page
   origin: string
-  demo: DemoCredentials
+  demo: KnownDemoCredentials
   problems: string[]
   shot(name: string): Promise<void>
   go(route: string): Promise<void>
