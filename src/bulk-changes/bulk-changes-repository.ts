@@ -1,10 +1,17 @@
 /* The SQL of the bulk changes: the offers a price change reads, and the job of a previewed one. */
 import type { Executor } from '../host/context.js'
 
-/** Offers not archived of an investment and/or among the given ids, by investment title, code and id. */
+/**
+ * Offers not archived of an investment and/or among the given ids (with one of `statuses`, when
+ * given), by investment title, code and id.
+ */
 export async function selectOffersToReprice(
   db: Executor,
-  scope: { investment?: number | undefined; offerIds?: readonly number[] | undefined },
+  scope: {
+    investment?: number | undefined
+    offerIds?: readonly number[] | undefined
+    statuses?: readonly string[] | undefined
+  },
 ) {
   let q = db
     .selectFrom('offers as o')
@@ -26,6 +33,7 @@ export async function selectOffersToReprice(
     .where('o.status', '!=', 'archived')
   if (scope.investment !== undefined) q = q.where('o.investment_id', '=', scope.investment)
   if (scope.offerIds?.length) q = q.where('o.id', 'in', scope.offerIds)
+  if (scope.statuses?.length) q = q.where('o.status', 'in', scope.statuses)
   return q.orderBy('i.title').orderBy('o.code').orderBy('o.id').execute()
 }
 

@@ -23,6 +23,8 @@ import { findJobName } from './bulk-changes-repository.js'
 import {
   invalidPriceChange,
   type PriceChangeInput,
+  priceChangeStatuses,
+  PRICE_CHANGE_STATUSES,
   type PriceChangeLine,
   planPriceChange,
   ROUNDING_RULES,
@@ -98,8 +100,8 @@ export async function previewPriceChange(
   if (lines.length === 0)
     throw invalidPriceChange(
       'offer_ids',
-      'Żadnej z wybranych ofert nie można zmienić (brak ceny, powierzchni lub identyfikatorów importu).',
-      'None of the chosen offers can be changed (no price, area or import identifiers).',
+      'Żadnej z wybranych ofert nie można zmienić (brak ofert o wybranych statusach, ceny, powierzchni lub identyfikatorów importu).',
+      'None of the chosen offers can be changed (no offers with the chosen statuses, no price, area or import identifiers).',
     )
   const sign = input.percent.trim().startsWith('-') ? '' : '+'
   const outcome = await previewValidatedRows(ctx, {
@@ -124,6 +126,7 @@ export async function previewPriceChange(
     rounding: input.rounding,
     rounding_rule: ROUNDING_RULES[input.rounding],
     percent: input.percent.trim(),
+    statuses: [...(priceChangeStatuses(input) ?? PRICE_CHANGE_STATUSES)],
   }
 }
 

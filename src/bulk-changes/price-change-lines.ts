@@ -29,9 +29,20 @@ export const ROUNDING_RULES: Readonly<Record<Rounding, { pl: string; en: string 
   },
 }
 
+/** The statuses an offer may have in a price change (an archived one is never changed). */
+export const PRICE_CHANGE_STATUSES = ['available', 'reserved', 'sold', 'unavailable'] as const
+
+/** A change of an investment reprices the units on sale unless told otherwise: never a sold flat by default. */
+export const DEFAULT_PRICE_CHANGE_STATUSES: readonly string[] = ['available']
+
 export interface PriceChangeInput {
   offerIds?: number[] | undefined
   investment?: number | undefined
+  /**
+   * The statuses of the offers changed; when omitted, an investment's units on sale
+   * (`available`), and offers chosen by id whatever their status (the operator picked each).
+   */
+  statuses?: readonly string[] | undefined
   /** e.g. "3", "-2.5", "+3,5": at most two decimals, between -50 and +100. */
   percent: string
   rounding: Rounding
@@ -90,6 +101,12 @@ function areaHundredths(area: string): number {
   return Number(whole) * 100 + Number((fraction + '00').slice(0, 2))
 }
 
+/** The statuses a change covers (undefined: every one). */
+export function priceChangeStatuses(input: PriceChangeInput): readonly string[] | undefined {
+  if (input.statuses !== undefined) return input.statuses
+  return (input.offerIds?.length ?? 0) > 0 ? undefined : DEFAULT_PRICE_CHANGE_STATUSES
+}
+
 /** Checks the operator's input and gives each offer in scope before → after, or why it is skipped. */
 export async function planPriceChange(ctx: HostContext, input: PriceChangeInput) {
   const hundredths = percentHundredths(input.percent)
@@ -110,7 +127,11 @@ export async function planPriceChange(ctx: HostContext, input: PriceChangeInput)
   // the change applies to the prices in force on its date, not to a price announced for a later day
   const { offers } = await withPricesInForce(
     ctx.db,
-    await selectOffersToReprice(ctx.db, { investment: input.investment, offerIds: input.offerIds }),
+    await selectOffersToReprice(ctx.db, {
+      investment: input.investment,
+      offerIds: input.offerIds,
+      statuses: priceChangeStatuses(input),
+    }),
     [],
     input.validFrom,
   )

@@ -17,6 +17,7 @@ import { OfferListQuery } from '../editor/schemas.js'
 import { offerFiltersOf } from '../catalog/schemas.js'
 import { COLUMN_NAMINGS, exportCsv, exportOffers, exportXlsx } from './offer-export.js'
 import { executePriceChange, previewPriceChange } from '../bulk-changes/bulk-price-change.js'
+import { PRICE_CHANGE_STATUSES } from '../bulk-changes/price-change-lines.js'
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
 const readGuard = [requireCapability('dg_read_all')]
@@ -63,6 +64,15 @@ const PriceChangeBody = Type.Object(
   {
     offer_ids: Type.Optional(Type.Array(Type.Integer({ minimum: 1, maximum: 2_147_483_647 }), { maxItems: 5000 })),
     investment: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647 })),
+    statuses: Type.Optional(
+      Type.Array(stringEnum(PRICE_CHANGE_STATUSES), {
+        minItems: 1,
+        maxItems: PRICE_CHANGE_STATUSES.length,
+        uniqueItems: true,
+        description:
+          'The statuses of the offers changed. Default: an investment’s units on sale only (available), never a sold one; offers chosen by offer_ids whatever their status.',
+      }),
+    ),
     percent: Type.String({ maxLength: 10, description: 'Change in percent, e.g. "3", "-2,5" (two decimals at most)' }),
     rounding: stringEnum(['grosz', 'zloty', 'hundred'] as const, {
       description: 'The new total rounded to the grosz, the whole złoty or whole 100 PLN (halves up)',
@@ -103,6 +113,7 @@ const PriceChangePreview = Type.Object({
   rounding: Type.String(),
   rounding_rule: Type.Object({ pl: Type.String(), en: Type.String() }),
   percent: Type.String(),
+  statuses: Type.Array(Type.String(), { description: 'The statuses of the offers the change covers' }),
 })
 const PriceChangeResult = Type.Object({
   id: Type.String(),
@@ -115,7 +126,7 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/offers/export',
     {
-      preHandler: writeGuard,
+      preHandler: readGuard,
       schema: {
         operationId: 'exportOffers',
         tags: ['editor'],
@@ -170,13 +181,13 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/offers/price-change/preview',
     {
-      preHandler: readGuard,
+      preHandler: writeGuard,
       schema: {
         operationId: 'previewPriceChange',
         tags: ['editor'],
         summary: 'Preview a price change of an investment or a selection (percent, rounding, valid-from, reason)',
         description:
-          'Planned by the offer import (patch mode) and kept as its job; nothing is written. 422 invalid_price_change with issues.',
+          'Planned by the offer import (patch mode) and kept as its job; nothing is written. An investment’s change covers its units on sale (available) unless `statuses` names others: a sold flat is never repriced by default. 422 invalid_price_change with issues.',
         security,
         body: PriceChangeBody,
         response: { 200: PriceChangePreview, ...errorResponses(400, 401, 403, 422) },
@@ -190,6 +201,7 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
         {
           offerIds: body.offer_ids,
           investment: body.investment,
+          statuses: body.statuses,
           percent: body.percent,
           rounding: body.rounding,
           validFrom: body.valid_from,

@@ -88,6 +88,7 @@ export const EXPORTS_EXAMPLES: OperationDocsByRoute = {
           en: 'total rounded to the whole złoty (halves up); price per m² = total ÷ area, rounded to the grosz',
         },
         percent: '2',
+        statuses: ['available'],
       },
     },
     request: {

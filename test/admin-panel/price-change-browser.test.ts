@@ -2,7 +2,7 @@
  * Export and bulk price change in the panel, in Chromium without Polish locale data: the offers of
  * one investment downloaded as XLSX and CSV (the CSV previewed by the import as unchanged), the
  * import template downloaded, and a +3% change of the investment from 01.01 rounded to whole złoty
- * shown before → after per offer, then saved as one import run. Screenshots in DG_PANEL_SCREENSHOTS.
+ * (its units on sale only, by default) shown before → after per offer, then saved as one import run. Screenshots in DG_PANEL_SCREENSHOTS.
  *
  * SQLite only: the routes' storage is covered on both databases by test/operator/export-and-price-change.test.ts.
  */
@@ -70,8 +70,17 @@ describe.skipIf(!chromiumPresent)('export and price change in the panel [sqlite]
     await page.fill('#pc-percent', '3')
     await page.fill('#pc-valid-from', '01.01.2027')
     await page.fill('#pc-reason', 'Waloryzacja cen od nowego roku')
+    // by default only the units on sale: never a sold flat
+    expect(await page.isChecked('#pc-status-available')).toBe(true)
+    for (const other of ['reserved', 'sold', 'unavailable'])
+      expect(await page.isChecked(`#pc-status-${other}`)).toBe(false)
     await page.click('#pc-preview')
     await page.locator('#pc-lines tbody tr').first().waitFor()
+    const listed = await page
+      .locator('#pc-lines tbody tr')
+      .evaluateAll((rows) => rows.map((row) => Number(row.getAttribute('data-offer'))))
+    const statuses = await env.ctx.db.selectFrom('offers').select('status').where('id', 'in', listed).execute()
+    expect(new Set(statuses.map((o) => o.status))).toEqual(new Set(['available']))
     expect(await page.textContent('#pc-rule')).toContain('pełnego złotego')
     expect(await page.textContent('#pc-rule')).toContain('01.01.2027')
     const first = page.locator('#pc-lines tbody tr').first()

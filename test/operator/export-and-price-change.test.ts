@@ -168,8 +168,17 @@ for (const dialect of TEST_DIALECTS) {
         .where('investment_id', '=', investment.id)
         .where('offer_kind', '=', 'property')
         .where('price_total_cents', 'is not', null)
-        .where('status', '!=', 'archived')
+        .where('status', '=', 'available')
         .execute()
+      const notOnSale = await env.ctx.db
+        .selectFrom('offers')
+        .select(['id', 'status'])
+        .where('investment_id', '=', investment.id)
+        .where('offer_kind', '=', 'property')
+        .where('price_total_cents', 'is not', null)
+        .where('status', 'in', ['reserved', 'sold', 'unavailable'])
+        .execute()
+      expect(notOnSale.map((o) => o.status)).toContain('sold')
       const post = (url: string, payload: Record<string, unknown>, headers: Record<string, string> = {}) =>
         env.app.inject({
           method: 'POST',
@@ -199,7 +208,12 @@ for (const dialect of TEST_DIALECTS) {
       const body = planned.json()
       expect(body).toMatchObject({ valid: true, valid_from: '2027-01-01', rounding: 'zloty', percent: '3' })
       expect(body.rounding_rule.pl).toContain('pełnego złotego')
+      // by default only the units on sale: a sold flat keeps the price it was sold at
+      expect(body.statuses).toEqual(['available'])
       expect(body.lines).toHaveLength(before.length)
+      const lineIds = (body.lines as Array<{ offer_id: number }>).map((l) => l.offer_id)
+      for (const offer of notOnSale) expect(lineIds).not.toContain(offer.id)
+
       for (const line of body.lines as Array<{
         offer_id: number
         before_total: string
@@ -290,6 +304,27 @@ for (const dialect of TEST_DIALECTS) {
       expect(
         await env.ctx.db.selectFrom('audit_log').selectAll().where('action', '=', 'offers.price_change').execute(),
       ).toHaveLength(1)
+
+      // the operator may widen it on purpose: every offer of the chosen statuses
+      const widened = await post('/offers/price-change/preview', {
+        investment: investment.id,
+        statuses: ['available', 'reserved', 'sold', 'unavailable'],
+        percent: '3',
+        rounding: 'zloty',
+        valid_from: '2027-01-01',
+        reason: 'Waloryzacja cen od nowego roku',
+      })
+      expect(widened.statusCode, widened.body).toBe(200)
+      expect(widened.json().lines).toHaveLength(before.length + notOnSale.length)
+      const emptyStatuses = await post('/offers/price-change/preview', {
+        investment: investment.id,
+        statuses: [],
+        percent: '3',
+        rounding: 'zloty',
+        valid_from: '2027-01-01',
+        reason: 'Waloryzacja',
+      })
+      expect(emptyStatuses.statusCode).toBe(400)
     })
   })
 }

@@ -132,6 +132,16 @@ export async function renderPriceChange(root, { api }) {
     maxlength: 500,
     placeholder: tr('np. waloryzacja cen od nowego roku', 'e.g. price indexation from the new year'),
   })
+  // a price change reprices the units on sale: a sold flat's price is its sale's, never raised by default
+  const changeStatuses = STATUSES.map((code) =>
+    h('input', {
+      type: 'checkbox',
+      id: `pc-status-${code}`,
+      name: 'statuses',
+      value: code,
+      checked: code === 'available',
+    }),
+  )
   const previewButton = h(
     'button',
     { type: 'submit', class: 'button button-primary', id: 'pc-preview' },
@@ -145,9 +155,30 @@ export async function renderPriceChange(root, { api }) {
       'p',
       { class: 'hint' },
       tr(
-        'Zmiana obejmuje oferty wybranej inwestycji (i statusu) poniżej. Przed zapisem zobaczysz każdą ofertę: cenę przed i po zmianie; zapis to jeden import z historią cen i wpisem w dzienniku zdarzeń.',
-        'The change covers the offers of the investment (and status) chosen above. Before saving you see every offer: the price before and after; saving is one import with its price history and an audit entry.',
+        'Zmiana obejmuje oferty inwestycji wybranej wyżej, o statusach zaznaczonych poniżej. Przed zapisem zobaczysz każdą ofertę: cenę przed i po zmianie; zapis to jeden import z historią cen i wpisem w dzienniku zdarzeń.',
+        'The change covers the offers of the investment chosen above with the statuses ticked below. Before saving you see every offer: the price before and after; saving is one import with its price history and an audit entry.',
       ),
+    ),
+    h(
+      'fieldset',
+      { class: 'field', dataset: { field: 'statuses' } },
+      h('legend', {}, tr('Statusy ofert objętych zmianą', 'Statuses of the offers changed')),
+      h(
+        'div',
+        { class: 'form-row' },
+        changeStatuses.map((input) =>
+          h('label', { class: 'checkbox', for: input.id }, input, ` ${offerStatusLabel(input.value)}`),
+        ),
+      ),
+      h(
+        'p',
+        { class: 'hint' },
+        tr(
+          'Domyślnie tylko wolne, czyli lokale w sprzedaży. Cena sprzedanego lokalu to cena jego sprzedaży: zaznacz inne statusy tylko wtedy, gdy naprawdę ich ceny też mają się zmienić.',
+          'By default only available units, those on sale. A sold unit’s price is its sale’s: tick other statuses only when their prices really change too.',
+        ),
+      ),
+      h('p', { class: 'field-error', id: 'pc-statuses-error', hidden: true }),
     ),
     h(
       'div',
@@ -313,6 +344,17 @@ export async function renderPriceChange(root, { api }) {
       investment.focus()
       return
     }
+    const statuses = changeStatuses.filter((input) => input.checked).map((input) => input.value)
+    if (statuses.length === 0) {
+      showFieldErrors(form, [
+        {
+          field: 'statuses',
+          message_pl: 'Zaznacz co najmniej jeden status.',
+          message_en: 'Tick at least one status.',
+        },
+      ])
+      return
+    }
     if (!day) {
       showFieldErrors(form, [
         { field: 'valid_from', message_pl: 'Podaj datę jako dd.mm.rrrr.', message_en: 'Give the date as dd.mm.yyyy.' },
@@ -324,6 +366,7 @@ export async function renderPriceChange(root, { api }) {
         api.post('/offers/price-change/preview', {
           json: {
             investment: Number(investment.value),
+            statuses,
             percent: percent.value.trim(),
             rounding: rounding.value,
             valid_from: day,
