@@ -10,6 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 import { settledPasswordResetRequests } from '../../src/password-reset/password-reset.js'
+import { handbookShot } from '../helpers/handbook-screenshots.js'
 import { chromiumPresent, type PanelSession, startPanel } from '../helpers/panel-browser.js'
 import { SMTP_PASSWORD, SMTP_USER, startSmtp } from '../helpers/servers/smtp-server.js'
 
@@ -35,6 +36,7 @@ describe.skipIf(!chromiumPresent)('e-mail settings and the outbox in the panel [
     expect(await page.textContent('#mail-delivery')).toContain('Tryb próbny')
     expect(await page.textContent('#mail-password-state')).toContain('nieustawione')
     await panel.shot('proba')
+    await handbookShot(page, 'admin/pl-ustawienia-poczta')
 
     await page.fill('#mail-smtp-host', '127.0.0.1')
     await page.fill('#mail-smtp-port', String(smtp.port))
@@ -87,6 +89,7 @@ describe.skipIf(!chromiumPresent)('e-mail settings and the outbox in the panel [
     expect(subjects[1]).toContain('Testowy e-mail')
     expect(await page.locator('.outbox-email').first().locator('.outbox-to').textContent()).toContain('@')
     await panel.shot('skrzynka-nadawcza')
+    await handbookShot(page, 'admin/pl-skrzynka-nadawcza')
 
     const link = page.locator('.outbox-email').first().locator('.outbox-body a')
     expect(await link.getAttribute('href')).toMatch(/#\/nowe-haslo\?token=[A-Za-z0-9_-]{43}$/)
