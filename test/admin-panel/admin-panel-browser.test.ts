@@ -63,6 +63,9 @@ describe.skipIf(!chromiumPresent)('admin panel in Chromium [sqlite]', () => {
   it('logs in with the demo administrator and shows the status', async () => {
     await page.goto(`${origin}/dg-admin/`)
     await page.locator('#login').waitFor()
+    // any role signs in here, not only an administrator
+    expect(await page.textContent('.login-form')).toContain('Zaloguj się swoim kontem')
+    expect(await page.textContent('.login-form')).not.toContain('kontem administratora')
     await shot('01-login')
 
     await page.fill('#login', 'admin')

@@ -18,13 +18,13 @@ const MESSAGES = {
     'Too many failed sign-ins. Try again in {seconds}\u00a0s.',
   ],
   account_disabled: [
-    'To konto jest wyłączone. Poproś innego administratora o jego włączenie.',
-    'This account is disabled. Ask another administrator to enable it.',
+    'To konto jest wyłączone. Poproś administratora panelu o jego włączenie.',
+    'This account is disabled. Ask an administrator of the panel to enable it.',
   ],
   rest_not_logged_in: ['Sesja wygasła. Zaloguj się ponownie.', 'The session has ended. Log in again.'],
   rest_forbidden: [
-    'Twoje konto nie ma uprawnień do tej operacji (potrzebny jest administrator).',
-    'Your account may not do this (an administrator is needed).',
+    'Twoje konto nie ma uprawnień do tej operacji. Jeśli jej potrzebujesz, poproś administratora panelu o odpowiednią rolę.',
+    'Your account may not do this. If you need to, ask an administrator of the panel for a suitable role.',
   ],
   rest_cookie_invalid_nonce: [
     'Token sesji wygasł. Odśwież stronę i spróbuj ponownie.',

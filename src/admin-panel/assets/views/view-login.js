@@ -31,8 +31,8 @@ export function renderLogin(root, { api, onLoggedIn }) {
       'p',
       { class: 'muted' },
       tr(
-        'Panel operatora usługi cen ofertowych. Zaloguj się kontem administratora.',
-        'Operator panel of the offer price service. Log in with an administrator account.',
+        'Panel usługi cen ofertowych. Zaloguj się swoim kontem — tym, które nadał Ci administrator.',
+        'Panel of the offer price service. Log in with your own account — the one an administrator gave you.',
       ),
     ),
     h('label', { for: 'login' }, tr('Login lub e-mail', 'Login or e-mail')),
