@@ -1,4 +1,5 @@
 import type { Executor } from '../host/context.js'
+import { INVESTMENT_STATUSES_IN_DAILY_FILE } from '../offers/editor-operation.js'
 
 export async function countOffersByStatus(db: Executor): Promise<Array<{ status: string; count: number }>> {
   const rows = await db
@@ -20,14 +21,17 @@ const LOCATION_COLUMNS = [
   'loc_postal_code',
 ] as const
 
-/** Published investments whose official location (columns 29–35) or prospectus (58) is incomplete. */
+/**
+ * Investments in the official file (published, or awaiting their location after an import) whose
+ * location (columns 29–35) or prospectus (58) is incomplete.
+ */
 export async function selectIncompleteInvestments(
   db: Executor,
 ): Promise<Array<{ id: number; title: string; location_missing: boolean; prospectus_missing: boolean }>> {
   const rows = await db
     .selectFrom('investments')
     .select(['id', 'title', 'prospectus_url', ...LOCATION_COLUMNS])
-    .where('host_status', '=', 'publish')
+    .where('host_status', 'in', [...INVESTMENT_STATUSES_IN_DAILY_FILE])
     .where((eb) =>
       eb.or([
         ...LOCATION_COLUMNS.flatMap((column) => [eb(column, 'is', null), eb(column, '=', '')]),
@@ -60,6 +64,13 @@ export async function countInvestments(db: Executor): Promise<{ total: number; p
   return { total, published }
 }
 
+/**
+ * The statuses of an import that was executed, or whose execution was attempted: a preview nobody
+ * executed (previewed, invalid, expired) changed nothing and is no import to an operator.
+ */
+export const EXECUTED_IMPORT_STATUSES = ['running', 'completed', 'failed', 'stale', 'recovery_required'] as const
+
+/** The latest executed (or failed) imports, newest first. */
 export async function selectRecentImportJobs(db: Executor, limit: number) {
   return db
     .selectFrom('import_jobs')
@@ -76,6 +87,7 @@ export async function selectRecentImportJobs(db: Executor, limit: number) {
       'created_at',
       'finished_at',
     ])
+    .where('status', 'in', [...EXECUTED_IMPORT_STATUSES])
     .orderBy('created_at', 'desc')
     .limit(limit)
     .execute()

@@ -15,7 +15,7 @@ import type { InvestmentRow, InvestmentsTable } from '../host/db/schema.js'
 import { HostError, PluginError } from '../host/errors.js'
 import { describeValue, describeValuePl, parseText, type ParseResult } from '../offers/validation/parse-values.js'
 import { type RowError, rowError } from '../offers/validation/row-errors.js'
-import { HOST_STATUSES, type HostStatus } from '../offers/editor-operation.js'
+import { AWAITING_LOCATION, INVESTMENT_HOST_STATUSES, type InvestmentHostStatus } from '../offers/editor-operation.js'
 import { mediaIds } from '../offers/validation/validate-editor-offer.js'
 import { slugify } from '../catalog/presentation.js'
 import { bilingualIssue, LOCATION_FIELDS, validateLocation } from '../publication/settings/settings-service.js'
@@ -44,6 +44,15 @@ export const VISIBILITIES = ['public', 'private'] as const
 
 const LOCATION_KEYS = LOCATION_FIELDS.filter((field) => field !== 'prospectus_url')
 type LocationKey = (typeof LOCATION_KEYS)[number]
+const LOCATION_LABELS_PL: Readonly<Record<LocationKey, string>> = {
+  voivodeship: 'województwo',
+  powiat: 'powiat',
+  gmina: 'gmina',
+  city: 'miejscowość',
+  street: 'ulica',
+  building_no: 'numer budynku',
+  postal_code: 'kod pocztowy',
+}
 const LOCATION_COLUMNS: Readonly<Record<LocationKey, keyof InvestmentRow>> = {
   voivodeship: 'loc_voivodeship',
   powiat: 'loc_powiat',
@@ -216,15 +225,15 @@ async function investmentChanges(
     )
   if (body.host_status !== undefined) {
     const status = body.host_status
-    if (typeof status === 'string' && (HOST_STATUSES as readonly string[]).includes(status))
-      set.host_status = status as HostStatus
+    if (typeof status === 'string' && (INVESTMENT_HOST_STATUSES as readonly string[]).includes(status))
+      set.host_status = status as InvestmentHostStatus
     else
       errors.push(
         issue(
           'host_status',
           'invalid_enum',
-          `${describeValue(status)} is not one of ${HOST_STATUSES.join(', ')}`,
-          `${describeValuePl(status)} nie jest jednym z: publish (opublikowana), draft (szkic), private (prywatna), trash (kosz)`,
+          `${describeValue(status)} is not one of ${INVESTMENT_HOST_STATUSES.join(', ')}`,
+          `${describeValuePl(status)} nie jest jednym z: publish (opublikowana), draft (szkic), private (prywatna), trash (kosz), pending (czeka na lokalizację)`,
         ),
       )
   }
@@ -305,6 +314,23 @@ async function investmentChanges(
   for (const key of LOCATION_KEYS)
     if (location[key] !== undefined) (set as Record<string, unknown>)[LOCATION_COLUMNS[key]] = location[key]
   if (location.prospectus_url !== undefined) set.prospectus_url = location.prospectus_url
+  // one an import made without its location is published only with all of it (columns 29–35)
+  const awaiting = existing?.host_status === AWAITING_LOCATION ? existing : undefined
+  if (set.host_status === 'publish' && awaiting) {
+    const missing = LOCATION_KEYS.filter((key) => {
+      const value = location[key] !== undefined ? location[key] : awaiting[LOCATION_COLUMNS[key]]
+      return typeof value !== 'string' || value.trim() === ''
+    })
+    if (missing.length > 0)
+      errors.push(
+        issue(
+          'host_status',
+          'location_required',
+          `an investment awaiting its location is published with its full location (columns 29–35); missing: ${missing.join(', ')}`,
+          `inwestycję czekającą na lokalizację można opublikować dopiero z pełną lokalizacją (kolumny 29–35); brakuje: ${missing.map((key) => LOCATION_LABELS_PL[key]).join(', ')}`,
+        ),
+      )
+  }
 
   if (body.gallery !== undefined || body.thumbnail_id !== undefined) {
     const media: { gallery?: number[]; thumbnailId?: number | null } = {}

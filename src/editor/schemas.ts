@@ -8,7 +8,13 @@
  */
 import { type TObject, type TSchema, Type } from 'typebox'
 
-import { CLEARABLE_FIELDS, COMPONENT_GROUPS, COMPONENT_KINDS, HOST_STATUSES } from '../offers/editor-operation.js'
+import {
+  CLEARABLE_FIELDS,
+  COMPONENT_GROUPS,
+  COMPONENT_KINDS,
+  HOST_STATUSES,
+  INVESTMENT_HOST_STATUSES,
+} from '../offers/editor-operation.js'
 import { EDITOR_OFFER_FIELDS } from '../offers/validation/validate-editor-offer.js'
 import { STATUS_CODES } from '../catalog/schemas.js'
 import { RowId, stringEnum, withDefault } from '../host/http/schemas.js'
@@ -247,7 +253,7 @@ export const InvestmentListQuery = Type.Object({
       description: 'Part of the name, source id or city; no U+0000',
     }),
   ),
-  host_status: Type.Optional(stringEnum(HOST_STATUSES)),
+  host_status: Type.Optional(stringEnum(INVESTMENT_HOST_STATUSES)),
   developer_id: Type.Optional(RowId()),
   page: withDefault(page),
   per_page: withDefault(perPage),
@@ -272,7 +278,9 @@ const investmentProperties = {
   content: Type.Optional(Nullable(Type.String({ description: 'Description (≤ 100,000 characters)' }))),
   excerpt: Type.Optional(Nullable(Type.String({ description: 'Excerpt (≤ 2000)' }))),
   host_status: Type.Optional(
-    Type.String({ description: `${HOST_STATUSES.join(', ')}; the catalog and the daily file show publish only` }),
+    Type.String({
+      description: `${INVESTMENT_HOST_STATUSES.join(', ')}; the catalog shows publish only, the daily file publish and pending (an investment an import made without its location: published only once its location is full)`,
+    }),
   ),
   visibility: Type.Optional(Type.String({ description: 'public or private' })),
   developer_id: Type.Optional(Nullable(Type.Integer({ description: 'The developer entity (POST /developers)' }))),

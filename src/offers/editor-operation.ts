@@ -7,9 +7,27 @@
  * the canonical fields, with the same price history and audit run.
  */
 
-/** Host statuses (docs/decisions/editor.md); the catalog and the daily file show `publish` only. */
+/**
+ * Host statuses (docs/decisions/editor.md); the catalog and the daily file show `publish` only (an
+ * investment may also be `pending`, below).
+ */
 export const HOST_STATUSES = ['publish', 'draft', 'private', 'trash'] as const
 export type HostStatus = (typeof HOST_STATUSES)[number]
+
+/**
+ * The host status of an investment an import, the webhook or a source created without its full
+ * location (columns 29–35): off the website and the catalog until an operator completes the
+ * location and publishes it in the editor. Its offers on sale stay in the official file, which the
+ * act wants to list every unit on offer whatever the website shows.
+ */
+export const AWAITING_LOCATION = 'pending'
+
+/** An investment's host statuses: the offers' own, and `pending` (awaiting its location). */
+export const INVESTMENT_HOST_STATUSES = [...HOST_STATUSES, AWAITING_LOCATION] as const
+export type InvestmentHostStatus = (typeof INVESTMENT_HOST_STATUSES)[number]
+
+/** The investments whose offers the official daily file lists. */
+export const INVESTMENT_STATUSES_IN_DAILY_FILE: readonly string[] = ['publish', AWAITING_LOCATION]
 
 /**
  * Canonical fields the editor may remove by sending null. A removed price is withdrawn (history

@@ -17,7 +17,14 @@ import type { NewOffer, NewPriceHistory, OfferRow, OfferUpdate, StatusHistoryTab
 import { OFFER_TYPE_LABELS, slugify } from './names-and-slugs.js'
 import { isStandalonePart, UNQUALIFIED_PROPERTY_TYPE } from './canonical-fields.js'
 import { META_FIELD_PREFIX } from './validation/meta-values.js'
-import type { ClearableField, ComponentValues, EditorFields, EditorOperation, PriceNote } from './editor-operation.js'
+import {
+  AWAITING_LOCATION,
+  type ClearableField,
+  type ComponentValues,
+  type EditorFields,
+  type EditorOperation,
+  type PriceNote,
+} from './editor-operation.js'
 import type { OfferPlan, PlannedOperation } from './offer-planner.js'
 import {
   deleteComponent,
@@ -149,6 +156,21 @@ function locationColumns(values: NormalizedOfferValues): Partial<InvestmentKeyRo
   if (loc.postalCode !== undefined) set.loc_postal_code = loc.postalCode
   return set
 }
+
+/** Whether every official location column (29–35) has a value. */
+function hasFullLocation(location: Partial<InvestmentKeyRow>): boolean {
+  return LOCATION_KEYS.every((key) => Boolean(location[key]?.trim()))
+}
+
+const LOCATION_KEYS = [
+  'loc_voivodeship',
+  'loc_powiat',
+  'loc_gmina',
+  'loc_city',
+  'loc_street',
+  'loc_building_no',
+  'loc_postal_code',
+] as const
 
 /*
  * The editor's note (`reason`, `correction`) adds the operator's reason to every record of the operation,
@@ -303,6 +325,16 @@ export function createPlanWriter(
 
   async function apply(operations: readonly PlannedOperation[]): Promise<void> {
     for (const op of operations) if (op.investmentId !== null) investmentIds.set(op.sourceInvestmentId, op.investmentId)
+    // a new investment takes every location its rows carry, and is published only with all of it
+    const newLocations = new Map<string, Partial<InvestmentKeyRow>>()
+    for (const op of operations) {
+      if (op.action === 'archive' || op.action === 'unchanged' || op.editor) continue
+      if (investmentIds.has(op.sourceInvestmentId)) continue
+      newLocations.set(op.sourceInvestmentId, {
+        ...newLocations.get(op.sourceInvestmentId),
+        ...locationColumns(op.values),
+      })
+    }
     const locationUpdates = new Map<string, Partial<InvestmentKeyRow>>()
     for (const op of operations) {
       // the editor names an investment that exists (and sends no location with an offer)
@@ -314,20 +346,21 @@ export function createPlanWriter(
         })
       }
       if (!investmentIds.has(op.sourceInvestmentId)) {
+        const location = newLocations.get(op.sourceInvestmentId) ?? {}
         const id = await insertInvestment(db, {
           source_id: op.sourceInvestmentId,
           title: op.sourceInvestmentId,
           slug: slugify(op.sourceInvestmentId) || 'inwestycja',
           content: '',
           excerpt: '',
-          host_status: 'publish',
+          host_status: hasFullLocation(location) ? 'publish' : AWAITING_LOCATION,
           visibility: 'public',
           custom_meta: '{}',
           gallery: '[]',
           documents: '[]',
           created_at: nowIso,
           modified_at: nowIso,
-          ...locationColumns(op.values),
+          ...location,
         })
         investmentIds.set(op.sourceInvestmentId, id)
         locationUpdates.delete(op.sourceInvestmentId)

@@ -2,6 +2,7 @@ import type { Insertable } from 'kysely'
 
 import type { Executor } from '../host/context.js'
 import type { PublicationRow, PublicationsTable } from '../host/db/schema.js'
+import { INVESTMENT_STATUSES_IN_DAILY_FILE } from '../offers/editor-operation.js'
 
 /** Records a publication that ran, published or failed. */
 export async function insertPublication(db: Executor, row: Insertable<PublicationsTable>): Promise<void> {
@@ -51,7 +52,7 @@ export async function countUntypedListedOffers(db: Executor, statuses: readonly 
     .where('offers.property_type', '=', '')
     .where('offers.host_status', '=', 'publish')
     .where('offers.status', 'in', [...statuses])
-    .where('investments.host_status', '=', 'publish')
+    .where('investments.host_status', 'in', [...INVESTMENT_STATUSES_IN_DAILY_FILE])
     .executeTakeFirstOrThrow()
   return Number(row.n)
 }

@@ -128,27 +128,49 @@ describeEachDatabase('operators’ dashboard over REST', (getEnv) => {
     expect(body.public_base_url).toBe('https://ceny.example.pl/dane-gov')
   })
 
-  it('lists recent imports', async () => {
+  it('lists the executed imports, not the previews nobody executed', async () => {
     const boundary = 'x-dashboard'
-    const payload =
-      `--${boundary}\r\nContent-Disposition: form-data; name="mode"\r\n\r\npatch\r\n` +
-      `--${boundary}\r\nContent-Disposition: form-data; name="mapping"\r\n\r\n{"source_investment_id":"Inwestycja","source_property_id":"ID"}\r\n` +
-      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cennik.csv"\r\nContent-Type: text/csv\r\n\r\nInwestycja;ID\nX;1\r\n` +
-      `--${boundary}--\r\n`
-    const preview = await env.app.inject({
+    const upload = (name: string, rows: string) =>
+      env.app.inject({
+        method: 'POST',
+        url: `${BASE}/imports/offer`,
+        headers: { authorization: admin.authorization, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload:
+          `--${boundary}\r\nContent-Disposition: form-data; name="mode"\r\n\r\npatch\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="mapping"\r\n\r\n{"source_investment_id":"Inwestycja","source_property_id":"ID","prop_type":"Rodzaj","prop_area":"Powierzchnia"}\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\nContent-Type: text/csv\r\n\r\nInwestycja;ID;Rodzaj;Powierzchnia\n${rows}\r\n` +
+          `--${boundary}--\r\n`,
+      })
+    const executed = await upload('cennik.csv', 'DASH-IMPORT;1;mieszkanie;50,00')
+    expect(executed.statusCode, executed.body).toBe(200)
+    const run = await env.app.inject({
       method: 'POST',
       url: `${BASE}/imports/offer`,
-      headers: { authorization: admin.authorization, 'content-type': `multipart/form-data; boundary=${boundary}` },
-      payload,
+      payload: `job_id=${executed.json().id}&confirm_archiving=false`,
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        'idempotency-key': 'dashboard-import-1',
+        authorization: admin.authorization,
+      },
     })
-    expect([200, 422]).toContain(preview.statusCode)
+    expect(run.statusCode, run.body).toBe(200)
+    // then two previews left as they are: one valid, one refused
+    expect((await upload('porzucony.csv', 'DASH-IMPORT;2;mieszkanie;60,00')).statusCode).toBe(200)
+    expect([200, 422]).toContain((await upload('bledny.csv', 'DASH-IMPORT;3;zamek;-1')).statusCode)
+
     const body = await dashboard()
     expect(body.recent_imports[0]).toMatchObject({
-      id: preview.json().id,
+      id: executed.json().id,
       type: 'offer',
+      status: 'completed',
       file_name: 'cennik.csv',
       operator: admin.login,
     })
+    const names = body.recent_imports.map((job: { file_name: string }) => job.file_name)
+    expect(names).not.toContain('porzucony.csv')
+    expect(names).not.toContain('bledny.csv')
+    for (const job of body.recent_imports as { status: string }[])
+      expect(['running', 'completed', 'failed', 'stale', 'recovery_required']).toContain(job.status)
   })
 
   it('counts webhook deliveries accepted, replayed and refused by code, across instances', async () => {

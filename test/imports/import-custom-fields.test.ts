@@ -102,6 +102,22 @@ describeEachDatabase(
       expect(await storedMeta('M-1')).toEqual({ exposure: 'S-W', plot_area: 310.5, crm_id: 'CRM-1' })
       expect(await storedMeta('M-2')).toEqual({ exposure: 'N', crm_id: 'CRM-2' })
 
+      // the file sent no location: the new investment awaits it, off the catalog, until the
+      // operator completes it and publishes the investment
+      await env.ctx.db
+        .updateTable('investments')
+        .set({
+          loc_voivodeship: 'mazowieckie',
+          loc_powiat: 'Warszawa',
+          loc_gmina: 'Warszawa',
+          loc_city: 'Warszawa',
+          loc_street: 'Prosta',
+          loc_building_no: '1',
+          loc_postal_code: '00-001',
+          host_status: 'publish',
+        })
+        .where('source_id', '=', 'INV-M')
+        .execute()
       const detail = await env.app.inject({
         method: 'GET',
         url: `/wp-json/dg/v2/catalog/properties/${await offerId('M-1')}`,

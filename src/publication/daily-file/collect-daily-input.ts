@@ -1,6 +1,6 @@
 /*
  * Reads the catalog for the daily file of day D: every offer with host status `publish` in a
- * published investment of the publishing developer, whose status is one of the published statuses,
+ * published investment (or one awaiting its location: editor-operation.ts) of the publishing developer, whose status is one of the published statuses,
  * with its components, each price as in force on D (price-in-force.ts: a price announced for a
  * later day is not D's price). Maps rows to the pure model of daily-csv.ts.
  */
@@ -14,6 +14,7 @@ import { groupPriceRecords } from '../../offers/price-in-force.js'
 import { selectPriceRecordsUpTo } from '../../offers/offers-repository.js'
 import { hasPricedParts } from '../../offers/combined-price.js'
 import { unitPricesOnDay } from '../../offers/prices-on-day.js'
+import { AWAITING_LOCATION, INVESTMENT_STATUSES_IN_DAILY_FILE } from '../../offers/editor-operation.js'
 import type {
   ComponentGroupKind,
   DailyCsvComponent,
@@ -114,6 +115,11 @@ export interface DailyFileGaps {
   offersHiddenInDraft: { id: number; code: string; status: string }[]
   investmentsWithoutLocation: { id: number; title: string }[]
   investmentsWithoutProspectus: { id: number; title: string }[]
+  /**
+   * Investments an import, the webhook or a source made without their full location: their offers
+   * are in the file, but not on the website until the location is complete and the editor publishes them.
+   */
+  investmentsAwaitingLocation: { id: number; title: string }[]
   /** A part or room listed with two units, or with a unit and also offered on its own (same designation). */
   partsListedTwice: { id: number; designation: string; units: string[] }[]
 }
@@ -128,6 +134,7 @@ export const noGaps = (): DailyFileGaps => ({
   offersHiddenInDraft: [],
   investmentsWithoutLocation: [],
   investmentsWithoutProspectus: [],
+  investmentsAwaitingLocation: [],
   partsListedTwice: [],
 })
 
@@ -172,8 +179,10 @@ export async function* readDailyOffers(
         'investments.loc_building_no',
         'investments.loc_postal_code',
         'investments.prospectus_url',
+        'investments.host_status',
       ])
-      .where('investments.host_status', '=', 'publish')
+      // an investment awaiting its location is off the website, not out of the file: the act lists every unit on offer
+      .where('investments.host_status', 'in', [...INVESTMENT_STATUSES_IN_DAILY_FILE])
       .where((eb) =>
         args.includeUnassigned
           ? eb.or([eb('investments.developer_id', '=', args.developer.id), eb('investments.developer_id', 'is', null)])
@@ -196,6 +205,8 @@ export async function* readDailyOffers(
         prospectusUrl: r.prospectus_url,
       }
       if (args.gaps) await findLeftOutOffers(trx, r.id, args.statuses, args.gaps)
+      if (args.gaps && r.host_status === AWAITING_LOCATION)
+        args.gaps.investmentsAwaitingLocation.push({ id: r.id, title: r.title })
       const offerRows = await trx
         .selectFrom('offers')
         .select([

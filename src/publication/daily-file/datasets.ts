@@ -12,6 +12,7 @@ import path from 'node:path'
 import type { HostContext } from '../../host/context.js'
 import type { DeveloperRow } from '../../host/db/schema.js'
 import { notFound } from '../../host/errors.js'
+import { INVESTMENT_STATUSES_IN_DAILY_FILE } from '../../offers/editor-operation.js'
 import { getOption, getOrCreateOption } from '../../host/options/options.js'
 import { getPublicDatasetId } from './dataset.js'
 import { getPublicationSettings, resolvePublishingDeveloper } from '../settings/publication-settings.js'
@@ -72,7 +73,7 @@ export async function listDatasets(ctx: HostContext): Promise<Dataset[]> {
             .selectFrom('investments')
             .select('investments.id')
             .whereRef('investments.developer_id', '=', 'developers.id')
-            .where('investments.host_status', '=', 'publish'),
+            .where('investments.host_status', 'in', [...INVESTMENT_STATUSES_IN_DAILY_FILE]),
         ),
         ...(listed.length > 0 ? [eb('developers.id', 'in', listed)] : []),
       ]),

@@ -132,6 +132,15 @@ const GAP_WARNINGS: readonly GapWarningText[] = [
       `Investments without a full location (columns 29–35 show X): ${n.en}. Enter the voivodeship, county, municipality, city, street, number and postal code.`,
   },
   {
+    gap: 'investmentsAwaitingLocation',
+    code: 'investment_awaiting_location',
+    listedAs: 'investments',
+    pl: (_count, n) =>
+      `Inwestycje utworzone importem, które czekają na lokalizację — do tego czasu nie ma ich na stronie WWW (ich oferty są w pliku dnia): ${n.pl}. W edytorze inwestycji uzupełnij województwo, powiat, gminę, miejscowość, ulicę, numer i kod pocztowy, a potem ustaw „Status publikacji” na „opublikowana”.`,
+    en: (_count, n) =>
+      `Investments created by an import that await their location — until then they are not on the website (their offers are in the day’s file): ${n.en}. In the investment editor enter the full location, then set the publication status to published.`,
+  },
+  {
     gap: 'partsListedTwice',
     code: 'part_listed_twice',
     listedAs: 'parts',

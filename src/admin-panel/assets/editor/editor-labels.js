@@ -23,7 +23,12 @@ export const HOST_STATUSES = {
   private: ['prywatna', 'private'],
   trash: ['w koszu', 'in the trash'],
 }
-const HOST_STATUS_TONES = { publish: 'ok', draft: 'info', trash: 'error' }
+/** An investment's: also `pending`, one an import made without its location (off the website until published). */
+export const INVESTMENT_HOST_STATUSES = {
+  ...HOST_STATUSES,
+  pending: ['czeka na lokalizację', 'awaiting its location'],
+}
+const HOST_STATUS_TONES = { publish: 'ok', draft: 'info', trash: 'error', pending: 'warn' }
 
 export const VISIBILITIES = {
   public: ['publiczna', 'public'],
@@ -160,7 +165,7 @@ export const offerStatusLabel = (code, propertyType) => {
   if (FEMININE.has(propertyType)) return `${label.slice(0, -1)}a`
   return label
 }
-export const hostStatusLabel = (code) => pick(HOST_STATUSES, code)
+export const hostStatusLabel = (code) => pick(INVESTMENT_HOST_STATUSES, code)
 export const visibilityLabel = (code) => pick(VISIBILITIES, code)
 /** `short`: without "(sold on its own)", for tables where the row is the part itself. */
 export const propertyTypeLabel = (code, { short = false } = {}) => {

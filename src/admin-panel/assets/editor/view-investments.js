@@ -5,7 +5,7 @@
 import { externalLink, facts, formatNumber, formatWhen, h, mono, replaceChildren } from '../dom.js'
 import {
   fieldLabel,
-  HOST_STATUSES,
+  INVESTMENT_HOST_STATUSES,
   hashRoute,
   hostStatusBadge,
   optionsOf,
@@ -72,7 +72,7 @@ async function renderInvestmentList(page, { api, signal }) {
   const hostStatus = h(
     'select',
     { id: 'investment-host-status', name: 'host_status' },
-    optionsOf(HOST_STATUSES, { blank: tr('każdy', 'any'), selected: params.get('host_status') ?? '' }),
+    optionsOf(INVESTMENT_HOST_STATUSES, { blank: tr('każdy', 'any'), selected: params.get('host_status') ?? '' }),
   )
   const filterQuery = () => {
     const query = new URLSearchParams()
@@ -207,7 +207,7 @@ async function renderInvestmentForm(page, { api, signal, investment: initial }) 
       host_status: h(
         'select',
         { id: 'investment-host_status', name: 'host_status' },
-        optionsOf(HOST_STATUSES, { selected: investment?.host_status ?? 'publish' }),
+        optionsOf(INVESTMENT_HOST_STATUSES, { selected: investment?.host_status ?? 'publish' }),
       ),
       visibility: h(
         'select',
