@@ -303,7 +303,7 @@ function importsCard(imports) {
   return card(
     tr('Ostatnie importy', 'Recent imports'),
     imports.length === 0
-      ? h('p', { class: 'muted' }, tr('Brak importów z ostatnich 7 dni.', 'No imports in the last 7 days.'))
+      ? h('p', { class: 'muted' }, tr('Brak wykonanych importów z ostatnich 7 dni.', 'No imports executed in the last 7 days.'))
       : h(
           'div',
           { class: 'table-wrap' },
