@@ -98,7 +98,7 @@ export function publicationFailedAlert(
     day,
     dataset,
     severity: 'critical',
-    message_pl: `Codzienna publikacja z dnia ${day}${where.pl} nie powiodła się: ${first?.message_pl || 'nieznana przyczyna.'}${codes.length > 1 ? ` Pozostałe przyczyny (${polishCount(codes.length - 1, ['kolejna', 'kolejne', 'kolejnych'])}) w panelu „Historia publikacji”.` : ''} ${served.pl}: usuń przyczynę i opublikuj dzień ponownie (panel „Publikacja” lub POST /publications).`,
+    message_pl: `Codzienna publikacja z dnia ${day}${where.pl} nie powiodła się: ${first?.message_pl || 'nieznana przyczyna.'}${codes.length > 1 ? ` Pozostałe przyczyny (${polishCount(codes.length - 1, ['kolejna', 'kolejne', 'kolejnych'])}) w panelu „Historia publikacji”.` : ''} ${served.pl}: usuń przyczynę i opublikuj dzień ponownie (panel „Publikacja”).`,
     message_en: `The daily publication of ${day}${where.en} failed: ${first?.message_en || 'unknown cause.'}${codes.length > 1 ? ` The other causes (${codes.length - 1}) in the admin panel's publication history.` : ''} ${served.en}: remove the cause and publish the day again (admin panel "Publikacja" or POST /publications).`,
     details: { issues: codes, earlier_file_served: earlierFileServed },
   }
@@ -224,7 +224,7 @@ export function publicationAuditAlert(
     day,
     dataset,
     severity: 'critical',
-    message_pl: `Nocny audyt z ${day} wszystkich opublikowanych plików${where.pl} znalazł ${polishCount(problems.length, ['błąd', 'błędy', 'błędów'])}${inDays.pl}:\n${shown.map((p) => line(p, p.message_pl)).join('\n')}${more > 0 ? `\n… i ${polishCount(more, ['inny', 'inne', 'innych'])}` : ''}\nPełna lista: panel „Audyt publikacji”, dg audit lub GET /publication/audit.`,
+    message_pl: `Nocny audyt z ${day} wszystkich opublikowanych plików${where.pl} znalazł ${polishCount(problems.length, ['błąd', 'błędy', 'błędów'])}${inDays.pl}:\n${shown.map((p) => line(p, p.message_pl)).join('\n')}${more > 0 ? `\n… i ${polishCount(more, ['inny', 'inne', 'innych'])}` : ''}\nPełna lista: panel „Audyt publikacji”.`,
     message_en: `The nightly audit of ${day} of everything published${where.en} found ${englishCount(problems.length, ['error', 'errors'])}${inDays.en}:\n${shown.map((p) => line(p, p.message_en)).join('\n')}${more > 0 ? `\n… and ${more} more` : ''}\nThe whole list: admin panel "Audyt publikacji", dg audit or GET /publication/audit.`,
     details: {
       codes: [...new Set(problems.map((p) => p.code))],
@@ -235,13 +235,21 @@ export function publicationAuditAlert(
   }
 }
 
+const LICENSE_STATUS_WORDS: Readonly<Record<string, string>> = {
+  active: 'aktywna',
+  expired: 'wygasła',
+  suspended: 'zawieszona',
+  inactive: 'nieaktywna',
+}
+
 export function licenseContinuityAlert(day: string, status: string, validUntil: string | null): AlertInput {
+  const statusPl = LICENSE_STATUS_WORDS[status] ?? status
   return {
     cause: 'license_continuity',
     day,
     dataset: null,
     severity: 'warning',
-    message_pl: `Licencja nie jest aktywna (${status}${validUntil ? `, ważna do ${validUntil}` : ''}): usługa działa w trybie ciągłości. Codzienna publikacja z harmonogramu trwa, ale katalog dla strony WWW, /status, webhook, import plików i publikacja przez API odpowiadają 403 pro_feature_required. Odnów licencję (dg license set).`,
+    message_pl: `Licencja nie jest aktywna (${statusPl}${validUntil ? `, ważna do ${validUntil}` : ''}): usługa działa w trybie ciągłości. Codzienna publikacja z harmonogramu trwa, ale katalog dla strony WWW, strona stanu usługi, webhook z CRM, import plików i publikacja przez API są zablokowane. Odnów licencję (panel „Licencja”).`,
     message_en: `The licence is not active (${status}${validUntil ? `, valid until ${validUntil}` : ''}): the service runs in continuity mode. The scheduled daily publication goes on, but the website's catalog, /status, the webhook, file import and publishing through the API answer 403 pro_feature_required. Renew the licence (dg license set).`,
     details: { license_status: status, valid_until: validUntil },
   }

@@ -9,8 +9,11 @@ import { randomBytes } from 'node:crypto'
 import { recordAudit } from '../host/audit/audit.js'
 import type { HostContext } from '../host/context.js'
 import { explainNetworkError } from '../host/http/network-errors.js'
+import { configuredServiceBase } from '../host/http/service-origin.js'
+import { effectiveMailSettings } from '../mail/mail-settings.js'
 import { SERVICE_VERSION } from '../version.js'
 import { ALERT_TITLES, type AlertCause, type AlertInput } from './alert-causes.js'
+import { alertLetter } from './alert-letter.js'
 import {
   type AlertRow,
   claimAlert,
@@ -144,7 +147,10 @@ async function deliverAlert(
   const work: Array<Promise<[ChannelName, ChannelOutcome]>> = []
   if (alerts.smtp && recorded.email?.status !== 'sent') {
     const smtp = alerts.smtp
-    const email = alertEmail(row, details, alerts.language, smtp.from)
+    // the panel's address the mail settings put in force (environment, else the panel), else the service's own
+    const panelBase = (await effectiveMailSettings(ctx)).panelUrl ?? configuredServiceBase(ctx.config)
+    const links = { panelBase, handbookBase: ctx.config.handbookUrl ?? `${panelBase}/dg-admin/podrecznik/` }
+    const email = alertEmail(row, details, alerts.language, smtp.from, links)
     work.push(
       deliverWithRetries(
         () => sendAlertEmail(smtp, email),
@@ -268,34 +274,30 @@ function titleOf(row: AlertRow, language: 'pl' | 'en'): string {
   return `[dg-offers] ${severity[language]}: ${title[language]} (${row.day})`
 }
 
+/** The alert as a letter to the operators (alert-letter.ts), with a Message-ID stable per alert. */
 function alertEmail(
   row: AlertRow,
   details: Record<string, unknown>,
   language: 'pl' | 'en',
   from: string,
+  links: { panelBase: string; handbookBase: string },
 ): { subject: string; text: string; messageId: string } {
-  const [first, second] = language === 'pl' ? [row.message_pl, row.message_en] : [row.message_en, row.message_pl]
   const domain = /@([^>\s]+)>?\s*$/.exec(from)?.[1] ?? 'dg-offers.invalid'
-  return {
-    subject: titleOf(row, language),
-    messageId: `<dg-alert.${row.id}.${row.cause}.${row.day}@${domain}>`,
-    text: [
-      first,
-      '',
-      second,
-      '',
-      `Przyczyna / cause: ${row.cause}`,
-      `Dzień / day: ${row.day}`,
-      ...(row.developer_id === null
-        ? []
-        : [
-            `Deweloper / developer: ${typeof details.developer_name === 'string' ? details.developer_name : ''} (id ${Number(row.developer_id)})`,
-          ]),
-      `Szczegóły / details: ${JSON.stringify(details)}`,
-      '',
-      `Alert #${row.id}, ${row.raised_at}, dg-offers ${SERVICE_VERSION}. GET /wp-json/dg/v2/status pokazuje ostatnie alerty / shows the recent alerts.`,
-    ].join('\n'),
-  }
+  const letter = alertLetter(
+    {
+      id: Number(row.id),
+      cause: row.cause,
+      day: row.day,
+      severity: row.severity,
+      message_pl: row.message_pl,
+      message_en: row.message_en,
+      raised_at: row.raised_at,
+      developer_name: typeof details.developer_name === 'string' ? details.developer_name : undefined,
+    },
+    language,
+    links,
+  )
+  return { ...letter, messageId: `<dg-alert.${row.id}.${row.cause}.${row.day}@${domain}>` }
 }
 
 /** The webhook's JSON: `text` for Slack/Teams incoming webhooks, the structured fields for everything else. */

@@ -13,7 +13,7 @@ import { Writable } from 'node:stream'
 import { pino } from 'pino'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
-import { testAlert } from '../../src/alerts/alert-causes.js'
+import { ALERT_TITLES, type AlertCause, testAlert } from '../../src/alerts/alert-causes.js'
 import { checkAlertConditions } from '../../src/alerts/alert-rules.js'
 import { recentAlerts, resendStaleAlerts, sendTestAlert } from '../../src/alerts/alert-service.js'
 import { runCli } from '../../src/cli/main.js'
@@ -157,7 +157,8 @@ for (const dialect of TEST_DIALECTS) {
       return last.record_count
     }
     const webhooksOf = (cause: string) => receiver.received.map(expectSigned).filter((body) => body.cause === cause)
-    const mailsAbout = (cause: string) => smtp.mails.filter((mail) => mail.text.includes(`cause: ${cause}`))
+    // an alert's e-mail is a letter: its subject names the alert by its title
+    const mailsAbout = (cause: AlertCause) => smtp.mails.filter((mail) => mail.subject.includes(ALERT_TITLES[cause].pl))
 
     beforeAll(async () => {
       smtp = await startSmtp()
@@ -197,11 +198,13 @@ for (const dialect of TEST_DIALECTS) {
       expect(mail.user).toBe(SMTP_USER)
       expect(mail.from).toBe(SMTP_USER)
       expect(mail.to).toEqual(['ops@ceny.example.pl', 'dyzurny@ceny.example.pl'])
-      expect(mail.subject).toBe('[dg-offers] PILNE: Publikacja z harmonogramu nie powiodła się (2026-11-20)')
-      expect(mail.text).toContain('Codzienna publikacja z dnia 2026-11-20')
-      expect(mail.text).toContain('The daily publication of 2026-11-20')
-      expect(mail.text).toContain('cause: publication_failed')
-      expect(mail.text).toContain('public_base_url_missing')
+      expect(mail.subject).toBe('[dg-offers] PILNE: Publikacja z harmonogramu nie powiodła się (20.11.2026)')
+      expect(mail.text).toMatch(/^Dzień dobry,/)
+      expect(mail.text).toContain('Codzienna publikacja z dnia 20.11.2026')
+      expect(mail.text).not.toContain('The daily publication')
+      expect(mail.text).toMatch(/^http:\/\/\S+\/dg-admin\/#\/historia$/m)
+      expect(mail.text).toMatch(/^http:\/\/\S+\/dg-admin\/podrecznik\/alerty\.md#publikacja-z-harmonogramu/m)
+      expect(mail.text).not.toMatch(/[{}]|\/wp-json/)
       // the first publication failed: there is no previous version to speak of
       expect(mail.text).toContain('Nie opublikowano jeszcze żadnego pliku')
       expect(mail.text).not.toContain('Poprzednia wersja')
@@ -266,14 +269,14 @@ for (const dialect of TEST_DIALECTS) {
       expect(told[0]?.details).toMatchObject({
         codes: ['investment_location_missing', 'investment_prospectus_missing'],
       })
-      expect(smtp.mails.slice(1).map((mail) => mail.text.includes('cause: publication_gaps'))).toEqual([true])
+      expect(smtp.mails.slice(1).map((mail) => mail.subject.includes(ALERT_TITLES.publication_gaps.pl))).toEqual([true])
     })
 
     it('a missed day is alerted once, on the next day the schedule runs', async () => {
       // nothing ran on 2026-11-21 (the service was down)
       expect(await scheduledRunOn('2026-11-22')).toBe('published')
       const [mail] = mailsAbout('missed_days')
-      expect(mail?.text).toContain('2026-11-21')
+      expect(mail?.text).toContain('21.11.2026')
       const [body] = webhooksOf('missed_days')
       expect(body).toMatchObject({ day: '2026-11-22', severity: 'critical', details: { dates: ['2026-11-21'] } })
       expect(body?.developer_id).toEqual(expect.any(Number))
