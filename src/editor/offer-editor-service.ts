@@ -281,9 +281,20 @@ export interface OfferWriteResult {
   run_id: number | null
 }
 
+/** What the editor does to an offer, audited as `editor.offer.<what>` (the event log labels each). */
+export const OFFER_EDITOR_ACTIONS = [
+  'create',
+  'update',
+  'archive',
+  'restore',
+  'component.create',
+  'component.update',
+  'component.delete',
+] as const
+
 interface WriteArgs {
   actor: Actor
-  action: 'create' | 'update' | 'archive' | 'restore' | 'component.create' | 'component.update' | 'component.delete'
+  action: (typeof OFFER_EDITOR_ACTIONS)[number]
   offerId: number | null
   investmentId?: number
   /** The version named by the request (If-Match or `version`); required for every write to an existing offer. */

@@ -236,7 +236,7 @@ async function settleFailedExecution(
           objectType: 'import_job',
           objectId: job.id,
           outcome: 'failure',
-          details: { reason: conflict ? 'import_conflict' : 'import_failed' },
+          details: { file: job.file_name, reason: conflict ? 'import_conflict' : 'import_failed' },
         },
         trx,
       )

@@ -38,7 +38,7 @@ export async function recoverInterruptedImports(ctx: HostContext): Promise<numbe
           objectType: 'import_job',
           objectId: job.id,
           outcome: 'success',
-          details: { reason: 'execution interrupted before commit; nothing was written' },
+          details: { file: job.file_name, reason: 'execution interrupted before commit; nothing was written' },
         },
         trx,
       )

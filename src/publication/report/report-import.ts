@@ -469,6 +469,7 @@ export async function confirmReportImport(ctx: HostContext, args: ReportConfirmA
         objectId: job.id,
         outcome: 'success',
         details: {
+          file: job.file_name,
           date,
           version: result.version,
           records: result.record_count,

@@ -6,66 +6,17 @@ import { tr } from '../i18n.js'
 import { actorLabel, triggerLabel } from '../messages.js'
 import { dateInput, isoDate } from '../fields/date-input.js'
 import { card, formField, pagedTable } from '../ui.js'
-
-/** action: [Polish, English] */
-const ACTIONS = {
-  'session.login': ['Logowanie do panelu', 'Panel sign-in'],
-  'session.logout': ['Wylogowanie', 'Sign-out'],
-  'user.create': ['Dodanie użytkownika', 'User added'],
-  'user.role': ['Zmiana roli', 'Role changed'],
-  'user.update': ['Zmiana danych użytkownika', 'User data changed'],
-  'user.disable': ['Wyłączenie konta', 'Account disabled'],
-  'user.enable': ['Włączenie konta', 'Account enabled'],
-  'user.password_set': ['Nowe hasło logowania', 'New login password'],
-  'app_password.create': ['Utworzenie hasła aplikacji', 'Application password created'],
-  'app_password.revoke': ['Unieważnienie hasła aplikacji', 'Application password revoked'],
-  'publication.publish': ['Publikacja pliku dnia', 'Day’s file publication'],
-  'publication.settings': ['Zmiana ustawień publikacji', 'Publication settings changed'],
-  'developer.create': ['Dodanie dewelopera', 'Developer added'],
-  'developer.update': ['Zmiana danych dewelopera', 'Developer data changed'],
-  'investment.location': ['Zmiana lokalizacji inwestycji', 'Investment location changed'],
-  'import.preview': ['Podgląd importu ofert', 'Offer import preview'],
-  'import.execute': ['Import ofert', 'Offer import'],
-  'import.recovered': ['Przywrócenie przerwanego importu', 'Interrupted import recovered'],
-  'report_import.preview': ['Sprawdzenie raportu', 'Report checked'],
-  'report_import.confirm': ['Publikacja raportu', 'Report published'],
-  'webhook.execute': ['Zdarzenie z CRM (webhook)', 'CRM event (webhook)'],
-  'webhook_secret.view': ['Wyświetlenie klucza webhooka', 'Webhook key viewed'],
-  'webhook_secret.rotate': ['Nowy klucz webhooka', 'New webhook key'],
-  'legacy_generate.key_param': ['Użycie przestarzałego parametru key', 'Deprecated key parameter used'],
-  'legacy_generate.key_param_setting': ['Przełączenie parametru key', 'Key parameter switched'],
-  'site_option.set': ['Zmiana opcji strony', 'Site option changed'],
-  'license.set': ['Instalacja licencji', 'Licence installed'],
-  'alert.raise': ['Alert', 'Alert'],
-  'alert.deliver': ['Wysłanie alertu', 'Alert sent'],
-  'editor.investment.create': ['Dodanie inwestycji', 'Investment added'],
-  'editor.investment.update': ['Zmiana inwestycji', 'Investment changed'],
-  'editor.investment.delete': ['Usunięcie inwestycji', 'Investment deleted'],
-  'editor.offer.create': ['Dodanie oferty', 'Offer added'],
-  'editor.offer.update': ['Zmiana oferty', 'Offer changed'],
-  'editor.offer.archive': ['Archiwizacja oferty', 'Offer archived'],
-  'editor.offer.restore': ['Przywrócenie oferty', 'Offer restored'],
-  'editor.offer.component.create': ['Dodanie elementu oferty', 'Offer component added'],
-  'editor.offer.component.update': ['Zmiana elementu oferty', 'Offer component changed'],
-  'editor.offer.component.delete': ['Usunięcie elementu oferty', 'Offer component deleted'],
-  'editor.media.upload': ['Dodanie pliku multimedialnego', 'Media file added'],
-  'editor.media.update': ['Zmiana pliku multimedialnego', 'Media file changed'],
-  'editor.media.delete': ['Usunięcie pliku multimedialnego', 'Media file deleted'],
-  'demo.seed': ['Dane demonstracyjne', 'Demo data'],
-  'alerts.settings': ['Zmiana ustawień alertów', 'Alert settings changed'],
-  'offers.price_change': ['Zmiana cen wielu ofert', 'Bulk price change'],
-  'public_prices.update': ['Zmiana cen na stronie WWW', 'Website prices changed'],
-  'session.password_reset_request': ['Prośba o reset hasła', 'Password reset requested'],
-  'session.password_reset': ['Reset hasła', 'Password reset'],
-  'source.create': ['Dodanie źródła ofert', 'Offer source added'],
-  'source.update': ['Zmiana źródła ofert', 'Offer source changed'],
-  'source.delete': ['Usunięcie źródła ofert', 'Offer source removed'],
-  'source.run': ['Przebieg źródła ofert', 'Offer source run'],
-  'source.run.apply': ['Zastosowanie wstrzymanego przebiegu', 'Held run applied'],
-  'source.run.reject': ['Odrzucenie wstrzymanego przebiegu', 'Held run rejected'],
-}
-
-const actionLabel = (action) => (ACTIONS[action] ? tr(...ACTIONS[action]) : action)
+import {
+  actionLabel,
+  alertCauseLabel,
+  detailKeyLabel,
+  filesOfJobs,
+  importModeLabel,
+  OBJECTS,
+  objectLabel,
+  objectText,
+  polishDate,
+} from './audit-labels.js'
 
 const CHANNELS = {
   panel: ['panel (sesja)', 'panel (session)'],
@@ -76,26 +27,6 @@ const CHANNELS = {
   system: ['usługa', 'service'],
 }
 const channelLabel = (code) => (CHANNELS[code] ? tr(...CHANNELS[code]) : code)
-
-const OBJECTS = {
-  user: ['użytkownik', 'user'],
-  publication: ['publikacja', 'publication'],
-  developer: ['deweloper', 'developer'],
-  investment: ['inwestycja', 'investment'],
-  offer: ['oferta', 'offer'],
-  import_job: ['zadanie importu', 'import job'],
-  webhook_event: ['zdarzenie webhooka', 'webhook event'],
-  site_option: ['opcja strony', 'site option'],
-  setting: ['ustawienie', 'setting'],
-  alert: ['alert', 'alert'],
-  license: ['licencja', 'licence'],
-  option: ['opcja usługi', 'service option'],
-  attachment: ['plik multimedialny', 'media file'],
-  alerts: ['ustawienia alertów', 'alert settings'],
-  source: ['źródło ofert', 'offer source'],
-  source_run: ['przebieg źródła', 'source run'],
-}
-const objectLabel = (code) => (OBJECTS[code] ? tr(...OBJECTS[code]) : code)
 
 const OUTCOMES = {
   success: ['udane', 'success', 'ok'],
@@ -110,17 +41,22 @@ function outcomeBadge(code) {
   return element
 }
 
-/** A detail value as text: scalars as they are, lists and objects as compact JSON. */
+/** A detail value as text: days and instants as Polish dates, scalars as they are, lists and objects as compact JSON. */
 function detailValue(key, value) {
   if (key === 'trigger' && typeof value === 'string') return triggerLabel(value)
+  if (key === 'cause' && typeof value === 'string') return alertCauseLabel(value)
+  if (key === 'mode' && typeof value === 'string') return importModeLabel(value)
   if (value === null || value === undefined) return '—'
+  if (typeof value === 'boolean') return value ? tr('tak', 'yes') : tr('nie', 'no')
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(value))
+    return formatWhen(value, { seconds: true })
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) return polishDate(value)
   if (typeof value === 'object') return mono(JSON.stringify(value))
   return String(value)
 }
 
 function detailsCell(entry) {
   const pairs = Object.entries(entry.details ?? {})
-  if (pairs.length === 0 && !entry.actor.credential) return h('span', { class: 'muted' }, '—')
   return h(
     'details',
     { class: 'row-details' },
@@ -131,7 +67,10 @@ function detailsCell(entry) {
       entry.actor.credential
         ? [h('dt', {}, tr('Hasło aplikacji', 'Application password')), h('dd', {}, entry.actor.credential)]
         : null,
-      pairs.map(([key, value]) => [h('dt', {}, key), h('dd', {}, detailValue(key, value))]),
+      pairs.map(([key, value]) => [h('dt', {}, detailKeyLabel(key)), h('dd', {}, detailValue(key, value))]),
+      h('dt', {}, tr('Kod zdarzenia', 'Event code')),
+      h('dd', {}, mono(entry.action)),
+      entry.object_id ? [h('dt', {}, tr('Id obiektu', 'Object id')), h('dd', {}, mono(entry.object_id))] : null,
       h('dt', {}, tr('Numer wpisu', 'Entry number')),
       h('dd', {}, mono(String(entry.id))),
     ),
@@ -203,6 +142,8 @@ export async function renderAudit(root, { api }) {
     ),
   )
 
+  /** The files of the import jobs on the page (an entry without one is named by its job's other entries). */
+  let knownFiles = new Map()
   const table = pagedTable({
     id: 'audit-table',
     state: { perPage: 50 },
@@ -221,12 +162,11 @@ export async function renderAudit(root, { api }) {
       },
       {
         label: tr('Zdarzenie', 'Event'),
-        render: (e) => [actionLabel(e.action), h('br'), h('code', { class: 'issue-code' }, e.action)],
+        render: (e) => h('span', { class: 'audit-action' }, actionLabel(e.action)),
       },
       {
-        label: tr('Obiekt', 'Object'),
-        render: (e) =>
-          e.object_type ? [objectLabel(e.object_type), e.object_id ? [' ', mono(e.object_id)] : null] : '—',
+        label: tr('Czego dotyczy', 'Object'),
+        render: (e) => objectText(e, knownFiles) ?? '—',
       },
       { label: tr('Wynik', 'Outcome'), render: (e) => outcomeBadge(e.outcome) },
       { label: '', className: 'details-cell', render: detailsCell },
@@ -242,6 +182,7 @@ export async function renderAudit(root, { api }) {
       if (isoDate(from)) params.set('from', warsawMidnight(isoDate(from)))
       if (isoDate(to)) params.set('until', warsawMidnight(nextDay(isoDate(to))))
       const { body } = await api.get(`/audit?${params}`)
+      knownFiles = filesOfJobs(body.items)
       return { items: body.items, total: body.total, totalPages: body.total_pages }
     },
   })

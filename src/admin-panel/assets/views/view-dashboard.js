@@ -16,8 +16,10 @@ import {
 } from '../dom.js'
 import { offerStatusLabel } from '../editor/editor-labels.js'
 import { tr } from '../i18n.js'
-import { jobStatusLabel, licenseLabel, runByLabel, triggerLabel } from '../messages.js'
+import { actorLabel, jobStatusLabel, licenseLabel, runByLabel, triggerLabel } from '../messages.js'
 import { alertBox, card, errorBox, issuesList, technicalDetails } from '../ui.js'
+import { scheduleInWords } from '../fields/schedule-field.js'
+import { alertCauseLabel } from './audit-labels.js'
 import { alertFixLinks, fixLinks, issueFixLinks } from '../operator/fix-links.js'
 import { sourcesNotice } from './view-sources.js'
 
@@ -159,10 +161,15 @@ function scheduleCard(dashboard) {
     tr('Harmonogram', 'Schedule'),
     facts([
       [
-        tr('Następne uruchomienie', 'Next run'),
-        next ? h('strong', { id: 'next-run' }, formatWhen(next)) : mono(dashboard.schedule.pattern),
+        tr('Publikacja', 'Publication'),
+        h(
+          'span',
+          { id: 'schedule-words' },
+          scheduleInWords(dashboard.schedule.pattern) ?? mono(dashboard.schedule.pattern),
+          tr(' (czas polski)', ' (Polish time)'),
+        ),
       ],
-      [tr('Wzorzec (cron, czas polski)', 'Pattern (cron, Polish time)'), mono(dashboard.schedule.pattern)],
+      [tr('Następne uruchomienie', 'Next run'), next ? h('strong', { id: 'next-run' }, formatWhen(next)) : '—'],
       [
         tr('Publiczny adres plików', 'Public address of the files'),
         dashboard.public_base_url
@@ -177,6 +184,9 @@ function scheduleCard(dashboard) {
         'Harmonogram działa także bez licencji (tryb ciągłości): obowiązek publikacji nie znika.',
         'The schedule also runs without a licence (continuity mode): the duty to publish does not stop.',
       ),
+    ),
+    technicalDetails(
+      facts([[tr('Wzorzec harmonogramu (cron)', 'Schedule pattern (cron)'), mono(dashboard.schedule.pattern)]]),
     ),
   )
 }
@@ -303,7 +313,11 @@ function importsCard(imports) {
   return card(
     tr('Ostatnie importy', 'Recent imports'),
     imports.length === 0
-      ? h('p', { class: 'muted' }, tr('Brak wykonanych importów z ostatnich 7 dni.', 'No imports executed in the last 7 days.'))
+      ? h(
+          'p',
+          { class: 'muted' },
+          tr('Brak wykonanych importów z ostatnich 7 dni.', 'No imports executed in the last 7 days.'),
+        )
       : h(
           'div',
           { class: 'table-wrap' },
@@ -338,7 +352,7 @@ function importsCard(imports) {
                     job.type === 'report' ? tr('raport urzędowy', 'official report') : tr('oferty', 'offers'),
                   ),
                   h('td', {}, jobStatusLabel(job.status)),
-                  h('td', {}, job.operator),
+                  h('td', {}, actorLabel(job.operator)),
                 ),
               ),
             ),
@@ -351,7 +365,7 @@ function webhookCard(days) {
   const refusals = (day) => Object.entries(day.refused)
   const any = days.some((d) => d.accepted + d.replayed + refusals(d).length > 0)
   return card(
-    tr('Webhook z CRM (7 dni)', 'Webhook from the CRM (7 days)'),
+    tr('Zmiany ofert przysłane z CRM (7 dni)', 'Offer changes sent by the CRM (7 days)'),
     !any
       ? h('p', { class: 'muted' }, tr('Brak zdarzeń w ostatnich 7 dniach.', 'No events in the last 7 days.'))
       : h(
@@ -442,6 +456,9 @@ function licenceCard(license) {
   )
 }
 
+/** 2026-11-20 → 20.11.2026 in a message's text (not inside a file's name). */
+const withPolishDates = (text) => String(text).replace(/(?<![\w-])(\d{4})-(\d{2})-(\d{2})(?![\w-]|\.\w)/g, '$3.$2.$1')
+
 function alertsCard(alerts) {
   if (!alerts || alerts.length === 0) return null
   return card(
@@ -456,11 +473,11 @@ function alertsCard(alerts) {
           h(
             'span',
             { class: 'issue-text' },
-            `${formatDate(alert.day)} — `,
-            tr(alert.message_pl, alert.message_en),
+            h('strong', {}, alertCauseLabel(alert.cause)),
+            ` — ${formatDate(alert.day)}: `,
+            withPolishDates(tr(alert.message_pl, alert.message_en)),
             alertFixLinks(alert).length > 0 ? [' ', fixLinks(alertFixLinks(alert))] : null,
           ),
-          h('code', { class: 'issue-code' }, alert.cause),
         ),
       ),
     ),
