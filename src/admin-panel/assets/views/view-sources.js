@@ -1,7 +1,9 @@
 // Offer sources pulled on a schedule (REST /sources, /source-runs). The list of sources with their
-// latest run, the runs waiting for a decision, the form adding a source (the column assignment
-// saved by the offer import's form is offered as its mapping), a source's page to change or delete
-// it (#/zrodla/zrodlo/ID), and a run's page (#/zrodla/przebieg/ID): what stopped it (a limit, or an
+// latest run, the runs waiting for a decision, the form adding a source (its columns assigned with
+// the offer import's fields from the header row of its file, fetched once by the server, the
+// import's last assignment offered; its schedule with the publication's day and time picker; a
+// self-signed server's certificate pasted for it alone), a source's page to change or delete it
+// (#/zrodla/zrodlo/ID), and a run's page (#/zrodla/przebieg/ID): what stopped it (a limit, or an
 // operator's decision the file would undo, with the units and their values before → after), its
 // plan before → after per offer, and "Zastosuj" / "Odrzuć" for a held run.
 import {
@@ -23,8 +25,7 @@ import { tr } from '../i18n.js'
 import { alertBox, card, confirmDialog, errorBox, formField, technicalDetails, toast } from '../ui.js'
 import { columnAssignment } from '../fields/column-assignment.js'
 import { scheduleField, timeOfDay } from '../fields/schedule-field.js'
-
-const IMPORT_MAPPING_KEY = 'dg-admin.import-mapping'
+import { lastMapping, mappingForShape } from '../operator/import-mapping-memory.js'
 
 const OUTCOMES = {
   running: ['w toku', 'running', 'info'],
@@ -413,14 +414,10 @@ function addSourceCard({ api, reload }) {
   return card(tr('Dodaj źródło', 'Add a source'), sourceForm({ api, reload }))
 }
 
-/** The assignment the offer import last saved in this browser, offered to a new source. */
+/** The assignment the offer import last used in this browser, offered to a new source. */
 function lastImportMapping() {
-  try {
-    const saved = JSON.parse(localStorage.getItem(IMPORT_MAPPING_KEY) ?? 'null')
-    return saved && typeof saved === 'object' && !Array.isArray(saved) ? saved : null
-  } catch {
-    return null
-  }
+  const last = lastMapping()
+  return Object.keys(last).length > 0 ? last : null
 }
 
 /** The form's labels of the fields the server names in a refusal. */
@@ -599,6 +596,10 @@ function sourceForm({ api, reload, source = null }) {
         headerList,
         fileHeaders.map((header) => h('option', { value: header })),
       )
+      // a new source's file of a shape the import has seen gets the assignment used for it there
+      const remembered = source ? null : mappingForShape(fileHeaders)
+      if (remembered && Object.values(remembered).every((header) => fileHeaders.includes(header)))
+        assignment.setMapping(remembered)
       const guessed = assignment.matchEmpty(fileHeaders)
       replaceChildren(
         headerPreview,
