@@ -78,12 +78,11 @@ export async function sourceRoutes(fastify: FastifyInstance): Promise<void> {
     },
   )
 
-  // fetching an address given in the request is an administrator's act, whoever else may manage sources
-  const administrator = [requireCapability('manage_options'), requireEntitlement('bulk_import')]
   app.post(
     '/sources/preview-headers',
     {
-      preHandler: administrator,
+      // whoever may save a source and run it (which fetches its address) may read its header first
+      preHandler: writeGuard,
       schema: {
         operationId: 'previewSourceHeaders',
         tags,

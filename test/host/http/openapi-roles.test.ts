@@ -100,7 +100,7 @@ const OPERATION_CAPABILITY: Record<string, string> = {
   'post /imports/report': 'dg_import',
   'post /sources': 'dg_import',
   // fetching an address the request gives is an administrator's act
-  'post /sources/preview-headers': 'manage_options',
+  'post /sources/preview-headers': 'dg_import',
   'patch /sources/{id}': 'dg_import',
   'delete /sources/{id}': 'dg_import',
   'post /sources/{id}/run': 'dg_import',
