@@ -78,7 +78,7 @@ export function startFuzzedApp(dialect: TestDialect, suite: string): FuzzedApp {
     })
     fuzzed.env = env
     const demo = await setUpDemo(env.ctx)
-    adminLogin = demo.admin
+    adminLogin = { login: demo.admin.login, password: demo.admin.password }
     fuzzed.reader = basicAuth(demo.reader.login, demo.reader.application_password)
     const created = await createTestUser(env.ctx, 'administrator')
     fuzzed.admin = created

@@ -23,15 +23,25 @@ const MAPPING = {
   prop_area: 'Powierzchnia',
   price_total: 'Cena',
   price_total_from: 'Cena od',
+  // a full location, so that the investments the file creates are published and listed at once
+  proj_voivod: 'Województwo',
+  proj_powiat: 'Powiat',
+  proj_gmina: 'Gmina',
+  proj_city: 'Miasto',
+  proj_street: 'Ulica',
+  proj_build_no: 'Numer budynku',
+  proj_zip: 'Kod',
 }
-const HEADER = 'Inwestycja;ID lokalu;Numer;Rodzaj;Status;Powierzchnia;Cena;Cena od'
+const HEADER =
+  'Inwestycja;ID lokalu;Numer;Rodzaj;Status;Powierzchnia;Cena;Cena od;Województwo;Powiat;Gmina;Miasto;Ulica;Numer budynku;Kod'
+const LOCATION = 'mazowieckie;Warszawa;Warszawa;Warszawa;Słoneczna;7;02-495'
 /** Above the number of writes from which SQLite executes on a worker thread. */
 const ROWS = 1_500
 
 function csv(investment: string, from: number, count: number): string {
   const rows: string[] = []
   for (let i = from; i < from + count; i++)
-    rows.push(`${investment};${i};${investment}/${i};mieszkanie;wolne;50,00;${500_000 + i};2026-05-01`)
+    rows.push(`${investment};${i};${investment}/${i};mieszkanie;wolne;50,00;${500_000 + i};2026-05-01;${LOCATION}`)
   return `${HEADER}\n${rows.join('\n')}\n`
 }
 

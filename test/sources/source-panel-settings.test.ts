@@ -205,7 +205,12 @@ describeEachDatabase('source settings as the panel edits them', (getEnv) => {
   })
 
   it('says every refusal of the settings in Polish, and in English when asked', async () => {
-    const payload = { name: 'Cennik <b>', url: 'http://example.com/a.csv', mapping: SOURCE_MAPPING, schedule: 'co dzień' }
+    const payload = {
+      name: 'Cennik <b>',
+      url: 'http://example.com/a.csv',
+      mapping: SOURCE_MAPPING,
+      schedule: 'co dzień',
+    }
     const pl = await api('POST', '/sources', payload)
     expect(pl.statusCode).toBe(400)
     const body = pl.json() as { message: string; issues: Array<{ field: string; message: string }> }

@@ -406,6 +406,17 @@ describeEachDatabase('OpenAPI document against real responses: administration', 
     expect((await call('post', `${V2}/source-runs/{id}/reject`, { ...run, params: { id: 999_999 } })).statusCode).toBe(
       404,
     )
+    // the header row of the saved (unreachable) source: the fetch's failure, named
+    const preview = await call('post', `${V2}/sources/preview-headers`, {
+      headers: asAdmin(),
+      payload: { source_id: one.params.id },
+    })
+    expect(preview.statusCode).toBe(422)
+    expect((preview.json() as { error: string }).error).toBe('source_preview_failed')
+    expect(
+      (await call('post', `${V2}/sources/preview-headers`, { headers: asAdmin(), payload: { url: 'ftp://x' } }))
+        .statusCode,
+    ).toBe(400)
     expect((await call('delete', `${V2}/sources/{id}`, one)).statusCode).toBe(200)
   })
 
