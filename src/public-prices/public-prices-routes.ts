@@ -1,7 +1,7 @@
 /*
  * The public price endpoint and its settings:
  *   GET, HEAD, OPTIONS {base_url}/public/investments/{id}/prices   no credentials, no cookies
- *   GET, PUT           {base_url}/investments/{id}/public-prices  manage_options, audited
+ *   GET, PUT           {base_url}/investments/{id}/public-prices  read: dg_read_all; change: dg_edit_catalog, audited
  * The public answer is serialized once per catalog revision and Warsaw day (the catalog's
  * ResponseCache: a write on any instance bumps the revision in its own transaction, the
  * publication's statuses included, and a price announced for a later day takes effect with the
@@ -173,7 +173,7 @@ export async function publicPricesRoutes(fastify: FastifyInstance): Promise<void
       schema: {
         operationId: 'getPublicPricesSettings',
         tags: ['public'],
-        summary: 'Whether the investment’s prices are public, the origins allowed, and the snippet; manage_options',
+        summary: 'Whether the investment’s prices are public, the origins allowed, and the snippet (dg_read_all)',
         security: adminSecurity,
         params: InvestmentIdParams,
         response: { 200: Type.Ref('PublicPricesSettings'), ...errorResponses(400, 401, 403, 404) },
@@ -192,7 +192,7 @@ export async function publicPricesRoutes(fastify: FastifyInstance): Promise<void
       schema: {
         operationId: 'updatePublicPricesSettings',
         tags: ['public'],
-        summary: 'Turn the investment’s public prices on or off, or set the origins allowed; manage_options',
+        summary: 'Turn the investment’s public prices on or off, or set the origins allowed (dg_edit_catalog)',
         security: adminSecurity,
         params: InvestmentIdParams,
         body: PublicPricesSettingsBody,
