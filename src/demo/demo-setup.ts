@@ -19,7 +19,9 @@ import { seedDemoCatalog } from './demo-catalog.js'
 
 export const DEMO_ADMIN_LOGIN = 'admin'
 export const DEMO_READER_LOGIN = 'website'
-const DEMO_APP_PASSWORD_NAME = 'demo website back end'
+const DEMO_APP_PASSWORD_NAME = 'strona internetowa (demo)'
+// the name the demo gave it before; a data folder made then keeps its password
+const EARLIER_APP_PASSWORD_NAMES = new Set([DEMO_APP_PASSWORD_NAME, 'demo website back end'])
 
 export const DEMO_CREDENTIALS_FILE = 'demo-credentials.json'
 
@@ -101,7 +103,7 @@ async function ensureReader(ctx: HostContext, stored: StoredCredentials): Promis
       actor,
     })
   }
-  const existing = (await listAppPasswords(ctx, login)).items.filter((i) => i.name === DEMO_APP_PASSWORD_NAME)
+  const existing = (await listAppPasswords(ctx, login)).items.filter((i) => EARLIER_APP_PASSWORD_NAMES.has(i.name))
   if (existing.length === 0) {
     const created = await createAppPassword(ctx, { login, name: DEMO_APP_PASSWORD_NAME, actor })
     return { login, application_password: created.password, uuid: created.uuid, state: 'created' }

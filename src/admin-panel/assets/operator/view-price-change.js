@@ -420,8 +420,8 @@ export async function renderPriceChange(root, { api }) {
         { class: 'checkbox', for: technical.id },
         technical,
         ` ${tr(
-          'Nazwy techniczne kolumn i statusów (source_investment_id, available…) — dla integracji z CRM',
-          'Technical names of columns and statuses (source_investment_id, available…) — for CRM integrations',
+          'Nazwy techniczne kolumn i statusów, jak w API — dla integracji z CRM',
+          'Technical names of columns and statuses, as in the API — for CRM integrations',
         )}`,
       ),
       exportMessage,
