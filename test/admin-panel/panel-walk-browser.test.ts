@@ -326,6 +326,8 @@ describe.skipIf(!chromiumPresent)('every view of the panel in both languages and
           },
         })
     }
+    // the trial's outbox is reached from the mail settings, not from the menu
+    list.push({ route: 'skrzynka-nadawcza', name: 'skrzynka-nadawcza' })
     list.push({ route: 'nie-ma-takiej-strony', name: 'nieznany-adres' })
     return list
   }
