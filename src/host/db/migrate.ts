@@ -28,6 +28,8 @@ import * as auditRefusalWindows from './migrations/0024-audit-refusal-windows.js
 import * as announcedTotalIndex from './migrations/0025-announced-total-index.js'
 import * as sourceCertificate from './migrations/0026-source-certificate.js'
 import * as mailOutbox from './migrations/0027-mail-outbox.js'
+import * as tenants from './migrations/0028-tenants.js'
+import * as userScopes from './migrations/0029-user-scopes.js'
 
 interface MigrationModule {
   up(db: Kysely<unknown>, dialect: DialectName): Promise<void>
@@ -65,6 +67,8 @@ const MIGRATIONS: ReadonlyArray<readonly [string, MigrationModule]> = [
   ['0025-announced-total-index', announcedTotalIndex],
   ['0026-source-certificate', sourceCertificate],
   ['0027-mail-outbox', mailOutbox],
+  ['0028-tenants', tenants],
+  ['0029-user-scopes', userScopes],
 ]
 
 export class MigrationError extends Error {}

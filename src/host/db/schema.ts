@@ -23,6 +23,13 @@ export interface UsersTable {
   disabled_at: string | null
 }
 
+/** What a user who is not an administrator may see and change (migration 0029); no row: everything. */
+export interface UserScopesTable {
+  user_id: number
+  kind: 'developer' | 'investment'
+  target_id: number
+}
+
 export interface AppPasswordsTable {
   id: Generated<number>
   uuid: string
@@ -427,7 +434,24 @@ export interface PublicPricesSettingsTable {
   updated_at: string
 }
 
+/** A company served by this deployment besides the first (src/tenancy). */
+export interface TenantsTable {
+  id: Generated<number>
+  slug: string
+  name: string
+  /** `active` or `suspended`. */
+  status: string
+  /** The PostgreSQL schema, or the folder under the data folder holding its dg.sqlite and files. */
+  storage: string
+  /** JSON array of the host names it answers on besides its path under /t/. */
+  hosts: string
+  created_at: string
+  suspended_at: string | null
+  exported_at: string | null
+}
+
 export interface Database {
+  tenants: TenantsTable
   users: UsersTable
   app_passwords: AppPasswordsTable
   sessions: SessionsTable
@@ -459,6 +483,7 @@ export interface Database {
   sources: SourcesTable
   source_runs: SourceRunsTable
   public_prices_settings: PublicPricesSettingsTable
+  user_scopes: UserScopesTable
 }
 
 export type UserRow = Selectable<UsersTable>
