@@ -57,6 +57,11 @@ export const ERROR_CODES = {
     description:
       'The user lacks the capability for this endpoint, or the credentials are of a kind the endpoint refuses.',
   },
+  rest_forbidden_scope: {
+    status: [403],
+    description:
+      'The object (offer, investment, developer entity, medium, import, source) or the dataset is outside the developer entities and investments the user is limited to (`data.reason`: `object`, `developer`, `new_investment`, `unscoped_only`); nothing was written.',
+  },
   rest_invalid_authorization: {
     status: [401],
     description: 'The Authorization header is not HTTP Basic with a user name and an application password.',

@@ -9,6 +9,7 @@
 import type { Actor } from '../audit/audit.js'
 import { recordAudit } from '../audit/audit.js'
 import { isRoleName, ROLES } from '../auth/capabilities.js'
+import { mayBeScoped, type StoredScope, storedScopesOf } from '../auth/scope.js'
 import { deleteSessionsOfUser } from '../auth/sessions-repository.js'
 import type { HostContext } from '../context.js'
 import { HostError, PluginError } from '../errors.js'
@@ -21,6 +22,7 @@ import {
   selectUsers,
   updateUserRow,
 } from './users-repository.js'
+import { normalizeScope, scopeIssues, writeUserScope } from './user-scopes.js'
 import { createUser, MIN_LOGIN_PASSWORD_LENGTH, type PublicUser, setLoginPasswordOf, toPublicUser } from './users.js'
 
 export interface FieldIssue {
@@ -41,6 +43,8 @@ export interface AdministeredUser extends PublicUser {
   application_passwords: number
   /** The latest use of any of its application passwords (recorded at most once a day per password). */
   last_api_use_at: string | null
+  /** The developer entities and investments it may work on; null: the whole catalog. */
+  scope: StoredScope | null
 }
 
 const LOGIN_PATTERN = /^[A-Za-z0-9._@-]{1,60}$/
@@ -89,10 +93,15 @@ function displayNameIssue(name: string): FieldIssue | null {
 export async function listAdministeredUsers(ctx: HostContext): Promise<AdministeredUser[]> {
   const [rows, stats] = await Promise.all([selectUsers(ctx.db), selectAppPasswordStats(ctx.db)])
   const byUser = new Map(stats.map((s) => [s.user_id, s]))
+  const scopes = await storedScopesOf(
+    ctx.db,
+    rows.map((row) => row.id),
+  )
   return rows.map((row) => ({
     ...toPublicUser(row),
     application_passwords: byUser.get(row.id)?.count ?? 0,
     last_api_use_at: byUser.get(row.id)?.last_used_at ?? null,
+    scope: mayBeScoped(row.role) ? normalizeScope(scopes.get(row.id) ?? null) : null,
   }))
 }
 
@@ -109,6 +118,8 @@ export interface NewUserInput {
   display_name?: string | undefined
   /** Generated and returned once when left out. */
   password?: string | undefined
+  /** null or left out: the whole catalog. */
+  scope?: StoredScope | null | undefined
 }
 
 export async function createAdministeredUser(
@@ -146,6 +157,7 @@ export async function createAdministeredUser(
         `The login password must have at least ${MIN_LOGIN_PASSWORD_LENGTH} characters (or leave it empty to have one generated).`,
       ),
     )
+  if (roleProblem === null) issues.push(...(await scopeIssues(ctx.db, input.role, input.scope)))
   if (issues.length > 0) refuse(issues)
   const created = await createUser(ctx, {
     login,
@@ -155,6 +167,10 @@ export async function createAdministeredUser(
     displayName,
     actor,
   })
+  if (input.scope)
+    await ctx.db
+      .transaction()
+      .execute((trx) => writeUserScope(ctx, trx, created.user, null, input.scope ?? null, actor))
   return { user: await getAdministeredUser(ctx, created.user.id), password: created.password ?? null }
 }
 
@@ -163,6 +179,8 @@ export interface UserChanges {
   email?: string | undefined
   display_name?: string | undefined
   disabled?: boolean | undefined
+  /** null: the whole catalog; left out: unchanged (an administrator's is always null). */
+  scope?: StoredScope | null | undefined
 }
 
 export async function updateAdministeredUser(
@@ -191,9 +209,13 @@ export async function updateAdministeredUser(
         : displayNameIssue(displayName)
     if (problem) issues.push(problem)
   }
-  if (issues.length > 0) refuse(issues)
-
   const role = changes.role ?? user.role
+  if (isRoleName(role)) issues.push(...(await scopeIssues(ctx.db, role, changes.scope)))
+  if (issues.length > 0) refuse(issues)
+  const scopeBefore = normalizeScope((await storedScopesOf(ctx.db, [id])).get(id) ?? null)
+  // an administrator is never scoped: becoming one drops the scope the user had
+  const scopeAfter = !mayBeScoped(role) ? null : changes.scope === undefined ? scopeBefore : changes.scope
+
   const disabled = changes.disabled ?? user.disabled_at !== null
   if (changes.disabled === true && actor.type === 'user' && actor.userId === id && user.disabled_at === null)
     throw new PluginError('own_account', 409, {
@@ -230,6 +252,7 @@ export async function updateAdministeredUser(
       set.disabled_at = disabled ? now : null
       audits.push({ action: disabled ? 'user.disable' : 'user.enable', details: { login: user.login } })
     }
+    await writeUserScope(ctx, trx, user, scopeBefore, scopeAfter, actor)
     if (Object.keys(set).length === 0) return
     await updateUserRow(trx, id, set)
     // a disabled account's panel sessions end at once (its application passwords are refused)

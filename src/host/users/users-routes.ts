@@ -4,7 +4,7 @@
  *   GET   {base_url}/users                                   every user, with role and state
  *   POST  {base_url}/users                                   a new user (login password shown once)
  *   GET   {base_url}/users/{id}
- *   PATCH {base_url}/users/{id}                              role, e-mail, display name, disabled
+ *   PATCH {base_url}/users/{id}                              role, e-mail, display name, scope, disabled
  *   PUT   {base_url}/users/{id}/password                      a new login password; ends its sessions
  *   GET   {base_url}/users/{id}/application-passwords        name, created, last used, last IP
  *   POST  {base_url}/users/{id}/application-passwords        a new one, shown once
@@ -58,6 +58,24 @@ const FieldIssues = Type.Object(
   { description: 'Refused input: one issue per field; nothing was written' },
 )
 
+const ScopeIds = (what: string) =>
+  Type.Array(Type.Integer({ minimum: 1, maximum: 2147483647 }), { maxItems: 1000, description: what })
+const SCOPE_DESCRIPTION =
+  'The part of the catalog the user may see and change: developer entities (each with every investment it has, now and later) and single investments. null: the whole catalog. Outside it every list leaves objects out and every operation on one answers 403 rest_forbidden_scope. An administrator is never scoped (422 scope_on_administrator); an id that names nothing is 422 unknown_developer / unknown_investment; an empty scope is 422 scope_empty.'
+const ScopeSchema = Type.Union(
+  [
+    Type.Object(
+      {
+        developers: ScopeIds('Developer entity ids'),
+        investments: ScopeIds('Investment ids'),
+      },
+      { additionalProperties: false },
+    ),
+    Type.Null(),
+  ],
+  { description: SCOPE_DESCRIPTION },
+)
+
 const UserSchema = Type.Object(
   {
     id: Type.Integer(),
@@ -74,6 +92,7 @@ const UserSchema = Type.Object(
     last_api_use_at: Type.Union([Type.String(), Type.Null()], {
       description: 'Latest use of any of its application passwords (recorded at most once a day per password)',
     }),
+    scope: ScopeSchema,
   },
   { $id: 'AdministeredUser' },
 )
@@ -135,6 +154,7 @@ export async function usersRoutes(fastify: FastifyInstance): Promise<void> {
             role: Text({ maxLength: 60, description: ROLE_DESCRIPTION }),
             display_name: Type.Optional(Text({ maxLength: 254 })),
             password: Type.Optional(Text({ maxLength: 1024, description: 'At least 12 characters' })),
+            scope: Type.Optional(ScopeSchema),
           },
           { additionalProperties: false },
         ),
@@ -181,9 +201,9 @@ export async function usersRoutes(fastify: FastifyInstance): Promise<void> {
         operationId: 'updateUser',
         tags: ['users'],
         summary:
-          'Change role, e-mail, display name or disable/enable (fields sent only); 409 last_administrator, own_account',
+          'Change role, e-mail, display name, scope or disable/enable (fields sent only); 409 last_administrator, own_account',
         description:
-          'Disabling ends the account’s panel sessions at once and refuses its application passwords (403 account_disabled) until it is enabled again; its passwords stay on record. The last active administrator can be neither demoted nor disabled (409 last_administrator), and nobody disables their own account (409 own_account).',
+          'A `scope` limits a user who is not an administrator to some developer entities and investments (null: the whole catalog); changing it is audited as user.scope, and making the user an administrator drops it. Disabling ends the account’s panel sessions at once and refuses its application passwords (403 account_disabled) until it is enabled again; its passwords stay on record. The last active administrator can be neither demoted nor disabled (409 last_administrator), and nobody disables their own account (409 own_account).',
         security,
         params: IdParams,
         body: Type.Object(
@@ -192,6 +212,7 @@ export async function usersRoutes(fastify: FastifyInstance): Promise<void> {
             email: Type.Optional(Text({ maxLength: 254 })),
             display_name: Type.Optional(Text({ maxLength: 254 })),
             disabled: Type.Optional(Type.Boolean()),
+            scope: Type.Optional(ScopeSchema),
           },
           { additionalProperties: false },
         ),
