@@ -37,7 +37,7 @@ const MANIFEST = 'manifest.json'
 const DATABASE_FILE = 'dg.sqlite'
 const FILES_DIR = 'files'
 /** The database's own files (copied through the backup API) and what a service leaves while it runs. */
-const SKIPPED_TOP_LEVEL = new Set([
+export const SKIPPED_TOP_LEVEL = new Set([
   DATABASE_FILE,
   `${DATABASE_FILE}-wal`,
   `${DATABASE_FILE}-shm`,
@@ -83,7 +83,7 @@ export interface RestoreSummary {
 const refused = (code: string, message: string) => new HostError(code, 409, message)
 
 /** Copies `from` to `to` (created exclusively, fsynced) and returns the digest of the bytes written. */
-async function copyHashed(from: string, to: string): Promise<{ sha256: string; bytes: number }> {
+export async function copyHashed(from: string, to: string): Promise<{ sha256: string; bytes: number }> {
   const hash = createHash('sha256')
   let bytes = 0
   await fs.mkdir(path.dirname(to), { recursive: true })
@@ -106,7 +106,7 @@ async function copyHashed(from: string, to: string): Promise<{ sha256: string; b
   return { sha256: hash.digest('hex'), bytes }
 }
 
-async function hashFile(file: string): Promise<{ sha256: string; bytes: number }> {
+export async function hashFile(file: string): Promise<{ sha256: string; bytes: number }> {
   const hash = createHash('sha256')
   let bytes = 0
   for await (const chunk of createReadStream(file)) {
@@ -117,7 +117,7 @@ async function hashFile(file: string): Promise<{ sha256: string; bytes: number }
 }
 
 /** Regular files under `root`, relative, `/`-separated, sorted; `skip` decides on top-level names. */
-async function listFiles(root: string, skip: (topLevel: string) => boolean = () => false): Promise<string[]> {
+export async function listFiles(root: string, skip: (topLevel: string) => boolean = () => false): Promise<string[]> {
   const out: string[] = []
   const walk = async (dir: string, relative: string): Promise<void> => {
     let entries
@@ -139,7 +139,7 @@ async function listFiles(root: string, skip: (topLevel: string) => boolean = () 
   return out.sort()
 }
 
-async function isEmptyOrMissing(dir: string): Promise<boolean> {
+export async function isEmptyOrMissing(dir: string): Promise<boolean> {
   try {
     return (await fs.readdir(dir)).length === 0
   } catch (error) {
@@ -148,13 +148,13 @@ async function isEmptyOrMissing(dir: string): Promise<boolean> {
   }
 }
 
-const inside = (child: string, parent: string) => {
+export const inside = (child: string, parent: string) => {
   const relative = path.relative(parent, child)
   return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative))
 }
 
 /** Copies the data folder's files (not the database) into `staging/files`, skipping files that vanish. */
-async function copyDataFiles(dataDir: string, staging: string, exclude: string[]): Promise<BackupFile[]> {
+export async function copyDataFiles(dataDir: string, staging: string, exclude: string[]): Promise<BackupFile[]> {
   const files = await listFiles(
     dataDir,
     (name) => SKIPPED_TOP_LEVEL.has(name) || exclude.some((excluded) => path.join(dataDir, name) === excluded),
@@ -174,7 +174,7 @@ async function copyDataFiles(dataDir: string, staging: string, exclude: string[]
 }
 
 /** The published version that the copied `current` pointer names must be in the copy, whole. */
-async function publicationComplete(staging: string, files: BackupFile[]): Promise<boolean> {
+export async function publicationComplete(staging: string, files: BackupFile[]): Promise<boolean> {
   const pointer = files.find((file) => file.path === 'publication/current')
   if (!pointer) return true
   const version = (await fs.readFile(path.join(staging, FILES_DIR, pointer.path), 'utf8')).trim()

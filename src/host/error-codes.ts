@@ -374,6 +374,38 @@ export const ERROR_CODES = {
     description:
       'The data folder to restore into is not empty; `dg restore --replace` keeps the old one beside as a copy.',
   },
+  export_target_invalid: { status: ['cli'], description: 'The export folder lies inside the data folder.' },
+  export_target_exists: { status: ['cli'], description: 'The export folder exists and is not empty.' },
+  export_source_not_migrated: {
+    status: ['cli'],
+    description: 'The database to export has no migrations applied: there is no company in it.',
+  },
+  export_failed: { status: ['cli'], description: 'The published files kept changing while the export copied them.' },
+  export_invalid: {
+    status: ['cli'],
+    description: 'The folder is not a dg data export (missing or wrong manifest, unsafe path or table name).',
+  },
+  export_corrupt: {
+    status: ['cli'],
+    description: 'A file of the export is missing, unlisted or does not match its checksum; nothing was imported.',
+  },
+  export_newer_than_service: {
+    status: ['cli'],
+    description: 'The export was made after a migration this service does not know; upgrade the target first.',
+  },
+  export_schema_mismatch: {
+    status: ['cli'],
+    description: 'A table or column of the export does not exist in the target database.',
+  },
+  import_target_not_migrated: {
+    status: ['cli'],
+    description: 'The target database has no migrations applied; migrate it (dg migrate) before importing.',
+  },
+  import_target_not_empty: {
+    status: ['cli'],
+    description:
+      'The target database already holds users, offers or append-only records, or its data folder holds files: import into a fresh one only.',
+  },
   // --- public price endpoint ---
   public_prices_unavailable: {
     status: [404],

@@ -741,3 +741,158 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const errors = (error as { errors?: unknown }).errors
   return Array.isArray(errors) && errors.length > 0 && errors.every(isDatabaseUnavailable)
 }
+
+/** How a column's values are carried between the two databases (see describeTables). */
+export type PortableColumnKind = 'integer' | 'real' | 'boolean' | 'blob' | 'text'
+
+export interface TableShape {
+  name: string
+  /** In the table's own column order. */
+  columns: { name: string; kind: PortableColumnKind }[]
+  primaryKey: string[]
+  /** The other tables its foreign keys point at. */
+  references: string[]
+  /** The column numbered by a sequence (PostgreSQL serial) or AUTOINCREMENT (SQLite), if any. */
+  identity: string | null
+}
+
+function sqliteColumnKind(declared: string): PortableColumnKind {
+  // SQLite's own affinity rules (datatype3.html §3.1), in their order
+  const type = declared.toUpperCase()
+  if (type.includes('INT')) return 'integer'
+  if (type.includes('CHAR') || type.includes('CLOB') || type.includes('TEXT')) return 'text'
+  if (type.includes('BLOB')) return 'blob'
+  // no declared type: values keep whatever type they were stored with, here always text
+  if (type === '') return 'text'
+  if (type.includes('BOOL')) return 'boolean'
+  return 'real'
+}
+
+function postgresColumnKind(dataType: string): PortableColumnKind {
+  if (dataType === 'smallint' || dataType === 'integer' || dataType === 'bigint') return 'integer'
+  if (dataType === 'real' || dataType === 'double precision') return 'real'
+  if (dataType === 'boolean') return 'boolean'
+  if (dataType === 'bytea') return 'blob'
+  return 'text'
+}
+
+/**
+ * The tables of the current database (PostgreSQL: the current schema only, as other schemas belong
+ * to other companies or tests), with their columns, primary key, foreign keys and numbered column:
+ * what a portable export needs to copy a database into one of either kind.
+ */
+export async function describeTables(db: Kysely<never>, dialect: DialectName): Promise<TableShape[]> {
+  if (dialect === 'sqlite') {
+    const { rows: tables } = await sql<{ name: string; sql: string }>`
+      SELECT name, sql FROM sqlite_master WHERE type = 'table' AND substr(name, 1, 7) <> 'sqlite_'
+      ORDER BY name`.execute(db)
+    const shapes: TableShape[] = []
+    for (const table of tables) {
+      const { rows: columns } = await sql<{ name: string; type: string; pk: number }>`
+        SELECT name, type, pk FROM pragma_table_info(${table.name}) ORDER BY cid`.execute(db)
+      const { rows: keys } = await sql<{ table: string }>`
+        SELECT DISTINCT "table" FROM pragma_foreign_key_list(${table.name})`.execute(db)
+      const primaryKey = columns
+        .filter((column) => column.pk > 0)
+        .sort((a, b) => a.pk - b.pk)
+        .map((column) => column.name)
+      const only = primaryKey.length === 1 ? columns.find((column) => column.name === primaryKey[0]) : undefined
+      shapes.push({
+        name: table.name,
+        columns: columns.map((column) => ({ name: column.name, kind: sqliteColumnKind(column.type) })),
+        primaryKey,
+        references: keys.map((key) => key.table).filter((name) => name !== table.name),
+        // an INTEGER PRIMARY KEY is the rowid: an explicit value moves AUTOINCREMENT's counter itself
+        identity: only && only.type.toUpperCase() === 'INTEGER' ? only.name : null,
+      })
+    }
+    return shapes
+  }
+  const { rows: columns } = await sql<{ table_name: string; column_name: string; data_type: string; serial: boolean }>`
+    SELECT c.table_name, c.column_name, c.data_type,
+      (c.column_default LIKE 'nextval(%' OR c.is_identity = 'YES') AS serial
+    FROM information_schema.columns c
+    JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
+    WHERE c.table_schema = current_schema() AND t.table_type = 'BASE TABLE'
+    ORDER BY c.table_name, c.ordinal_position`.execute(db)
+  const { rows: constraints } = await sql<{ table_name: string; type: string; columns: string[]; referenced: string }>`
+    SELECT r.relname AS table_name, k.contype AS type, f.relname AS referenced,
+      array(SELECT a.attname::text FROM unnest(k.conkey) WITH ORDINALITY AS u(attnum, n)
+            JOIN pg_catalog.pg_attribute a ON a.attrelid = k.conrelid AND a.attnum = u.attnum ORDER BY u.n) AS columns
+    FROM pg_catalog.pg_constraint k
+    JOIN pg_catalog.pg_class r ON r.oid = k.conrelid
+    LEFT JOIN pg_catalog.pg_class f ON f.oid = k.confrelid
+    WHERE k.connamespace = current_schema()::regnamespace AND k.contype IN ('p', 'f')`.execute(db)
+  const byName = new Map<string, TableShape>()
+  for (const column of columns) {
+    let shape = byName.get(column.table_name)
+    if (!shape) {
+      shape = { name: column.table_name, columns: [], primaryKey: [], references: [], identity: null }
+      byName.set(column.table_name, shape)
+    }
+    shape.columns.push({ name: column.column_name, kind: postgresColumnKind(column.data_type) })
+    if (column.serial) shape.identity = column.column_name
+  }
+  for (const constraint of constraints) {
+    const shape = byName.get(constraint.table_name)
+    if (!shape) continue
+    if (constraint.type === 'p') shape.primaryKey = constraint.columns
+    else if (constraint.referenced !== shape.name && !shape.references.includes(constraint.referenced))
+      shape.references.push(constraint.referenced)
+  }
+  return [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+}
+
+/**
+ * Runs `body` in one read transaction that sees one moment of the database throughout: PostgreSQL's
+ * REPEATABLE READ (its default READ COMMITTED would let each statement see later commits); an
+ * SQLite transaction reads one snapshot of the WAL from its first read on.
+ */
+export async function readConsistently<DB, T>(
+  db: Kysely<DB>,
+  dialect: DialectName,
+  body: (trx: Kysely<DB>) => Promise<T>,
+): Promise<T> {
+  if (dialect === 'postgres')
+    return db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (trx) => {
+        await sql`SET TRANSACTION READ ONLY`.execute(trx)
+        return body(trx)
+      })
+  return db.transaction().execute(body)
+}
+
+/**
+ * After rows were inserted with their own ids: PostgreSQL's sequence would hand out those ids again,
+ * so it is moved past the largest. SQLite's AUTOINCREMENT counter follows explicit ids by itself.
+ */
+export async function advanceIdentityPastRows(
+  db: Kysely<never>,
+  dialect: DialectName,
+  table: string,
+  column: string,
+): Promise<void> {
+  if (dialect !== 'postgres') return
+  const quote = (name: string) => `"${name.replace(/"/g, '""')}"`
+  await sql
+    .raw(
+      `SELECT setval(pg_get_serial_sequence('${quote(table).replace(/'/g, "''")}', '${column.replace(/'/g, "''")}'), ` +
+        `coalesce((SELECT max(${quote(column)}) FROM ${quote(table)}), 0) + 1, false)`,
+    )
+    .execute(db)
+}
+
+/**
+ * Creates the PostgreSQL schema another company's database lives in (src/tenancy). SQLite keeps a
+ * company in a file of its own, which opening creates.
+ */
+export async function createCompanySchema<DB>(db: Kysely<DB>, dialect: DialectName, schema: string): Promise<void> {
+  if (dialect === 'postgres') await sql`create schema if not exists ${sql.id(schema)}`.execute(db)
+}
+
+/** Drops a company's PostgreSQL schema with everything in it; its SQLite file goes with its folder. */
+export async function dropCompanySchema<DB>(db: Kysely<DB>, dialect: DialectName, schema: string): Promise<void> {
+  if (dialect === 'postgres') await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db)
+}
