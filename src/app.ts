@@ -5,7 +5,7 @@
 import cookie from '@fastify/cookie'
 import formbody from '@fastify/formbody'
 import multipart from '@fastify/multipart'
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerFactory } from 'fastify'
 import { pino, type Logger } from 'pino'
 
 import { baseUrl, type AppConfig } from './config.js'
@@ -24,6 +24,7 @@ import './host/http/fastify-augment.js'
 import { guardBeforeBody } from './host/http/authenticate.js'
 import { registerHttpsPolicy } from './host/http/https-policy.js'
 import { registerSecurityHeaders } from './host/http/security-headers.js'
+import { registerMountedRedirects } from './host/http/mount-path.js'
 import { registerMessageLocalization } from './host/http/responses/localize-messages.js'
 import { loggerOptions } from './host/http/logging.js'
 import { openApiRoute, registerApiDocs, registerOpenApi } from './host/http/openapi/openapi.js'
@@ -67,6 +68,7 @@ import { mediaFileRoutes } from './editor/media-routes.js'
 import { sourceRoutes } from './sources/source-routes.js'
 import { embedRoutes } from './embed/embed-routes.js'
 import { PUBLIC_PRICES_SCHEMAS, publicPricesRoutes } from './public-prices/public-prices-routes.js'
+import { platformRoutes } from './tenancy/platform-routes.js'
 
 export interface BuildAppOptions {
   config: AppConfig
@@ -78,6 +80,8 @@ export interface BuildAppOptions {
   meta?: MetaRegistry
   logger?: Logger
   now?: () => Date
+  /** The HTTP server this app listens with; the platform's dispatches to each company's app (src/tenancy). */
+  serverFactory?: FastifyServerFactory
 }
 
 export async function createHostContext(
@@ -133,6 +137,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     // a published file's name can be longer than the router's default of 100 characters
     routerOptions: { maxParamLength: PUBLIC_NAME_MAX },
     frameworkErrors: frameworkErrorAnswer(config.env === 'production'),
+    ...(options.serverFactory ? { serverFactory: options.serverFactory } : {}),
   })
   app.decorate('ctx', ctx)
   const lifecycle = new Lifecycle()
@@ -154,6 +159,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerErrorHandling(app)
   registerHttpsPolicy(app, config.env === 'production')
   registerSecurityHeaders(app, config.env === 'production')
+  registerMountedRedirects(app)
   guardBeforeBody(app)
   registerMessageLocalization(app, `${baseUrl(config)}/catalog`)
   await app.register(cookie)
@@ -206,6 +212,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       await v2.register(exportRoutes)
       await v2.register(embedRoutes)
       await v2.register(publicPricesRoutes)
+      // the other companies are managed from the first company's app only
+      if (config.tenant === undefined) await v2.register(platformRoutes)
     },
     { prefix: baseUrl(config) },
   )

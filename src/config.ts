@@ -70,6 +70,10 @@ export interface AppConfig {
    * through effectiveMailSettings (src/mail/mail-settings.ts), which falls back on the panel's setting.
    */
   readonly panelUrl: string | undefined
+  /** PostgreSQL schema of this company's database (another company's, src/tenancy); unset: the connection's own. */
+  readonly databaseSchema?: string | undefined
+  /** The company this configuration serves; unset for the deployment's first company (src/tenancy). */
+  readonly tenant?: { readonly slug: string } | undefined
 }
 
 /** E-mail over SMTP; `tls`: `starttls` (required upgrade), `implicit` (TLS from the start, port 465) or `none`. */

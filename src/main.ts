@@ -10,6 +10,8 @@
  * next start), locks are released, and the process exits 1.
  */
 
+import http from 'node:http'
+
 import type { FastifyInstance } from 'fastify'
 
 import { buildApp } from './app.js'
@@ -19,6 +21,12 @@ import { startScheduler, type TrackJob } from './host/scheduler.js'
 import { markServiceRunning } from './host/service-marker.js'
 import { MAINTENANCE_JOBS } from './maintenance-jobs.js'
 import { type ScheduledPublicationOutcome, startPublicationSchedule } from './publication/publication-schedule.js'
+import { onTenantsChanged } from './tenancy/platform.js'
+import { platformBase } from './tenancy/tenant-config.js'
+import { TenantDispatcher } from './tenancy/tenant-dispatcher.js'
+
+/** How soon a running service sees a company created, suspended or deleted by `dg tenant` elsewhere. */
+const TENANTS_REFRESH_MS = 5000
 
 /** `clean`: everything finished in time; `forced`: the shutdown timeout ran out. */
 export type ShutdownOutcome = 'clean' | 'forced'
@@ -44,11 +52,39 @@ export interface StartServerOptions {
 }
 
 export async function startServer(config: AppConfig, options: StartServerOptions = {}): Promise<RunningServer> {
-  const app = await buildApp({ config })
+  // set once the first company's app listens and the other companies' apps are built
+  const routing: { dispatcher?: TenantDispatcher } = {}
+  const app = await buildApp({
+    config,
+    // one server for every company: each request goes to the app of the company it names
+    serverFactory: (handler, serverOptions) => {
+      const server = http.createServer((req, res) => {
+        if (routing.dispatcher) routing.dispatcher.handle(req, res, handler)
+        else handler(req, res)
+      })
+      // what Fastify sets on a server it makes itself
+      const timeouts = serverOptions as {
+        keepAliveTimeout?: number
+        requestTimeout?: number
+        connectionTimeout?: number
+      }
+      server.keepAliveTimeout = timeouts.keepAliveTimeout ?? 72_000
+      server.requestTimeout = timeouts.requestTimeout ?? 0
+      server.setTimeout(timeouts.connectionTimeout ?? 0)
+      return server
+    },
+  })
   await options.beforeListen?.(app)
   const address = await app.listen({ host: config.host, port: config.port })
+  const tenants = new TenantDispatcher(app, platformBase(config, address), {
+    schedules: true,
+    refreshMs: TENANTS_REFRESH_MS,
+  })
+  onTenantsChanged(app.ctx, () => tenants.refresh())
+  await tenants.refresh()
+  routing.dispatcher = tenants
   app.metrics.collectProcessMetrics()
-  const unmark = await markServiceRunning(config.dataDir)
+  const unmark = await markServiceRunning(config.dataDir, address)
   await options.beforeSchedule?.(app, address)
   const track: TrackJob = (name, run) => app.lifecycle.track(name, run)
   const scheduler = startScheduler(app.ctx, MAINTENANCE_JOBS, track)
@@ -86,6 +122,7 @@ export async function startServer(config: AppConfig, options: StartServerOptions
     }, timeoutMs)
     try {
       await app.close()
+      await tenants.close()
     } finally {
       clearTimeout(timer)
       clearInterval(idleCloser)

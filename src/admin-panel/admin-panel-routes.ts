@@ -129,7 +129,8 @@ function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset): 
 
 export async function adminPanelRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
-  const assets = loadAssets(baseUrl(app.ctx.config), app.ctx.config.handbookUrl ?? `${HANDBOOK_PATH}/`)
+  // relative to /dg-admin/, so that a company served under a path prefix (/t/{slug}/) reaches its own API
+  const assets = loadAssets(`..${baseUrl(app.ctx.config)}`, app.ctx.config.handbookUrl ?? 'podrecznik/')
   const index = assets.get(INDEX)!
   const hidden = { hide: true }
 

@@ -43,6 +43,10 @@ export const SKIPPED_TOP_LEVEL = new Set([
   `${DATABASE_FILE}-shm`,
   `${DATABASE_FILE}-journal`,
   SERVICE_MARKER_DIR,
+  // the other companies' folders (src/tenancy), each backed up or exported on its own (--tenant),
+  // and the platform's exports of them
+  'tenants',
+  'exports',
 ])
 
 export interface BackupFile {

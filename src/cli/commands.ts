@@ -17,6 +17,7 @@ import { ALERTS_COMMANDS } from './commands/alerts-command.js'
 import { AUDIT_COMMANDS } from './commands/audit-command.js'
 import { BACKUP_COMMANDS } from './commands/backup-command.js'
 import { DATA_EXPORT_COMMANDS } from './commands/data-export-command.js'
+import { TENANT_COMMANDS } from './commands/tenant-command.js'
 import { CATALOG_LIST_COMMANDS } from './commands/catalog-list-command.js'
 import { SOURCE_COMMANDS } from './commands/source-command.js'
 import { runImportCommand } from './commands/import-command.js'
@@ -389,6 +390,7 @@ export const COMMANDS: Command[] = [
   },
   ...BACKUP_COMMANDS,
   ...DATA_EXPORT_COMMANDS,
+  ...TENANT_COMMANDS,
   ...ALERTS_COMMANDS,
   ...AUDIT_COMMANDS,
   ...SOURCE_COMMANDS,

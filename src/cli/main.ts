@@ -14,6 +14,7 @@ import type { HostContext } from '../host/context.js'
 import type { CliEnvironment, CliIo } from './cli-context.js'
 import type { Command } from './command.js'
 import { COMMANDS } from './commands.js'
+import { takeTenantOption, tenantEnvironment } from './tenant-option.js'
 
 function findCommand(argv: string[]): { command: Command; rest: string[] } | undefined {
   const [first, second] = argv
@@ -31,6 +32,7 @@ function usage(): string {
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     'Run "dg <command> --help" for the options of a command.',
+    'Add --tenant SLUG to run a command for one of the other companies of this platform (dg tenant list).',
   ].join('\n')
 }
 
@@ -82,6 +84,13 @@ export async function runCli(
 ): Promise<number> {
   const { io } = env
   const json = argv.includes('--json')
+  let tenant: string | undefined
+  try {
+    ;({ argv, tenant } = takeTenantOption(argv))
+  } catch (error) {
+    reportError(io, json, 'usage', (error as Error).message)
+    return 2
+  }
   const found = findCommand(argv)
   if (!found) {
     if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
@@ -123,11 +132,13 @@ export async function runCli(
     }
 
     const config = env.config ?? loadConfig()
-    const result = await command.run(
-      values as Record<string, string | boolean | undefined>,
-      { ...env, config, createsDatabase: command.createsDatabase ?? false },
-      positionals,
-    )
+    let commandEnv: CliEnvironment = { ...env, config, createsDatabase: command.createsDatabase ?? false }
+    if (tenant !== undefined) {
+      if (command.name.startsWith('tenant ') || ['serve', 'demo', 'demo seed'].includes(command.name))
+        throw new UsageError(`--tenant does not apply to dg ${command.name}`)
+      commandEnv = { ...(await tenantEnvironment(commandEnv, tenant)), createsDatabase: false }
+    }
+    const result = await command.run(values as Record<string, string | boolean | undefined>, commandEnv, positionals)
     if (result === 'serve') {
       const { app, url } = await startServer(config)
       io.stderr(`Service listening at ${url}\n${await firstAdministratorHint(app.ctx, url)}`)

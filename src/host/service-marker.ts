@@ -16,6 +16,8 @@ export interface ServiceMarker {
   host: string
   pid: number
   started_at: string
+  /** Where the service listens (e.g. http://127.0.0.1:8080), when it said so. */
+  address?: string | undefined
   /** False only for a process of this machine that no longer exists. */
   alive: boolean
 }
@@ -31,13 +33,13 @@ function processAlive(pid: number): boolean {
 }
 
 /** Writes this process's marker; the function returned removes it. */
-export async function markServiceRunning(dataDir: string): Promise<() => Promise<void>> {
+export async function markServiceRunning(dataDir: string, address?: string): Promise<() => Promise<void>> {
   const dir = path.join(dataDir, SERVICE_MARKER_DIR)
   await fs.mkdir(dir, { recursive: true })
   const file = path.join(dir, `${os.hostname()}-${process.pid}.json`)
   await fs.writeFile(
     file,
-    JSON.stringify({ host: os.hostname(), pid: process.pid, started_at: new Date().toISOString() }),
+    JSON.stringify({ host: os.hostname(), pid: process.pid, started_at: new Date().toISOString(), address }),
   )
   return () => fs.rm(file, { force: true })
 }
@@ -55,9 +57,21 @@ export async function serviceMarkers(dataDir: string): Promise<ServiceMarker[]> 
   for (const name of names) {
     const file = path.join(dir, name)
     try {
-      const marker = JSON.parse(await fs.readFile(file, 'utf8')) as { host: string; pid: number; started_at: string }
+      const marker = JSON.parse(await fs.readFile(file, 'utf8')) as {
+        host: string
+        pid: number
+        started_at: string
+        address?: string
+      }
       const alive = marker.host !== os.hostname() || processAlive(marker.pid)
-      markers.push({ file, host: marker.host, pid: marker.pid, started_at: marker.started_at, alive })
+      markers.push({
+        file,
+        host: marker.host,
+        pid: marker.pid,
+        started_at: marker.started_at,
+        address: typeof marker.address === 'string' ? marker.address : undefined,
+        alive,
+      })
     } catch {
       // removed meanwhile, or not a marker
     }

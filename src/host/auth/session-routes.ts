@@ -10,6 +10,7 @@ import { recordAnonymousRefusal, recordAudit } from '../audit/audit.js'
 import { HostError } from '../errors.js'
 import { actorOf, requirePrincipal } from '../http/authenticate.js'
 import { errorResponses, noBody } from '../http/schemas.js'
+import { mountPathOf } from '../http/mount-path.js'
 import { serviceOrigin } from '../http/service-origin.js'
 import {
   findUserByLoginOrEmail,
@@ -86,7 +87,13 @@ function sameOrigin(origin: string, request: FastifyRequest): boolean {
 
 export async function sessionRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
-  const cookieOptions = { path: '/', httpOnly: true, secure: true, sameSite: 'strict' as const }
+  // under a shared host name each company's cookies stay on its own path (mount-path.ts)
+  const cookieOptions = (request: FastifyRequest) => ({
+    path: mountPathOf(request) || '/',
+    httpOnly: true,
+    secure: true,
+    sameSite: 'strict' as const,
+  })
 
   app.post(
     '/session',
@@ -168,9 +175,9 @@ export async function sessionRoutes(fastify: FastifyInstance): Promise<void> {
         outcome: 'success',
         details: { ip: request.ip },
       })
-      reply.setCookie(SESSION_COOKIE, session.token, { ...cookieOptions, expires: session.expiresAt })
+      reply.setCookie(SESSION_COOKIE, session.token, { ...cookieOptions(request), expires: session.expiresAt })
       reply.setCookie(KNOWN_BROWSER_COOKIE, knownBrowserCookie(ctx, user.id), {
-        ...cookieOptions,
+        ...cookieOptions(request),
         maxAge: KNOWN_BROWSER_DAYS * 24 * 3600,
       })
       return { user: toPublicUser(user), nonce: createRestNonce(ctx, session.token) }
@@ -279,7 +286,7 @@ export async function sessionRoutes(fastify: FastifyInstance): Promise<void> {
         objectId: principal.user.id,
         outcome: 'success',
       })
-      reply.clearCookie(SESSION_COOKIE, cookieOptions)
+      reply.clearCookie(SESSION_COOKIE, cookieOptions(request))
       return reply.code(204).send()
     },
   )

@@ -26,6 +26,8 @@ export interface OpenDatabaseOptions {
   /** See SqliteOptions.walCheckpointer. */
   sqliteWalCheckpointer?: boolean
   pgSchema?: string
+  /** PostgreSQL connections kept at most (10 unless set). */
+  maxConnections?: number
 }
 
 /** How each open PostgreSQL database was reached, so that a worker thread can open its own connection. */
@@ -47,6 +49,7 @@ export function openDatabase(options: OpenDatabaseOptions): DatabaseHandle {
     const { dialect, caps, pool } = createPostgresDialect({
       connectionString: options.databaseUrl,
       ...(options.pgSchema ? { schema: options.pgSchema } : {}),
+      ...(options.maxConnections ? { maxConnections: options.maxConnections } : {}),
     })
     const db = new Kysely<Database>({ dialect })
     postgresConnections.set(db, {
@@ -72,11 +75,12 @@ export function sqliteFileOf(config: Pick<AppConfig, 'dataDir'>): string {
 }
 
 export function openConfiguredDatabase(
-  config: Pick<AppConfig, 'databaseUrl' | 'dataDir'> & Partial<Pick<AppConfig, 'sqliteCacheMib'>>,
+  config: Pick<AppConfig, 'databaseUrl' | 'dataDir'> & Partial<Pick<AppConfig, 'sqliteCacheMib' | 'databaseSchema'>>,
 ): DatabaseHandle {
   return openDatabase({
     databaseUrl: config.databaseUrl,
     sqliteFile: sqliteFileOf(config),
+    ...(config.databaseSchema ? { pgSchema: config.databaseSchema } : {}),
     ...(config.sqliteCacheMib === undefined ? {} : { sqliteCacheMib: config.sqliteCacheMib }),
   })
 }

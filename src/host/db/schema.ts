@@ -445,6 +445,8 @@ export interface TenantsTable {
   storage: string
   /** JSON array of the host names it answers on besides its path under /t/. */
   hosts: string
+  /** The company's own website, for its offers' permalinks; null: its address on this platform. */
+  site_url: string | null
   created_at: string
   suspended_at: string | null
   exported_at: string | null

@@ -16,6 +16,7 @@ export async function up(db: Kysely<unknown>, dialect: DialectName): Promise<voi
     .addColumn('status', 'text', (c) => c.notNull())
     .addColumn('storage', 'text', (c) => c.notNull())
     .addColumn('hosts', 'text', (c) => c.notNull())
+    .addColumn('site_url', 'text')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('suspended_at', 'text')
     .addColumn('exported_at', 'text')
