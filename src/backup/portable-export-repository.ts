@@ -24,28 +24,29 @@ export async function appliedMigrations(db: Kysely<never>): Promise<string[] | u
 }
 
 /**
- * One batch of a table's rows in its primary key's order: after `after` (the last batch's key) when
- * the key is one column, otherwise at `offset`. Rows come in the database's own values.
+ * One batch of a table's rows in its primary key's order, after `after` (the previous batch's last
+ * key, compared as a row value, which both databases index) or from the start; a table without a
+ * primary key is read by offset. Rows come in the database's own values.
  */
 export async function readTableBatch(
   db: Kysely<never>,
   dialect: DialectName,
   table: TableShape,
-  position: { after?: unknown; offset: number },
+  position: { after?: readonly unknown[]; offset: number },
   limit: number,
 ): Promise<Record<string, unknown>[]> {
   const columns = table.columns.map((column) => quote(column.name)).join(', ')
-  const order = (table.primaryKey.length > 0 ? table.primaryKey : table.columns.map((c) => c.name))
-    .map(quote)
-    .join(', ')
-  const keyset = table.primaryKey.length === 1 && position.after !== undefined
-  const mark = dialect === 'postgres' ? '$1' : '?'
+  const keyed = table.primaryKey.length > 0
+  const order = (keyed ? table.primaryKey : table.columns.map((c) => c.name)).map(quote).join(', ')
+  const after = keyed ? position.after : undefined
+  let n = 0
+  const marks = after?.map(() => (dialect === 'postgres' ? `$${++n}` : '?')).join(', ')
   const text =
     `SELECT ${columns} FROM ${quote(table.name)}` +
-    (keyset ? ` WHERE ${quote(table.primaryKey[0] as string)} > ${mark}` : '') +
+    (after ? ` WHERE (${table.primaryKey.map(quote).join(', ')}) > (${marks})` : '') +
     ` ORDER BY ${order} LIMIT ${Math.trunc(limit)}` +
-    (keyset ? '' : ` OFFSET ${Math.trunc(position.offset)}`)
-  const result = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, keyset ? [position.after] : []))
+    (keyed ? '' : ` OFFSET ${Math.trunc(position.offset)}`)
+  const result = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, after ? [...after] : []))
   return result.rows
 }
 

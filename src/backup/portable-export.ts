@@ -224,7 +224,7 @@ async function writeTable(
   let rows = 0
   const handle = await fs.open(file, 'wx', 0o600)
   try {
-    let after: unknown
+    let after: unknown[] | undefined
     for (;;) {
       const batch = await readTableBatch(db, dialect, table, { after, offset: rows }, READ_BATCH)
       if (batch.length === 0) break
@@ -239,8 +239,8 @@ async function writeTable(
       bytes += chunk.length
       await handle.write(chunk)
       rows += batch.length
-      const key = table.primaryKey[0]
-      if (table.primaryKey.length === 1 && key !== undefined) after = batch[batch.length - 1]?.[key]
+      const last = batch[batch.length - 1]
+      if (last) after = table.primaryKey.map((column) => last[column])
       if (batch.length < READ_BATCH) break
     }
     await handle.sync()
@@ -540,7 +540,17 @@ export async function importData(store: PortableStore, fromDir: string): Promise
         const table = exported.get(name)
         const shape = shapes.get(name)
         if (!table || !shape) continue
-        await insertTable(trx, dialect, path.join(source, TABLES_DIR, `${name}.jsonl`), table, shape)
+        try {
+          await insertTable(trx, dialect, path.join(source, TABLES_DIR, `${name}.jsonl`), table, shape)
+        } catch (error) {
+          if (error instanceof HostError) throw error
+          // a constraint of this schema that the export's rows do not meet (e.g. a column an older
+          // release left empty): the whole import rolls back
+          throw refused(
+            'import_rows_refused',
+            `The rows of ${name} could not be written (${(error as Error).message}); nothing was imported.`,
+          )
+        }
       }
     })
     await fs.mkdir(dataDir, { recursive: true })

@@ -401,6 +401,10 @@ export const ERROR_CODES = {
     status: ['cli'],
     description: 'The target database has no migrations applied; migrate it (dg migrate) before importing.',
   },
+  import_rows_refused: {
+    status: ['cli'],
+    description: 'A table’s rows of the export break a constraint of the target database; nothing was imported.',
+  },
   import_target_not_empty: {
     status: ['cli'],
     description:

@@ -12,6 +12,7 @@ import os from 'node:os'
 import path from 'node:path'
 
 import type { FastifyInstance } from 'fastify'
+import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 
 import { buildApp } from '../../src/app.js'
@@ -117,6 +118,18 @@ describeEachDatabase('portable export of a whole company', (getEnv, dialect) => 
     expect(served.statusCode).toBe(200)
     csvStored = `${createHash('md5').update(served.rawPayload).digest('hex')}.csv`
 
+    // a table of more rows than one read batch, keyed by two columns
+    const counters = Array.from({ length: 4500 }, (_, i) => ({
+      bucket: `catalog:10.0.${Math.floor(i / 250)}.${i % 250}`,
+      window_start: 1_795_000_000 + (i % 7),
+      hits: i % 97,
+    }))
+    for (let at = 0; at < counters.length; at += 500)
+      await env.ctx.db
+        .insertInto('rate_limit_counters')
+        .values(counters.slice(at, at + 500))
+        .execute()
+
     workDir = await fs.mkdtemp(path.join(os.tmpdir(), 'dg-portable-'))
     exportDir = path.join(workDir, 'export')
     const summary = await exportData(storeOf(env.database), exportDir)
@@ -140,6 +153,14 @@ describeEachDatabase('portable export of a whole company', (getEnv, dialect) => 
     expect(tables).toEqual(expect.arrayContaining(['users', 'app_passwords', 'options', 'offers', 'price_history']))
     expect(tables).not.toContain('dg_migration')
     expect(tables).not.toContain('dg_migration_lock')
+    // every row, also of a table read in several batches
+    for (const table of manifest.tables) {
+      const { rows } = await sql<{ n: number | string }>`SELECT count(*) AS n FROM ${sql.table(table.name)}`.execute(
+        env.ctx.db,
+      )
+      expect(table.rows, table.name).toBe(Number(rows[0]?.n))
+    }
+    expect(manifest.tables.find((table) => table.name === 'rate_limit_counters')?.rows).toBeGreaterThanOrEqual(4500)
     const history = manifest.tables.find((table) => table.name === 'price_history')
     const lines = (await fs.readFile(path.join(exportDir, 'tables', 'price_history.jsonl'), 'utf8')).trim().split('\n')
     expect(lines).toHaveLength(history?.rows ?? -1)
@@ -280,6 +301,29 @@ describeEachDatabase('portable export of a whole company', (getEnv, dialect) => 
     expect((await refusal(importData(storeOf(database), path.join(workDir, 'tampered-rows')))).code).toBe(
       'export_corrupt',
     )
+
+    // rows that break the target's constraints, with checksums to match: the transaction rolls back whole
+    const broken = path.join(workDir, 'broken-rows')
+    await fs.cp(exportDir, broken, { recursive: true })
+    const offersFile = path.join(broken, 'tables', 'offers.jsonl')
+    const offers = (await fs.readFile(offersFile, 'utf8')).trim().split('\n')
+    const last = JSON.parse(offers[offers.length - 1] ?? '{}') as Record<string, unknown>
+    offers[offers.length - 1] = JSON.stringify({ ...last, code: null })
+    await fs.writeFile(offersFile, `${offers.join('\n')}\n`)
+    const brokenManifest = JSON.parse(await fs.readFile(path.join(broken, 'manifest.json'), 'utf8')) as ExportManifest
+    const content = await fs.readFile(offersFile)
+    for (const table of brokenManifest.tables)
+      if (table.name === 'offers') {
+        table.sha256 = createHash('sha256').update(content).digest('hex')
+        table.bytes = content.length
+      }
+    await fs.writeFile(path.join(broken, 'manifest.json'), JSON.stringify(brokenManifest))
+    const rolledBack = await refusal(importData(storeOf(database), broken))
+    expect(rolledBack.code).toBe('import_rows_refused')
+    expect(rolledBack.message).toContain('offers')
+    expect(await database.handle.db.selectFrom('users').select('id').execute()).toEqual([])
+    expect(await database.handle.db.selectFrom('investments').select('id').execute()).toEqual([])
+    expect((await fs.readdir(database.dataDir)).filter((name) => !name.startsWith('dg.sqlite'))).toEqual([])
   })
 
   it('refuses a target that holds a company, a folder that is no export and an export newer than the service', async () => {
