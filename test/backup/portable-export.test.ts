@@ -348,6 +348,29 @@ describeEachDatabase('portable export of a whole company', (getEnv, dialect) => 
     expect(await database.handle.db.selectFrom('options').select('name').execute()).toEqual([])
   })
 
+  it('exports while a write is under way, without waiting for it and without its uncommitted rows', async () => {
+    let finish!: () => void
+    const held = new Promise<void>((resolve) => (finish = resolve))
+    let started!: () => void
+    const writing = new Promise<void>((resolve) => (started = resolve))
+    const write = env.ctx.db.transaction().execute(async (trx) => {
+      await trx.insertInto('options').values({ name: 'portable_export_probe', value: '"x"', autoload: 0 }).execute()
+      started()
+      await held
+    })
+    await writing
+    try {
+      const during = path.join(workDir, 'during-a-write')
+      await exportData(storeOf(env.database), during)
+      const options = await fs.readFile(path.join(during, 'tables', 'options.jsonl'), 'utf8')
+      expect(options).toContain('"dg_auth_key"')
+      expect(options).not.toContain('portable_export_probe')
+    } finally {
+      finish()
+      await write
+    }
+  })
+
   it('refuses to write the export into the data folder or over a folder that holds something', async () => {
     const inside = await refusal(exportData(storeOf(env.database), path.join(env.database.dataDir, 'export')))
     expect(inside.code).toBe('export_target_invalid')

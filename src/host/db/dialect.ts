@@ -13,7 +13,7 @@ import {
   type DatabaseIntrospector,
   CompiledQuery,
   type CreateTableBuilder,
-  type Kysely,
+  Kysely,
   PostgresAdapter,
   PostgresDialect,
   type RawBuilder,
@@ -22,7 +22,7 @@ import {
 } from 'kysely'
 import pg from 'pg'
 
-import { ReadWriteSqliteDialect } from './sqlite-connections.js'
+import { ReadWriteSqliteDialect, sqliteFileBehind } from './sqlite-connections.js'
 import { FALLBACK_CHECKPOINT_PAGES, startWalCheckpointer } from './wal-checkpointer.js'
 
 export type DialectName = 'sqlite' | 'postgres'
@@ -846,7 +846,9 @@ export async function describeTables(db: Kysely<never>, dialect: DialectName): P
 /**
  * Runs `body` in one read transaction that sees one moment of the database throughout: PostgreSQL's
  * REPEATABLE READ (its default READ COMMITTED would let each statement see later commits); an
- * SQLite transaction reads one snapshot of the WAL from its first read on.
+ * SQLite transaction reads one snapshot of the WAL from its first read on. On SQLite it runs on a
+ * read-only connection of its own: a transaction of `db` would hold the writer, and the service's
+ * writes would wait for the whole read.
  */
 export async function readConsistently<DB, T>(
   db: Kysely<DB>,
@@ -861,7 +863,16 @@ export async function readConsistently<DB, T>(
         await sql`SET TRANSACTION READ ONLY`.execute(trx)
         return body(trx)
       })
-  return db.transaction().execute(body)
+  const file = sqliteFileBehind(db as unknown as Kysely<never>)
+  if (file === undefined) return db.transaction().execute(body)
+  const connection = new (loadSqliteDriver())(file, { readonly: true, fileMustExist: true })
+  connection.pragma('busy_timeout = 5000')
+  const own = new Kysely<DB>({ dialect: new SqliteDialect({ database: connection }) })
+  try {
+    return await own.transaction().execute(body)
+  } finally {
+    await own.destroy()
+  }
 }
 
 /**
