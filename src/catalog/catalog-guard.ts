@@ -8,6 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { type CatalogRequestState, selectCatalogRequestState } from './catalog-repository.js'
 
 import { userCan } from '../host/auth/capabilities.js'
+import { useScopeRevision } from '../host/auth/scope.js'
 import { HostError } from '../host/errors.js'
 import { requirePrincipal, useCredentialsRevision, WWW_AUTHENTICATE } from '../host/http/authenticate.js'
 import {
@@ -35,6 +36,10 @@ export async function guardCatalog(request: FastifyRequest, reply: FastifyReply)
   // the password check is kept under the credentials revision read in the same statement as the
   // catalog's revisions: one read per request instead of two
   useCredentialsRevision(request, async () => Number((await catalogStateOf(request)).credentials_revision))
+  useScopeRevision(request, async () => {
+    const state = await catalogStateOf(request)
+    return `${state.credentials_revision}:${state.revision}`
+  })
   const principal = await requirePrincipal(request)
   if (principal.via !== 'app_password') {
     throw new HostError(

@@ -33,6 +33,8 @@ export interface PropertyFilters {
   pricesOn?: string | undefined
   /** Only these offers: a match set listing-cache.ts keeps (never a request's parameter). */
   among?: readonly number[] | undefined
+  /** Only offers of these investments: the caller's scope (host/auth/scope.ts), never a request's parameter. */
+  investments?: readonly number[] | undefined
 }
 
 export type PropertyOrder = 'modified' | 'title' | 'price' | 'area'
@@ -83,6 +85,11 @@ function applyFilters(
   let q = query
   const area = sql<number>`${sql.raw(areaNumericSql(dialect, 'offers.area'))}`
   if (filters.investment !== undefined) q = q.where('offers.investment_id', '=', filters.investment)
+  if (filters.investments !== undefined)
+    q =
+      filters.investments.length > 0
+        ? q.where('offers.investment_id', 'in', filters.investments)
+        : q.where(sql<boolean>`1 = 0`)
   if (filters.status !== undefined) q = q.where('offers.status', '=', filters.status)
   if (filters.offerKind !== undefined) q = q.where('offers.offer_kind', '=', filters.offerKind)
   if (filters.type !== undefined) q = q.where('offers.property_type', '=', filters.type)
@@ -432,10 +439,14 @@ export async function selectPriceHistory(db: Executor, offerId: number) {
 
 export interface InvestmentFilters {
   search?: string | undefined
+  /** Only these investments: the caller's scope (host/auth/scope.ts), never a request's parameter. */
+  ids?: readonly number[] | undefined
 }
 
 function publishedInvestments(db: Executor, dialect: DialectName, filters: InvestmentFilters) {
   let q = db.selectFrom('investments').where('investments.host_status', '=', PUBLISHED)
+  if (filters.ids !== undefined)
+    q = filters.ids.length > 0 ? q.where('investments.id', 'in', filters.ids) : q.where(sql<boolean>`1 = 0`)
   if (filters.search) q = q.where(containsText(dialect, 'investments.title', filters.search))
   return q
 }

@@ -3,11 +3,14 @@
  * projects `_fields`, serializes once, computes the ETag over those bytes, caches the result by
  * catalog revision and answers 304 when the client's copy is current.
  */
+import { createHash } from 'node:crypto'
+
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { type TSchema, Type } from 'typebox'
 
 import { baseUrl } from '../config.js'
+import { investmentFilter, requireInScope, scopeOf } from '../host/auth/scope.js'
 import { ACTION_NAMES } from '../host/hooks/hooks.js'
 import { httpDate, isNotModified, strongEtag } from '../host/http/responses/conditional.js'
 import { parseFieldList, projectFields } from '../host/http/responses/fields-projection.js'
@@ -47,12 +50,22 @@ const collectionHeaders = {
 /** A page of a list; typed as any schema, since the answer is sent already serialized. */
 const listOf = (ref: string): TSchema => ({ type: 'array', items: Type.Ref(ref), headers: collectionHeaders })
 
+/** A short name of a set of investments, for the cache key of a scoped reader's answers. */
+function scopeDigest(investments: readonly number[]): string {
+  return createHash('sha256')
+    .update([...investments].sort((a, b) => a - b).join(','))
+    .digest('base64url')
+    .slice(0, 22)
+}
+
 function isCollection(value: unknown): value is Collection<unknown> {
   return typeof value === 'object' && value !== null && 'items' in value && 'totalPages' in value
 }
 
 function pageLinks(request: FastifyRequest, origin: string, page: number, totalPages: number): string {
-  const url = new URL(request.url, origin)
+  // appended, not resolved: the origin of a company under /t/{slug} ends with that prefix, which a
+  // path resolved against it (request.url starts with /) would drop
+  const url = new URL(`${origin}${request.url}`)
   const links: string[] = []
   const at = (n: number) => {
     url.searchParams.set('page', String(n))
@@ -72,10 +85,13 @@ export async function catalogRoutes(fastify: FastifyInstance): Promise<void> {
     request: FastifyRequest,
     query: { _fields?: string | undefined; page?: number },
     reply: FastifyReply,
-    produce: (revisions: CatalogRevisions | undefined) => Promise<unknown>,
+    produce: (revisions: CatalogRevisions | undefined, investments: readonly number[] | undefined) => Promise<unknown>,
   ): Promise<FastifyReply> {
     const ctx = app.ctx
     const state = await catalogStateOf(request)
+    // a scoped reader's answers hold its investments only: kept under its scope, and its lists'
+    // totals are never shared with other readers' (the listing values know no scope)
+    const investments = investmentFilter(await scopeOf(request))
     const lastModified = new Date(state.modified_at)
     // actions are side effects callers rely on, so their presence turns the cache off
     const cacheable = ctx.config.catalogResponseCache && !ACTION_NAMES.some((name) => ctx.hooks.hasAction(name))
@@ -83,13 +99,17 @@ export async function catalogRoutes(fastify: FastifyInstance): Promise<void> {
     // header: keyed by it, one client's Host never reaches another client's answer
     const origin = serviceOrigin(request)
     // and by the day: a price announced for a later day is in force from that day without a write
-    const key = `${state.revision}|${catalogDay(ctx)}|${origin}|${request.url}`
+    const scopeKey = investments === undefined ? '' : `|s${scopeDigest(investments)}`
+    const key = `${state.revision}|${catalogDay(ctx)}|${origin}|${request.url}${scopeKey}`
     let entry = cacheable ? cache.get(key) : undefined
     if (!entry) {
       const failuresBefore = ctx.hooks.failures
       // with the cache off, nothing is shared between requests, the totals of a list included
       const result = await produce(
-        cacheable ? { revision: Number(state.revision), listing: Number(state.listing_revision) } : undefined,
+        cacheable && investments === undefined
+          ? { revision: Number(state.revision), listing: Number(state.listing_revision) }
+          : undefined,
+        investments,
       )
       const fields = parseFieldList(query._fields)
       const headers: Record<string, string> = {}
@@ -118,6 +138,7 @@ export async function catalogRoutes(fastify: FastifyInstance): Promise<void> {
   }
 
   const common = { preHandler: guardCatalog }
+  const inScope = (kind: 'offer' | 'investment') => ({ preHandler: [guardCatalog, requireInScope(kind)] })
   const refused = errorResponses(400, 401, 403, 429, 503)
 
   app.get(
@@ -156,14 +177,16 @@ export async function catalogRoutes(fastify: FastifyInstance): Promise<void> {
     },
     (request, reply) => {
       const { page, per_page: perPage, search } = request.query
-      return answer(request, request.query, reply, () => listInvestments(app.ctx, { page, perPage, search }))
+      return answer(request, request.query, reply, (_revisions, ids) =>
+        listInvestments(app.ctx, { page, perPage, search, ids }),
+      )
     },
   )
 
   app.get(
     '/catalog/investments/:id',
     {
-      ...common,
+      ...inScope('investment'),
       schema: {
         operationId: 'getInvestment',
         tags: ['catalog'],
@@ -200,13 +223,14 @@ export async function catalogRoutes(fastify: FastifyInstance): Promise<void> {
     },
     (request, reply) => {
       const q = request.query
-      return answer(request, request.query, reply, (revisions) =>
+      return answer(request, request.query, reply, (revisions, investments) =>
         listProperties(
           app.ctx,
           {
             page: q.page,
             perPage: q.per_page,
             ...offerFiltersOf(q),
+            investments,
             orderBy: q.orderby,
             order: q.order.toLowerCase() === 'asc' ? 'asc' : 'desc',
           },
@@ -219,7 +243,7 @@ export async function catalogRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/catalog/properties/:id',
     {
-      ...common,
+      ...inScope('offer'),
       schema: {
         operationId: 'getProperty',
         tags: ['catalog'],
@@ -240,7 +264,7 @@ export async function catalogRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/catalog/properties/:id/price-history',
     {
-      ...common,
+      ...inScope('offer'),
       schema: {
         operationId: 'getPropertyPriceHistory',
         tags: ['catalog'],
@@ -261,7 +285,7 @@ export async function catalogRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/catalog/properties/:id/related',
     {
-      ...common,
+      ...inScope('offer'),
       schema: {
         operationId: 'listRelatedProperties',
         tags: ['catalog'],

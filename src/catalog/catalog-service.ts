@@ -383,7 +383,7 @@ function investmentSummary(
 
 export async function listInvestments(
   ctx: HostContext,
-  query: PageQuery & { search?: string | undefined },
+  query: PageQuery & { search?: string | undefined; ids?: readonly number[] | undefined },
 ): Promise<Collection<Record<string, unknown>>> {
   await ctx.hooks.doAction('dg_before_listing', { ...query, resource: 'investments' })
   const total = await countInvestments(ctx.db, ctx.caps.name, query)

@@ -29,6 +29,8 @@ function containsText(dialect: DialectName, column: string, text: string) {
 
 export interface OfferFilters {
   investment?: number | undefined
+  /** Only offers of these investments: the caller's scope (host/auth/scope.ts), never a request's parameter. */
+  investments?: readonly number[] | undefined
   status?: string | undefined
   hostStatus?: string | undefined
   offerKind?: string | undefined
@@ -76,6 +78,11 @@ function filteredOffers(db: Executor, dialect: DialectName, filters: OfferFilter
   let q: OfferQuery = db.selectFrom('offers')
   const area = sql<number>`${sql.raw(areaNumericSql(dialect))}`
   if (filters.investment !== undefined) q = q.where('offers.investment_id', '=', filters.investment)
+  if (filters.investments !== undefined)
+    q =
+      filters.investments.length > 0
+        ? q.where('offers.investment_id', 'in', filters.investments)
+        : q.where(sql<boolean>`1 = 0`)
   if (filters.status !== undefined) q = q.where('offers.status', '=', filters.status)
   if (filters.hostStatus !== undefined) q = q.where('offers.host_status', '=', filters.hostStatus)
   if (filters.offerKind !== undefined) q = q.where('offers.offer_kind', '=', filters.offerKind)
@@ -220,10 +227,14 @@ export interface InvestmentFilters {
   search?: string | undefined
   hostStatus?: string | undefined
   developerId?: number | undefined
+  /** Only these investments: the caller's scope (host/auth/scope.ts), never a request's parameter. */
+  ids?: readonly number[] | undefined
 }
 
 function filteredInvestments(db: Executor, dialect: DialectName, filters: InvestmentFilters) {
   let q = db.selectFrom('investments')
+  if (filters.ids !== undefined)
+    q = filters.ids.length > 0 ? q.where('investments.id', 'in', filters.ids) : q.where(sql<boolean>`1 = 0`)
   if (filters.hostStatus !== undefined) q = q.where('investments.host_status', '=', filters.hostStatus)
   if (filters.developerId !== undefined) q = q.where('investments.developer_id', '=', filters.developerId)
   if (filters.search) {

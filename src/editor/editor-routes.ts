@@ -19,6 +19,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { type TSchema, Type } from 'typebox'
 
+import { assertInScope, investmentFilter, requireInScope, scopeOf } from '../host/auth/scope.js'
 import { actorOf, requireCapability, requirePrincipal } from '../host/http/authenticate.js'
 import { errorResponse, errorResponses, noBody } from '../host/http/schemas.js'
 import { offerFiltersOf } from '../catalog/schemas.js'
@@ -133,6 +134,7 @@ export async function editorRoutes(fastify: FastifyInstance): Promise<void> {
         search: q.search,
         hostStatus: q.host_status,
         developerId: q.developer_id,
+        ids: investmentFilter(await scopeOf(request)),
       })
       reply.header('X-WP-Total', String(result.total))
       reply.header('X-WP-TotalPages', String(result.totalPages))
@@ -143,7 +145,7 @@ export async function editorRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/investments/:id',
     {
-      preHandler: readGuard,
+      preHandler: [...readGuard, requireInScope('investment')],
       schema: {
         operationId: 'editorGetInvestment',
         tags: ['editor'],
@@ -178,6 +180,11 @@ export async function editorRoutes(fastify: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
+      const developerId = (request.body as { developer_id?: unknown }).developer_id
+      await assertInScope(app.ctx.db, await scopeOf(request), {
+        kind: 'new_investment',
+        developerId: typeof developerId === 'number' ? developerId : null,
+      })
       const view = await createInvestment(app.ctx, await actor(request), request.body)
       reply.header('ETag', view.version)
       reply.header('Location', `${request.url.replace(/\?.*$/, '')}/${view.id}`)
@@ -188,7 +195,7 @@ export async function editorRoutes(fastify: FastifyInstance): Promise<void> {
   app.patch(
     '/investments/:id',
     {
-      preHandler: writeGuard,
+      preHandler: [...writeGuard, requireInScope('investment')],
       schema: {
         operationId: 'editorUpdateInvestment',
         tags: ['editor'],
@@ -207,6 +214,13 @@ export async function editorRoutes(fastify: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
+      // moving an investment to another developer entity puts it there: that entity must be in the scope
+      const developerId = (request.body as { developer_id?: unknown }).developer_id
+      if (developerId !== undefined)
+        await assertInScope(app.ctx.db, await scopeOf(request), {
+          kind: 'new_investment',
+          developerId: typeof developerId === 'number' ? developerId : null,
+        })
       const { investment: view } = await updateInvestment(
         app.ctx,
         await actor(request),
@@ -222,7 +236,7 @@ export async function editorRoutes(fastify: FastifyInstance): Promise<void> {
   app.delete(
     '/investments/:id',
     {
-      preHandler: writeGuard,
+      preHandler: [...writeGuard, requireInScope('investment')],
       schema: {
         operationId: 'editorDeleteInvestment',
         tags: ['editor'],
@@ -268,6 +282,7 @@ export async function editorRoutes(fastify: FastifyInstance): Promise<void> {
         ...offerFiltersOf(q),
         hostStatus: q.host_status,
         withoutType: q.without_type,
+        investments: investmentFilter(await scopeOf(request)),
         orderBy: q.orderby,
         order: q.order.toLowerCase() === 'asc' ? 'asc' : 'desc',
       })
@@ -280,7 +295,7 @@ export async function editorRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/offers/:id',
     {
-      preHandler: readGuard,
+      preHandler: [...readGuard, requireInScope('offer')],
       schema: {
         operationId: 'editorGetOffer',
         tags: ['editor'],
@@ -325,7 +340,7 @@ export async function editorRoutes(fastify: FastifyInstance): Promise<void> {
   app.patch(
     '/offers/:id',
     {
-      preHandler: writeGuard,
+      preHandler: [...writeGuard, requireInScope('offer')],
       schema: {
         operationId: 'editorUpdateOffer',
         tags: ['editor'],
@@ -355,7 +370,7 @@ export async function editorRoutes(fastify: FastifyInstance): Promise<void> {
     app.post(
       `/offers/:id/${lifecycle}`,
       {
-        preHandler: writeGuard,
+        preHandler: [...writeGuard, requireInScope('offer')],
         // the body is optional: archiving needs no more than the version (If-Match)
         preValidation: async (request: FastifyRequest) => {
           request.body ??= {}
@@ -398,7 +413,7 @@ export async function editorRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/offers/:id/price-history',
     {
-      preHandler: readGuard,
+      preHandler: [...readGuard, requireInScope('offer')],
       schema: {
         operationId: 'editorGetOfferPriceHistory',
         tags: ['editor'],
@@ -425,7 +440,7 @@ export async function editorRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/offers/:id/components',
     {
-      preHandler: writeGuard,
+      preHandler: [...writeGuard, requireInScope('offer')],
       schema: {
         operationId: 'editorAddComponent',
         tags: ['editor'],
@@ -453,7 +468,7 @@ export async function editorRoutes(fastify: FastifyInstance): Promise<void> {
   app.patch(
     '/offers/:id/components/:component_id',
     {
-      preHandler: writeGuard,
+      preHandler: [...writeGuard, requireInScope('offer')],
       schema: {
         operationId: 'editorUpdateComponent',
         tags: ['editor'],
@@ -482,7 +497,7 @@ export async function editorRoutes(fastify: FastifyInstance): Promise<void> {
   app.delete(
     '/offers/:id/components/:component_id',
     {
-      preHandler: writeGuard,
+      preHandler: [...writeGuard, requireInScope('offer')],
       schema: {
         operationId: 'editorDeleteComponent',
         tags: ['editor'],

@@ -17,6 +17,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { Type } from 'typebox'
 
 import { HostError, PluginError } from '../host/errors.js'
+import { requireInScope } from '../host/auth/scope.js'
 import { actorOf, requireCapability, requirePrincipal } from '../host/http/authenticate.js'
 import { ifNoneMatchMatches } from '../host/http/responses/conditional.js'
 import { errorResponse, errorResponses, noBody, RowId } from '../host/http/schemas.js'
@@ -109,7 +110,7 @@ export async function mediaRoutes(fastify: FastifyInstance): Promise<void> {
     app.get(
       `/${owner}/:id/media`,
       {
-        preHandler: readGuard,
+        preHandler: [...readGuard, requireInScope(owner === 'offers' ? 'offer' : 'investment')],
         schema: {
           operationId: `editorList${name}Media`,
           tags: ['editor'],
@@ -125,7 +126,7 @@ export async function mediaRoutes(fastify: FastifyInstance): Promise<void> {
     app.post(
       `/${owner}/:id/media`,
       {
-        preHandler: writeGuard,
+        preHandler: [...writeGuard, requireInScope(owner === 'offers' ? 'offer' : 'investment')],
         schema: {
           operationId: `editorUpload${name}Media`,
           tags: ['editor'],
@@ -162,7 +163,7 @@ export async function mediaRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/media/:id',
     {
-      preHandler: readGuard,
+      preHandler: [...readGuard, requireInScope('media')],
       schema: {
         operationId: 'editorGetMedia',
         tags: ['editor'],
@@ -178,7 +179,7 @@ export async function mediaRoutes(fastify: FastifyInstance): Promise<void> {
   app.patch(
     '/media/:id',
     {
-      preHandler: writeGuard,
+      preHandler: [...writeGuard, requireInScope('media')],
       schema: {
         operationId: 'editorUpdateMedia',
         tags: ['editor'],
@@ -195,7 +196,7 @@ export async function mediaRoutes(fastify: FastifyInstance): Promise<void> {
   app.delete(
     '/media/:id',
     {
-      preHandler: writeGuard,
+      preHandler: [...writeGuard, requireInScope('media')],
       schema: {
         operationId: 'editorDeleteMedia',
         tags: ['editor'],

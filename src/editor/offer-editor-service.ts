@@ -9,6 +9,7 @@
  */
 import type { Kysely } from 'kysely'
 
+import { actorScope } from '../host/auth/scope.js'
 import { type Actor, recordAudit } from '../host/audit/audit.js'
 import type { Executor, HostContext } from '../host/context.js'
 import { lockOffersForWrite } from '../host/db/dialect.js'
@@ -339,7 +340,11 @@ async function writeOffer(ctx: HostContext, args: WriteArgs): Promise<OfferWrite
     }
 
     const editor: EditorInput = { ...args.editor, offerId: args.offerId, investmentId }
-    const plan = await planOffers(trx, [{ row: 1, values: args.values, editor }], { mode: 'patch', today })
+    const plan = await planOffers(trx, [{ row: 1, values: args.values, editor }], {
+      mode: 'patch',
+      today,
+      scope: await actorScope(trx, args.actor),
+    })
     if (plan.errors.length > 0) throw validationFailed(plan.errors)
     const op = plan.operations[0]
     if (!op || op.action === 'unchanged') {

@@ -11,6 +11,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 
+import { assertInScope, assertOffersInScope, investmentFilter, scopeOf } from '../host/auth/scope.js'
 import { actorOf, requireCapability, requirePrincipal } from '../host/http/authenticate.js'
 import { DateString, errorResponses, stringEnum, withDefault } from '../host/http/schemas.js'
 import { OfferListQuery } from '../editor/schemas.js'
@@ -144,6 +145,7 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
         ...offerFiltersOf(q),
         hostStatus: q.host_status,
         withoutType: q.without_type,
+        investments: investmentFilter(await scopeOf(request)),
       })
       reply.header('X-DG-Left-Out', String(found.left_out))
       const options = { naming: q.columns }
@@ -196,6 +198,11 @@ export async function exportRoutes(fastify: FastifyInstance): Promise<void> {
     async (request) => {
       const principal = await requirePrincipal(request)
       const { body } = request
+      // the import's planner refuses the rows of other investments too; this names the cause before any is read
+      const scope = await scopeOf(request)
+      if (body.investment !== undefined)
+        await assertInScope(app.ctx.db, scope, { kind: 'investment', id: body.investment })
+      if (body.offer_ids !== undefined) await assertOffersInScope(app.ctx.db, scope, body.offer_ids)
       return previewPriceChange(
         app.ctx,
         {

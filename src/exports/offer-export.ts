@@ -140,6 +140,11 @@ export async function exportOffers(ctx: HostContext, asked: OfferFilters, limit 
       'i.loc_postal_code',
     ])
   if (filters.investment !== undefined) q = q.where('o.investment_id', '=', filters.investment)
+  if (filters.investments !== undefined)
+    q =
+      filters.investments.length > 0
+        ? q.where('o.investment_id', 'in', filters.investments)
+        : q.where(sql<boolean>`1 = 0`)
   if (filters.status !== undefined) q = q.where('o.status', '=', filters.status)
   if (filters.hostStatus !== undefined) q = q.where('o.host_status', '=', filters.hostStatus)
   if (filters.offerKind !== undefined) q = q.where('o.offer_kind', '=', filters.offerKind)

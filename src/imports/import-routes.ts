@@ -13,12 +13,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { Type } from 'typebox'
 
+import { assertOwnJob, scopeOf } from '../host/auth/scope.js'
 import { actorOf, requireCapability, requirePrincipal } from '../host/http/authenticate.js'
 import { errorResponse, errorResponses, withDefault } from '../host/http/schemas.js'
 import { PluginError } from '../host/errors.js'
 import { requireEntitlement } from '../licensing/require-entitlement.js'
 import { executeOfferImport } from './execution/execute-offer-import.js'
 import { getImportJob } from './import-job-view.js'
+import { findImportJob } from './import-jobs-repository.js'
 import { parseMapping, parseMode } from './import-mapping.js'
 import { previewOfferFileHeaders } from './offer-file-headers.js'
 import { previewOfferImport } from './preview-offer-import.js'
@@ -196,6 +198,11 @@ export async function importRoutes(fastify: FastifyInstance): Promise<void> {
     async (request) => {
       const { id } = request.params
       const { page, per_page } = request.query
+      const scope = await scopeOf(request)
+      if (scope.restricted) {
+        const job = await findImportJob(app.ctx.db, id)
+        if (job) assertOwnJob(scope, job, (await requirePrincipal(request)).user.id)
+      }
       return getImportJob(app.ctx, id, page, per_page)
     },
   )

@@ -10,6 +10,7 @@ import { stat } from 'node:fs/promises'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 
 import { type Actor, recordAudit } from '../host/audit/audit.js'
+import { actorScope } from '../host/auth/scope.js'
 import type { HostContext } from '../host/context.js'
 import { measured, recordImportPreview } from '../host/metrics.js'
 import { warsawDate } from '../host/warsaw-day.js'
@@ -203,7 +204,12 @@ async function previewInto(
   // the plan is made batch by batch as the file is read, and stored as encoded text; once a
   // row is refused, the rest of the file is still validated (every error is reported) but no
   // longer planned, since an invalid preview is never executed
-  const planner = createPlanner(ctx.db, { mode: args.mode, today, customMeta: mapsCustomFields(args.mapping) })
+  const planner = createPlanner(ctx.db, {
+    mode: args.mode,
+    today,
+    customMeta: mapsCustomFields(args.mapping),
+    scope: await actorScope(ctx.db, args.actor),
+  })
   const revisionBefore = (await selectCatalogState(ctx.db)).revision
   const stored = new ChunkBuilder()
   const shown: PlannedOperation[] = []

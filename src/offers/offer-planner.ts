@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto'
 
+import { type AccessScope, assertInvestmentInScope } from '../host/auth/scope.js'
 import type { Executor } from '../host/context.js'
 import type { OfferStatus } from './canonical-fields.js'
 import { encodeChangeSet } from './change-set.js'
@@ -74,6 +75,13 @@ export function createPlanner(
      * sent fields say nothing of custom fields).
      */
     customMeta?: boolean
+    /**
+     * The scope of the user the plan is made for (host/auth/scope.ts): a row of an investment
+     * outside it, or of an investment that does not exist yet (it would belong to no developer
+     * entity), refuses the whole input with 403 rest_forbidden_scope. Left out: the whole catalog
+     * (the webhook, the scheduler, the command line).
+     */
+    scope?: AccessScope
   },
 ): Planner {
   const hash = createHash('sha256').update(options.today)
@@ -105,9 +113,28 @@ export function createPlanner(
       investmentBySource.set(investment.source_id ?? '', investment)
   }
 
+  /** Every investment the inputs name must be in the scope; the one place the write path asks. */
+  function checkScope(
+    scope: AccessScope,
+    inputs: readonly PlanInput[],
+    editorTargets: Awaited<ReturnType<typeof knowEditorTargets>>,
+  ): void {
+    for (const input of inputs) {
+      if (input.editor) {
+        const target = input.editor.offerId === null ? undefined : editorTargets.byId.get(input.editor.offerId)
+        assertInvestmentInScope(scope, target?.offer.investment_id ?? input.editor.investmentId)
+        continue
+      }
+      const source = input.sourceInvestmentId ?? input.values.sourceInvestmentId
+      if (source === undefined) continue
+      assertInvestmentInScope(scope, investmentBySource.get(source)?.id ?? null, source)
+    }
+  }
+
   async function plan(inputs: readonly PlanInput[]): Promise<PlannedOperation[]> {
     await knowInvestments(inputs)
     const editorTargets = await knowEditorTargets(db, inputs)
+    if (options.scope?.restricted) checkScope(options.scope, inputs, editorTargets)
     const keys: Array<{ investmentId: number; sourcePropertyId: string }> = []
     for (const input of inputs) {
       const source = input.sourceInvestmentId ?? input.values.sourceInvestmentId
@@ -209,7 +236,7 @@ export function createPlanner(
 export async function planOffers(
   db: Executor,
   inputs: readonly PlanInput[],
-  options: { mode: ImportMode; today: string },
+  options: { mode: ImportMode; today: string; scope?: AccessScope },
 ): Promise<OfferPlan> {
   const planner = createPlanner(db, options)
   const operations = await planner.plan(inputs)

@@ -15,6 +15,7 @@ import { Type } from 'typebox'
 import { baseUrl } from '../config.js'
 import { catalogDay } from '../catalog/catalog-service.js'
 import { ResponseCache } from '../catalog/caching/response-cache.js'
+import { requireInScope } from '../host/auth/scope.js'
 import { PluginError } from '../host/errors.js'
 import { actorOf, requireCapability, requirePrincipal } from '../host/http/authenticate.js'
 import {
@@ -169,7 +170,7 @@ export async function publicPricesRoutes(fastify: FastifyInstance): Promise<void
   app.get(
     '/investments/:id/public-prices',
     {
-      preHandler: [requireCapability('dg_read_all')],
+      preHandler: [requireCapability('dg_read_all'), requireInScope('investment')],
       schema: {
         operationId: 'getPublicPricesSettings',
         tags: ['public'],
@@ -188,7 +189,7 @@ export async function publicPricesRoutes(fastify: FastifyInstance): Promise<void
   app.put(
     '/investments/:id/public-prices',
     {
-      preHandler: [requireCapability('dg_edit_catalog')],
+      preHandler: [requireCapability('dg_edit_catalog'), requireInScope('investment')],
       schema: {
         operationId: 'updatePublicPricesSettings',
         tags: ['public'],

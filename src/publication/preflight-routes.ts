@@ -7,9 +7,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import { type TSchema, Type } from 'typebox'
 
+import { assertInScope, scopeOf } from '../host/auth/scope.js'
 import { requireCapability } from '../host/http/authenticate.js'
 import { DateString, errorResponses } from '../host/http/schemas.js'
 import { requireEntitlement } from '../licensing/require-entitlement.js'
+import { primaryDataset } from './daily-file/datasets.js'
 import { preflightOrRefuse } from './preflight.js'
 
 const security: Array<Record<string, string[]>> = [{ applicationPassword: [] }, { sessionCookie: [], restNonce: [] }]
@@ -109,6 +111,13 @@ export async function preflightRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const body = request.body
+      const scope = await scopeOf(request)
+      // the preflight prepares the entity's dataset as a publication would: the same scope rule
+      if (scope.restricted)
+        await assertInScope(app.ctx.db, scope, {
+          kind: 'dataset',
+          developerId: body?.developer_id ?? (await primaryDataset(app.ctx))?.developer.id ?? null,
+        })
       return preflightOrRefuse(app.ctx, {
         date: body?.date,
         verifyPortal: body?.verify_portal ?? false,

@@ -8,6 +8,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 
+import { requireWholeCatalog, scopeOf } from '../host/auth/scope.js'
 import { actorOf, requireCapability, requirePrincipal } from '../host/http/authenticate.js'
 import { errorResponses, RowId, withDefault } from '../host/http/schemas.js'
 import { PluginError } from '../host/errors.js'
@@ -49,13 +50,14 @@ export async function sourceRoutes(fastify: FastifyInstance): Promise<void> {
         response: { 200: Type.Object({ sources: Type.Array(Type.Ref('Source')) }), ...errorResponses(401, 403) },
       },
     },
-    async () => ({ sources: await listSources(app.ctx) }),
+    // a scheduled run acts for the whole catalog, so sources are an unscoped user's: none is listed to a scoped one
+    async (request) => ({ sources: (await scopeOf(request)).restricted ? [] : await listSources(app.ctx) }),
   )
 
   app.post(
     '/sources',
     {
-      preHandler: writeGuard,
+      preHandler: [...writeGuard, requireWholeCatalog],
       schema: {
         operationId: 'createSource',
         tags,
@@ -82,7 +84,7 @@ export async function sourceRoutes(fastify: FastifyInstance): Promise<void> {
     '/sources/preview-headers',
     {
       // whoever may save a source and run it (which fetches its address) may read its header first
-      preHandler: writeGuard,
+      preHandler: [...writeGuard, requireWholeCatalog],
       schema: {
         operationId: 'previewSourceHeaders',
         tags,
@@ -102,7 +104,7 @@ export async function sourceRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/sources/:id',
     {
-      preHandler: readGuard,
+      preHandler: [...readGuard, requireWholeCatalog],
       schema: {
         operationId: 'getSource',
         tags,
@@ -118,7 +120,7 @@ export async function sourceRoutes(fastify: FastifyInstance): Promise<void> {
   app.patch(
     '/sources/:id',
     {
-      preHandler: writeGuard,
+      preHandler: [...writeGuard, requireWholeCatalog],
       schema: {
         operationId: 'updateSource',
         tags,
@@ -141,7 +143,7 @@ export async function sourceRoutes(fastify: FastifyInstance): Promise<void> {
   app.delete(
     '/sources/:id',
     {
-      preHandler: writeGuard,
+      preHandler: [...writeGuard, requireWholeCatalog],
       schema: {
         operationId: 'deleteSource',
         tags,
@@ -161,7 +163,7 @@ export async function sourceRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/sources/:id/run',
     {
-      preHandler: writeGuard,
+      preHandler: [...writeGuard, requireWholeCatalog],
       schema: {
         operationId: 'runSource',
         tags,
@@ -211,6 +213,7 @@ export async function sourceRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const query = request.query
+      if ((await scopeOf(request)).restricted) return { runs: [] }
       return {
         runs: await listRuns(app.ctx, {
           limit: query.limit,
@@ -224,7 +227,7 @@ export async function sourceRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/source-runs/:id',
     {
-      preHandler: readGuard,
+      preHandler: [...readGuard, requireWholeCatalog],
       schema: {
         operationId: 'getSourceRun',
         tags,
@@ -251,7 +254,7 @@ export async function sourceRoutes(fastify: FastifyInstance): Promise<void> {
     app.post(
       `/source-runs/:id/${verb}`,
       {
-        preHandler: writeGuard,
+        preHandler: [...writeGuard, requireWholeCatalog],
         schema: {
           operationId: verb === 'apply' ? 'applySourceRun' : 'rejectSourceRun',
           tags,

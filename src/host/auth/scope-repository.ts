@@ -113,3 +113,15 @@ export async function selectOwningInvestment(
     }
   )
 }
+
+export async function selectUserRole(db: Executor, userId: number): Promise<{ id: number; role: string } | undefined> {
+  const row = await db.selectFrom('users').select(['id', 'role']).where('id', '=', userId).executeTakeFirst()
+  return row && { id: Number(row.id), role: row.role }
+}
+
+/** The investments of some offers (those that exist). */
+export async function selectInvestmentsOfOffers(db: Executor, offerIds: readonly number[]): Promise<number[]> {
+  if (offerIds.length === 0) return []
+  const rows = await db.selectFrom('offers').select('investment_id').distinct().where('id', 'in', offerIds).execute()
+  return rows.map((row) => Number(row.investment_id))
+}

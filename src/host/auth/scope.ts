@@ -13,10 +13,17 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify'
 
+import type { Actor } from '../audit/audit.js'
 import type { Executor } from '../context.js'
 import { HostError } from '../errors.js'
 import { requirePrincipal } from '../http/authenticate.js'
-import { selectOwningInvestment, selectScopedInvestments, selectScopeRows } from './scope-repository.js'
+import {
+  selectInvestmentsOfOffers,
+  selectOwningInvestment,
+  selectScopedInvestments,
+  selectScopeRows,
+  selectUserRole,
+} from './scope-repository.js'
 
 /** A scope as stored and as the users API shows it; null: the whole catalog. */
 export interface StoredScope {
@@ -86,13 +93,57 @@ export async function resolveScope(db: Executor, user: { id: number; role: strin
   return resolveStoredScope(db, (await storedScopesOf(db, [user.id])).get(user.id) ?? null)
 }
 
+/**
+ * The scope of whoever acts: a user's as stored now; the webhook, the scheduler and the command
+ * line act for the whole catalog. The write path asks here rather than trusting its caller.
+ */
+export async function actorScope(db: Executor, actor: Actor): Promise<AccessScope> {
+  if (actor.type !== 'user') return WHOLE_CATALOG
+  const user = await selectUserRole(db, actor.userId)
+  // a user removed meanwhile has no scope to widen: nothing is allowed
+  if (!user) return resolveStoredScope(db, { developers: [], investments: [] })
+  return resolveScope(db, user)
+}
+
 const scopes = new WeakMap<FastifyRequest, Promise<AccessScope>>()
+const scopeRevisions = new WeakMap<FastifyRequest, () => Promise<string>>()
+// per database (an app), per user: a scope resolved under a revision of the credentials and the catalog
+const kept = new WeakMap<Executor, Map<number, { revision: string; scope: AccessScope }>>()
+const KEPT_USERS = 1000
+
+/**
+ * A route on the hot path (the catalog) that reads the credentials and catalog revisions anyway
+ * hands them over: a user's scope is then resolved once per change of either, not per request.
+ * A change of scope bumps the credentials revision (migration 0029), a new investment the catalog's.
+ */
+export function useScopeRevision(request: FastifyRequest, revision: () => Promise<string>): void {
+  scopeRevisions.set(request, revision)
+}
+
+async function resolveRequestScope(request: FastifyRequest): Promise<AccessScope> {
+  const principal = await requirePrincipal(request)
+  const db = request.server.ctx.db
+  if (!mayBeScoped(principal.user.role)) return WHOLE_CATALOG
+  const revision = await scopeRevisions.get(request)?.()
+  if (revision === undefined) return resolveScope(db, principal.user)
+  let users = kept.get(db)
+  if (!users) {
+    users = new Map<number, { revision: string; scope: AccessScope }>()
+    kept.set(db, users)
+  }
+  const hit = users.get(principal.user.id)
+  if (hit?.revision === revision) return hit.scope
+  const scope = await resolveScope(db, principal.user)
+  if (users.size >= KEPT_USERS) users.clear()
+  users.set(principal.user.id, { revision, scope })
+  return scope
+}
 
 /** The caller's scope, resolved once per request (401 without credentials, as requirePrincipal). */
 export function scopeOf(request: FastifyRequest): Promise<AccessScope> {
   let pending = scopes.get(request)
   if (!pending) {
-    pending = requirePrincipal(request).then((principal) => resolveScope(request.server.ctx.db, principal.user))
+    pending = resolveRequestScope(request)
     scopes.set(request, pending)
   }
   return pending
@@ -174,10 +225,16 @@ export async function assertInScope(db: Executor, scope: AccessScope, target: Sc
   switch (target.kind) {
     case 'whole_catalog':
       throw new ScopeRefusal('unscoped_only')
-    case 'dataset':
-      if (!allowsDeveloper(scope, target.developerId))
+    case 'dataset': {
+      if (allowsDeveloper(scope, target.developerId)) return
+      // a developer entity that does not exist is the operation's 404
+      const exists =
+        target.developerId !== null &&
+        (await db.selectFrom('developers').select('id').where('id', '=', target.developerId).executeTakeFirst())
+      if (target.developerId === null || exists)
         throw new ScopeRefusal('developer', { developer_id: target.developerId })
       return
+    }
     case 'new_investment':
       if (!allowsDeveloper(scope, target.developerId))
         throw new ScopeRefusal('new_investment', { developer_id: target.developerId })
@@ -198,6 +255,34 @@ export async function assertInScope(db: Executor, scope: AccessScope, target: Sc
   }
 }
 
+/**
+ * A scoped user works with its own import jobs only: another user's preview may name any
+ * investment, and reading the plan would show them. An unscoped user reads and runs every job.
+ */
+export function assertOwnJob(
+  scope: AccessScope,
+  job: { id: string; operator_user_id: number | null },
+  userId: number | null,
+): void {
+  if (scope.restricted && (job.operator_user_id === null || job.operator_user_id !== userId))
+    throw new ScopeRefusal('object', { import_id: job.id })
+}
+
+/** Every offer named (that exists) must be of an investment in the scope: a selection of offers. */
+export async function assertOffersInScope(
+  db: Executor,
+  scope: AccessScope,
+  offerIds: readonly number[],
+): Promise<void> {
+  if (!scope.restricted) return
+  const outside = new Set<number>()
+  // a few thousand ids at most, read in slices so that no statement holds too many parameters
+  for (let from = 0; from < offerIds.length; from += 500)
+    for (const id of await selectInvestmentsOfOffers(db, offerIds.slice(from, from + 500)))
+      if (!scope.investments.has(id)) outside.add(id)
+  if (outside.size > 0) throw new ScopeRefusal('object', { investment_ids: [...outside].sort((a, b) => a - b) })
+}
+
 /** Throws when an investment is outside the scope (the planner's check of each row). */
 export function assertInvestmentInScope(scope: AccessScope, investmentId: number | null, what?: string): void {
   if (!scope.restricted) return
@@ -209,16 +294,28 @@ export function assertInvestmentInScope(scope: AccessScope, investmentId: number
 
 /**
  * A route guard (after the capability's): the object the path parameter names must be in the
- * caller's scope. A parameter that is not a positive integer is left to the route's schema.
+ * caller's scope; a developer entity to be changed (`change`) must be one of the scope's own. A
+ * parameter that is not a positive integer is left to the route's schema, an object that does not
+ * exist to the route's 404.
  */
-export function requireInScope(kind: 'offer' | 'investment' | 'media' | 'developer', param = 'id') {
+export function requireInScope(
+  kind: 'offer' | 'investment' | 'media' | 'developer',
+  param = 'id',
+  mode: 'read' | 'change' = 'read',
+) {
   return async function checkScope(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
     const scope = await scopeOf(request)
     if (!scope.restricted) return
-    const raw = (request.params as Record<string, string | undefined>)[param]
-    const id = Number(raw)
+    const id = Number((request.params as Record<string, string | undefined>)[param])
     if (!Number.isSafeInteger(id) || id < 1) return
-    await assertInScope(request.server.ctx.db, scope, { kind, id })
+    const db = request.server.ctx.db
+    if (kind === 'developer' && mode === 'change') {
+      if (scope.developers.has(id)) return
+      if (await db.selectFrom('developers').select('id').where('id', '=', id).executeTakeFirst())
+        throw new ScopeRefusal('developer', { developer_id: id })
+      return
+    }
+    await assertInScope(db, scope, { kind, id })
   }
 }
 

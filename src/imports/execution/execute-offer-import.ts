@@ -6,6 +6,7 @@
  */
 import type { Actor } from '../../host/audit/audit.js'
 import { recordAudit } from '../../host/audit/audit.js'
+import { actorScope, assertOwnJob } from '../../host/auth/scope.js'
 import type { HostContext } from '../../host/context.js'
 import { refreshStatisticsAfterLargeWrite } from '../../host/db/dialect.js'
 import { connectionBehind } from '../../host/db/database.js'
@@ -25,7 +26,7 @@ import {
 import { IMPORT_LOCK, storedResult } from '../import-job-lifecycle.js'
 import { PlanChanged, writeJobOnWorker } from './execute-import-thread.js'
 import { recoverInterruptedImports } from './recover-interrupted-imports.js'
-import { type WriteProgress, writeJob } from './write-import-job.js'
+import { assertJobInScope, type WriteProgress, writeJob } from './write-import-job.js'
 import type { ImportResult, WrittenJob } from './written-job.js'
 
 const LEASE_MS = 120_000
@@ -65,6 +66,9 @@ async function executeImport(
   let job = await findImportJob(ctx.db, args.jobId)
   if (!job || job.expires_at < ctx.now().toISOString())
     throw new PluginError('import_not_found', 404, { message: `No import job ${args.jobId} (unknown or expired).` })
+  const userScope = await actorScope(ctx.db, args.actor)
+  assertOwnJob(userScope, job, args.actor.type === 'user' ? args.actor.userId : null)
+  await assertJobInScope(ctx.db, job, userScope)
 
   if (job.status === 'running') {
     await recoverInterruptedImports(ctx)

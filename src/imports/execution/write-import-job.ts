@@ -6,6 +6,7 @@
  */
 import type { Kysely } from 'kysely'
 
+import { type AccessScope, actorScope, assertInvestmentInScope } from '../../host/auth/scope.js'
 import { type Actor, recordAudit } from '../../host/audit/audit.js'
 import type { HostContext } from '../../host/context.js'
 import {
@@ -68,8 +69,13 @@ async function* storedOperations(
  * previewed by a release that still took standalone parts from files (a type other than a flat's
  * or a house's) is refused too: previewed again, such a row is a row error.
  */
-async function verifyPlan(db: Kysely<Database>, job: ImportJobRow, today: string): Promise<void> {
-  const planner = createPlanner(db, { mode: job.mode as ImportMode, today, customMeta: mapsCustomFields(job.mapping) })
+async function verifyPlan(db: Kysely<Database>, job: ImportJobRow, today: string, scope: AccessScope): Promise<void> {
+  const planner = createPlanner(db, {
+    mode: job.mode as ImportMode,
+    today,
+    customMeta: mapsCustomFields(job.mapping),
+    scope,
+  })
   for await (const operations of storedOperations(db, job, { writesOnly: false })) {
     const inputs: PlanInput[] = []
     for (const op of operations) {
@@ -83,6 +89,17 @@ async function verifyPlan(db: Kysely<Database>, job: ImportJobRow, today: string
   }
   const summary = await planner.finish()
   if (summary.digest !== job.plan_digest) throw new PlanChanged()
+}
+
+/**
+ * Refuses (403 rest_forbidden_scope) a job whose plan names an investment outside the executing
+ * user's scope, or creates one: the preview may have been made by someone else, or the scope may
+ * have shrunk since. Checked before the execution takes the lock, so a refusal leaves the job as it was.
+ */
+export async function assertJobInScope(db: Kysely<Database>, job: ImportJobRow, scope: AccessScope): Promise<void> {
+  if (!scope.restricted) return
+  for await (const operations of storedOperations(db, job, { writesOnly: false }))
+    for (const op of operations) assertInvestmentInScope(scope, op.investmentId ?? null, op.sourceInvestmentId)
 }
 
 /** The most a large import spends, before it commits, counting again the lists readers asked for. */
@@ -116,7 +133,7 @@ export async function writeJob(
       job.plan_revision !== null &&
       job.plan_revision === revision &&
       job.plan_today === today
-    if (!unchangedCatalog) await verifyPlan(db, job, today)
+    if (!unchangedCatalog) await verifyPlan(db, job, today, await actorScope(db, actor))
 
     const planned = JSON.parse(job.counters) as Record<string, number>
     const expected = {

@@ -9,6 +9,7 @@
  */
 import { randomBytes } from 'node:crypto'
 
+import { actorScope, assertInScope } from '../../host/auth/scope.js'
 import type { Actor } from '../../host/audit/audit.js'
 import type { HostContext } from '../../host/context.js'
 import { PluginError } from '../../host/errors.js'
@@ -54,6 +55,11 @@ async function publishOnce(ctx: HostContext, args: PublishArgs): Promise<Publica
   if (!isCalendarDate(args.date))
     throw new PluginError('invalid_date', 400, { message: 'date must be a real calendar date YYYY-MM-DD' })
   const dataset = await datasetOrNone(ctx, args.developerId)
+  // a dataset is published for the whole developer entity: only a user whose scope holds it may
+  await assertInScope(ctx.db, await actorScope(ctx.db, args.actor), {
+    kind: 'dataset',
+    developerId: dataset?.developer.id ?? args.developerId ?? null,
+  })
   const store = dataset ? datasetStore(ctx, dataset) : publicationStore(ctx)
   await refuseClosedDay(ctx, store, args)
   const release = await takePublicationLock(ctx, args.lockHeld)

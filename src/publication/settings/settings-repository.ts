@@ -32,8 +32,12 @@ export async function findDeveloper(db: Executor, id: number): Promise<Developer
   return db.selectFrom('developers').selectAll().where('id', '=', id).executeTakeFirst()
 }
 
-export async function selectDevelopers(db: Executor): Promise<DeveloperRow[]> {
-  return db.selectFrom('developers').selectAll().orderBy('id').execute()
+/** `ids`: only these (the caller's scope, host/auth/scope.ts); undefined: every one. */
+export async function selectDevelopers(db: Executor, ids?: readonly number[]): Promise<DeveloperRow[]> {
+  if (ids !== undefined && ids.length === 0) return []
+  let query = db.selectFrom('developers').selectAll()
+  if (ids !== undefined) query = query.where('id', 'in', ids)
+  return query.orderBy('id').execute()
 }
 
 export async function insertDeveloper(db: Executor, values: NewDeveloper): Promise<number> {

@@ -14,6 +14,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import { type TSchema, Type } from 'typebox'
 
+import { developerFilter, requireInScope, requireWholeCatalog, scopeOf } from '../../host/auth/scope.js'
 import { actorOf, requireCapability, requirePrincipal } from '../../host/http/authenticate.js'
 import { errorResponses, RowId } from '../../host/http/schemas.js'
 import { legacyKeyParamView, setLegacyKeyParam } from '../legacy/legacy-key-setting.js'
@@ -174,7 +175,7 @@ export async function settingsRoutes(fastify: FastifyInstance): Promise<void> {
   app.put(
     '/publication/settings',
     {
-      preHandler: publishGuard,
+      preHandler: [...publishGuard, requireWholeCatalog],
       schema: {
         operationId: 'updatePublicationSettings',
         tags: ['publication'],
@@ -203,13 +204,13 @@ export async function settingsRoutes(fastify: FastifyInstance): Promise<void> {
         response: { 200: Type.Object({ items: Type.Array(DeveloperSchema) }), ...errorResponses(401, 403) },
       },
     },
-    async () => ({ items: await listDevelopers(app.ctx) }),
+    async (request) => ({ items: await listDevelopers(app.ctx, developerFilter(await scopeOf(request))) }),
   )
 
   app.post(
     '/developers',
     {
-      preHandler: editGuard,
+      preHandler: [...editGuard, requireWholeCatalog],
       schema: {
         operationId: 'createDeveloper',
         tags: ['publication'],
@@ -229,7 +230,7 @@ export async function settingsRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/developers/:id',
     {
-      preHandler: readGuard,
+      preHandler: [...readGuard, requireInScope('developer')],
       schema: {
         operationId: 'getDeveloper',
         tags: ['publication'],
@@ -245,7 +246,7 @@ export async function settingsRoutes(fastify: FastifyInstance): Promise<void> {
   app.put(
     '/developers/:id',
     {
-      preHandler: editGuard,
+      preHandler: [...editGuard, requireInScope('developer', 'id', 'change')],
       schema: {
         operationId: 'updateDeveloper',
         tags: ['publication'],
@@ -266,7 +267,7 @@ export async function settingsRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/investments/:id/location',
     {
-      preHandler: readGuard,
+      preHandler: [...readGuard, requireInScope('investment')],
       schema: {
         operationId: 'getInvestmentLocation',
         tags: ['publication'],
@@ -282,7 +283,7 @@ export async function settingsRoutes(fastify: FastifyInstance): Promise<void> {
   app.put(
     '/investments/:id/location',
     {
-      preHandler: editGuard,
+      preHandler: [...editGuard, requireInScope('investment')],
       schema: {
         operationId: 'updateInvestmentLocation',
         tags: ['publication'],

@@ -377,8 +377,8 @@ export async function getDeveloper(ctx: HostContext, id: number): Promise<Develo
   return row
 }
 
-export async function listDevelopers(ctx: HostContext): Promise<DeveloperView[]> {
-  return selectDevelopers(ctx.db)
+export async function listDevelopers(ctx: HostContext, ids?: readonly number[]): Promise<DeveloperView[]> {
+  return selectDevelopers(ctx.db, ids)
 }
 
 export async function createDeveloper(ctx: HostContext, input: DeveloperInput, actor: Actor): Promise<DeveloperView> {
