@@ -446,12 +446,28 @@ async function insertTable(
   if (target.identity && rows > 0) await advanceIdentityPastRows(db, dialect, target.name, target.identity)
 }
 
-/** Moves the staged files into the data folder, one by one (its own folders may exist, empty). */
-async function moveFilesInto(staging: string, dataDir: string, files: readonly BackupFile[]): Promise<void> {
+/**
+ * Moves the staged files into the data folder, one by one (its own folders may exist, empty); a
+ * data folder that is a mount point of its own gets them copied. Returns what it placed, so that a
+ * failure can take them out again.
+ */
+async function moveFilesInto(
+  staging: string,
+  dataDir: string,
+  files: readonly BackupFile[],
+  placed: string[],
+): Promise<void> {
   for (const file of files) {
+    const from = path.join(staging, file.path)
     const to = path.join(dataDir, file.path)
     await fs.mkdir(path.dirname(to), { recursive: true })
-    await fs.rename(path.join(staging, file.path), to)
+    try {
+      await fs.rename(from, to)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error
+      await fs.copyFile(from, to, fs.constants.COPYFILE_EXCL)
+    }
+    placed.push(to)
   }
 }
 
@@ -517,10 +533,12 @@ export async function importData(store: PortableStore, fromDir: string): Promise
       `A service holds ${dataDir} (${live.map((m) => `pid ${m.pid} on ${m.host}`).join(', ')}); stop it first.`,
     )
 
-  // the files are copied and checked beside the data folder first, and moved in after the commit
+  // the files are copied and checked beside the data folder first, and moved in as the last step
+  // of the database's transaction: a refused row leaves no file, a failed move no row
   await fs.mkdir(path.dirname(dataDir), { recursive: true })
   const staging = `${dataDir}.import-${randomBytes(4).toString('hex')}`
   await fs.mkdir(staging, { mode: 0o700 })
+  const placed: string[] = []
   try {
     for (const file of manifest.files) {
       const copied = await copyHashed(path.join(source, FILES_DIR, file.path), path.join(staging, file.path))
@@ -552,9 +570,13 @@ export async function importData(store: PortableStore, fromDir: string): Promise
           )
         }
       }
+      await fs.mkdir(dataDir, { recursive: true })
+      await moveFilesInto(staging, dataDir, manifest.files, placed)
     })
-    await fs.mkdir(dataDir, { recursive: true })
-    await moveFilesInto(staging, dataDir, manifest.files)
+  } catch (error) {
+    // the data folder held no file before (checked above): what is there now came from this import
+    for (const file of placed) await fs.rm(file, { force: true })
+    throw error
   } finally {
     await fs.rm(staging, { recursive: true, force: true })
   }
