@@ -16,7 +16,13 @@ import { sql } from 'kysely'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 
 import { buildApp } from '../../src/app.js'
-import { exportData, type ExportManifest, importData } from '../../src/backup/portable-export.js'
+import {
+  APPEND_ONLY_TABLES,
+  exportData,
+  type ExportManifest,
+  importData,
+  TRIGGER_MAINTAINED_TABLES,
+} from '../../src/backup/portable-export.js'
 import { loadConfig } from '../../src/config.js'
 import { type KnownDemoCredentials, setUpDemo } from '../../src/demo/demo-setup.js'
 import { migrateToLatest } from '../../src/host/db/migrate.js'
@@ -369,6 +375,28 @@ describeEachDatabase('portable export of a whole company', (getEnv, dialect) => 
       finish()
       await write
     }
+  })
+
+  it('knows every append-only table and every table that triggers rewrite, as the schema declares them', async () => {
+    const triggers =
+      dialect === 'sqlite'
+        ? (
+            await sql<{ table: string; body: string }>`
+              SELECT tbl_name AS "table", sql AS body FROM sqlite_master WHERE type = 'trigger'`.execute(env.ctx.db)
+          ).rows
+        : (
+            await sql<{ table: string; body: string }>`
+              SELECT c.relname AS "table", p.prosrc AS body FROM pg_trigger t
+              JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_proc p ON p.oid = t.tgfoid
+              WHERE c.relnamespace = current_schema()::regnamespace AND NOT t.tgisinternal`.execute(env.ctx.db)
+          ).rows
+    const appendOnly = new Set(triggers.filter((t) => t.body.includes('append-only')).map((t) => t.table))
+    expect([...appendOnly].sort()).toEqual([...APPEND_ONLY_TABLES].sort())
+    const rewritten = new Set(
+      triggers.flatMap((t) => [...t.body.matchAll(/UPDATE\s+"?(\w+)"?\s+SET/gi)].map((match) => match[1])),
+    )
+    expect(rewritten.size).toBeGreaterThan(0)
+    expect([...rewritten].sort()).toEqual([...TRIGGER_MAINTAINED_TABLES].sort())
   })
 
   it('refuses to write the export into the data folder or over a folder that holds something', async () => {
