@@ -177,7 +177,7 @@ export function insertionOrder(tables: readonly Pick<TableShape, 'name' | 'refer
 }
 
 /** A database value as JSON that either database takes back (see the file's comment). */
-function portableValue(value: unknown, kind: PortableColumnKind): unknown {
+export function portableValue(value: unknown, kind: PortableColumnKind): unknown {
   if (value === null || value === undefined) return null
   if (value instanceof Uint8Array) return Buffer.from(value).toString('base64')
   if (value instanceof Date) return value.toISOString()
@@ -189,7 +189,12 @@ function portableValue(value: unknown, kind: PortableColumnKind): unknown {
 }
 
 /** An exported value as the target column stores it. */
-function storedValue(value: unknown, from: PortableColumnKind, to: PortableColumnKind, dialect: DialectName): unknown {
+export function storedValue(
+  value: unknown,
+  from: PortableColumnKind,
+  to: PortableColumnKind,
+  dialect: DialectName,
+): unknown {
   if (value === null || value === undefined) return null
   if (from === 'blob' && typeof value === 'string') return to === 'blob' ? Buffer.from(value, 'base64') : value
   switch (to) {
