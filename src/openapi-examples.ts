@@ -19,6 +19,7 @@ import { PUBLICATION_EXAMPLES } from './publication/publication-examples.js'
 import { SOURCES_EXAMPLES } from './sources/sources-examples.js'
 import { STATUS_EXAMPLES } from './status/status-examples.js'
 import { WEBHOOK_EXAMPLES } from './webhook/webhook-examples.js'
+import { PLATFORM_EXAMPLES } from './tenancy/platform-examples.js'
 
 /** By "METHOD path", the path as the document writes it. */
 export const OPERATION_DOCS = mergeOperationDocs([
@@ -38,4 +39,5 @@ export const OPERATION_DOCS = mergeOperationDocs([
   EMBED_EXAMPLES,
   EXPORTS_EXAMPLES,
   PUBLIC_PRICES_EXAMPLES,
+  PLATFORM_EXAMPLES,
 ])

@@ -555,6 +555,48 @@ export const ERROR_CODES = {
     status: [429],
     description: 'The login/e-mail typed or the client address asked for reset links too often; see Retry-After.',
   },
+  // --- companies on one platform (src/tenancy) ---
+  tenant_not_found: {
+    status: [404],
+    description: 'No company of this platform has this slug or address (dg tenant list).',
+  },
+  tenant_suspended: {
+    status: [403],
+    description:
+      'The company’s account on the platform is suspended: its API and panel refuse every request; its published files stay served.',
+  },
+  tenant_unavailable: {
+    status: [503],
+    description: 'The company’s app could not be reached or started now; try again shortly.',
+  },
+  invalid_tenant_slug: {
+    status: [422],
+    description:
+      'The slug is not 3–40 lower-case letters, digits and single hyphens starting with a letter, or is reserved.',
+  },
+  invalid_tenant_name: { status: [422], description: 'The company’s name is empty or longer than 200 characters.' },
+  invalid_tenant_host: {
+    status: [422],
+    description: 'A host name is not one (e.g. ceny.firma.pl, without scheme or path).',
+  },
+  invalid_site_url: { status: [422], description: 'The company’s website is not an http(s) address.' },
+  tenant_exists: { status: [409], description: 'A company with this slug exists already; a slug is never reused.' },
+  tenant_host_taken: {
+    status: [409],
+    description: 'The host name belongs to another company or is the platform’s own address.',
+  },
+  tenant_delete_unconfirmed: {
+    status: [422],
+    description: 'Deleting a company needs `confirm` repeating its slug.',
+  },
+  tenant_not_exported: {
+    status: [409],
+    description: 'A company is deleted only after an export (dg tenant export or the platform page).',
+  },
+  tenants_need_storage: {
+    status: [409],
+    description: 'Other companies need a database on disk or PostgreSQL; this service runs on an in-memory database.',
+  },
 } as const satisfies Record<string, ErrorCodeDefinition>
 
 export type ErrorCode = keyof typeof ERROR_CODES

@@ -35,22 +35,21 @@ const SiteUrl = Type.Union([Type.String({ maxLength: 500 }), Type.Null()], {
   description: 'The company’s website, for its offers’ permalinks; null: its address on the platform',
 })
 
-export const TenantSchema = Type.Object(
-  {
-    slug: Type.String(),
-    name: Type.String(),
-    status: Type.String({ description: 'active or suspended' }),
-    hosts: Type.Array(Type.String()),
-    site_url: Type.Union([Type.String(), Type.Null()]),
-    base_url: Type.String({ description: 'The company’s contract API base ({base_url})' }),
-    panel_url: Type.String(),
-    files_url: Type.String({ description: 'Where its official files (dataset.xml, day files) are served' }),
-    created_at: Type.String(),
-    suspended_at: Type.Union([Type.String(), Type.Null()]),
-    exported_at: Type.Union([Type.String(), Type.Null()]),
-  },
-  { $id: 'Tenant' },
-)
+const tenantFields = {
+  slug: Type.String(),
+  name: Type.String(),
+  status: Type.String({ description: 'active or suspended' }),
+  hosts: Type.Array(Type.String()),
+  site_url: Type.Union([Type.String(), Type.Null()]),
+  base_url: Type.String({ description: 'The company’s contract API base ({base_url})' }),
+  panel_url: Type.String(),
+  files_url: Type.String({ description: 'Where its official files (dataset.xml, day files) are served' }),
+  created_at: Type.String(),
+  suspended_at: Type.Union([Type.String(), Type.Null()]),
+  exported_at: Type.Union([Type.String(), Type.Null()]),
+}
+
+export const TenantSchema = Type.Object(tenantFields, { $id: 'Tenant' })
 
 const HealthSchema = Type.Object({
   offers_on_sale: Type.Integer(),
@@ -62,19 +61,17 @@ const HealthSchema = Type.Object({
   recent_alerts: Type.Integer({ description: 'Alerts raised in the last 7 days' }),
 })
 
-const CreatedSchema = Type.Intersect([
-  Type.Ref('Tenant'),
-  Type.Object({
-    admin: Type.Object(
-      {
-        login: Type.String(),
-        password: Type.String({ description: 'The first administrator’s panel password; shown once' }),
-        application_password: Type.String({ description: 'An application password of that administrator; shown once' }),
-      },
-      { description: 'Hand these to the company; the platform keeps no copy it could show again' },
-    ),
-  }),
-])
+const CreatedSchema = Type.Object({
+  ...tenantFields,
+  admin: Type.Object(
+    {
+      login: Type.String(),
+      password: Type.String({ description: 'The first administrator’s panel password; shown once' }),
+      application_password: Type.String({ description: 'An application password of that administrator; shown once' }),
+    },
+    { description: 'Hand these to the company; the platform keeps no copy it could show again' },
+  ),
+})
 
 const SlugParams = Type.Object({ slug: Slug })
 
@@ -152,7 +149,7 @@ export async function platformRoutes(fastify: FastifyInstance): Promise<void> {
         security,
         params: SlugParams,
         response: {
-          200: Type.Intersect([Type.Ref('Tenant'), Type.Object({ health: HealthSchema })]),
+          200: Type.Object({ ...tenantFields, health: HealthSchema }),
           ...errorResponses(401, 403, 404),
         },
       },

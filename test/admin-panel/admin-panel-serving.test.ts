@@ -28,7 +28,7 @@ describeEachDatabase('admin panel static files', (env) => {
     expect(page.headers['x-content-type-options']).toBe('nosniff')
     expect(page.headers['x-frame-options']).toBe('DENY')
     expect(page.headers['referrer-policy']).toBe('no-referrer')
-    expect(page.body).toContain('<meta name="dg-rest-base" content="/wp-json/dg/v2" />')
+    expect(page.body).toContain('<meta name="dg-rest-base" content="../wp-json/dg/v2" />')
     // nothing inline that the CSP would have to allow: every script has a src, no handlers, no style attributes
     expect(page.body.match(/<script\b[^>]*>/g)?.every((tag) => / src="[^"]+"/.test(tag))).toBe(true)
     expect(page.body).not.toMatch(/\son[a-z]+=/i)
@@ -130,7 +130,7 @@ describeEachDatabase(
   (env) => {
     it('points the panel at the configured REST base URL', async () => {
       const page = await env().app.inject({ method: 'GET', url: `${PANEL}/` })
-      expect(page.body).toContain('<meta name="dg-rest-base" content="/api/dg/v2" />')
+      expect(page.body).toContain('<meta name="dg-rest-base" content="../api/dg/v2" />')
       expect((await env().app.inject({ method: 'GET', url: '/api/dg/v2/session' })).statusCode).toBe(401)
     })
   },

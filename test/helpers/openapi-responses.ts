@@ -73,10 +73,10 @@ function responseValidators(document: OpenApiDocument) {
 /**
  * The operations the administration suite calls (the admin panel's: sessions, users and the audit
  * log, the editor and its media, scheduled sources, alerts, the licence, exports and the bulk price
- * change), as "method template"; the integrations suite calls every other operation of the contract.
+ * change, the platform's companies), as "method template"; the integrations suite calls every other operation of the contract.
  */
 export const ADMINISTRATION_OPERATION =
-  /^[a-z]+ \/wp-json\/dg\/v2\/(session(\/.*)?|status|users(\/.*)?|audit(\/.*)?|custom-fields|investments(\/\{id\}(\/media)?)?|offers(\/.*)?|media\/\{id\}|sources(\/.*)?|source-runs(\/.*)?|alerts\/.*|mail\/.*|license|imports\/template)$/
+  /^[a-z]+ \/wp-json\/dg\/v2\/(session(\/.*)?|status|users(\/.*)?|audit(\/.*)?|custom-fields|investments(\/\{id\}(\/media)?)?|offers(\/.*)?|media\/\{id\}|sources(\/.*)?|source-runs(\/.*)?|alerts\/.*|mail\/.*|license|imports\/template|platform\/.*)$/
 
 /**
  * The operations of the contract (REST namespaces and published files) as "method template", and

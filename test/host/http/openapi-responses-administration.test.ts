@@ -504,6 +504,57 @@ describeEachDatabase('OpenAPI document against real responses: administration', 
     ).toBe(404)
   })
 
+  it('the platform: a company created, read, changed, suspended, resumed, exported and deleted, with refusals', async () => {
+    const tenants = `${V2}/platform/tenants`
+    const readerAuth = { headers: { authorization: reader } }
+    expect((await call('get', tenants, { headers: asAdmin() })).statusCode).toBe(200)
+    expect((await call('get', tenants, readerAuth)).statusCode).toBe(403)
+    expect((await call('post', tenants, { headers: asAdmin(), payload: { slug: 'X!', name: 'x' } })).statusCode).toBe(
+      422,
+    )
+    expect((await call('post', tenants, { headers: asAdmin(), payload: { slug: 'openapi-co' } })).statusCode).toBe(400)
+    const created = await call('post', tenants, {
+      headers: asAdmin(),
+      payload: { slug: 'openapi-co', name: 'OpenAPI Sp. z o.o.', hosts: ['ceny.openapi.example'] },
+    })
+    expect(created.statusCode).toBe(201)
+    expect((created.json() as { admin: { login: string } }).admin.login).toBe('admin')
+    expect(
+      (await call('post', tenants, { headers: asAdmin(), payload: { slug: 'openapi-co', name: 'x' } })).statusCode,
+    ).toBe(409)
+    const one = `${tenants}/{slug}`
+    const slug = (value = 'openapi-co') => ({ slug: value })
+    expect((await call('get', one, { params: slug(), headers: asAdmin() })).json()).toMatchObject({
+      health: { users: 1 },
+    })
+    expect((await call('get', one, { params: slug('nobody-here'), headers: asAdmin() })).statusCode).toBe(404)
+    expect(
+      (await call('patch', one, { params: slug(), headers: asAdmin(), payload: { hosts: ['not a host'] } })).statusCode,
+    ).toBe(422)
+    expect(
+      (await call('patch', one, { params: slug(), headers: asAdmin(), payload: { name: 'OpenAPI SA' } })).json(),
+    ).toMatchObject({
+      name: 'OpenAPI SA',
+    })
+    expect((await call('post', `${one}/suspend`, { params: slug(), headers: asAdmin() })).json()).toMatchObject({
+      status: 'suspended',
+    })
+    expect((await call('post', `${one}/resume`, { params: slug(), headers: asAdmin() })).json()).toMatchObject({
+      status: 'active',
+    })
+    expect(
+      (await call('delete', one, { params: slug(), headers: asAdmin(), query: { confirm: 'openapi-co' } })).statusCode,
+    ).toBe(409)
+    expect((await call('post', `${one}/export`, { params: slug(), headers: asAdmin() })).statusCode).toBe(200)
+    expect(
+      (await call('delete', one, { params: slug(), headers: asAdmin(), query: { confirm: 'other' } })).statusCode,
+    ).toBe(422)
+    expect(
+      (await call('delete', one, { params: slug(), headers: asAdmin(), query: { confirm: 'openapi-co' } })).statusCode,
+    ).toBe(204)
+    expect((await call('get', tenants, { headers: asAdmin() })).json()).toEqual([])
+  })
+
   it('calls every operation of the administration', () => {
     const administration = contractOperations(document).operations.filter((operation) =>
       ADMINISTRATION_OPERATION.test(operation),

@@ -44,6 +44,15 @@ const OPERATION_CAPABILITY: Record<string, string> = {
   'put /site-options/{name}': 'manage_options',
   'get /legacy-generate/settings': 'dg_read_all',
   'put /legacy-generate/settings': 'manage_options',
+  // the platform's companies, on the first company's address only
+  'get /platform/tenants': 'manage_options',
+  'post /platform/tenants': 'manage_options',
+  'get /platform/tenants/{slug}': 'manage_options',
+  'patch /platform/tenants/{slug}': 'manage_options',
+  'delete /platform/tenants/{slug}': 'manage_options',
+  'post /platform/tenants/{slug}/suspend': 'manage_options',
+  'post /platform/tenants/{slug}/resume': 'manage_options',
+  'post /platform/tenants/{slug}/export': 'manage_options',
   // reading what the panel shows
   'get /status': 'dg_read_all',
   'get /dashboard': 'dg_read_all',
