@@ -3,10 +3,6 @@
  * rows that triggers keep (the catalog and credentials revisions) last, and a cycle named rather
  * than looped over. And the values' portable form, which either database takes back.
  */
-import fills tables in: a table after every table its foreign keys point at, the
- * rows that triggers keep (the catalog and credentials revisions) last, and a cycle named rather
- * than looped over.
- */
 import { describe, expect, it } from 'vitest'
 
 import { insertionOrder, portableValue, storedValue } from '../../src/backup/portable-export.js'
