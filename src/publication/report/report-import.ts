@@ -14,6 +14,7 @@ import path from 'node:path'
 import { parse as parseCsv } from 'csv-parse/sync'
 
 import { type Actor, recordAudit } from '../../host/audit/audit.js'
+import { actorScope, assertOwnJob } from '../../host/auth/scope.js'
 import type { HostContext } from '../../host/context.js'
 import { PluginError } from '../../host/errors.js'
 import { fileErrorMessagePl, FileReadError } from '../../imports/reading/file-errors.js'
@@ -378,6 +379,8 @@ async function findReportJob(ctx: HostContext, jobId: unknown): Promise<ImportJo
 export async function confirmReportImport(ctx: HostContext, args: ReportConfirmArgs): Promise<ReportConfirmOutcome> {
   await requires(ctx, 'api_webhooks')
   const job = await findReportJob(ctx, args.jobId)
+  // a scoped user publishes only its own previews (the pipeline checks the entity too)
+  assertOwnJob(await actorScope(ctx.db, args.actor), job, args.actor.type === 'user' ? args.actor.userId : null)
   if (!args.confirm)
     throw new PluginError('report_confirmation_required', 422, {
       message: 'Publishing a report replaces the published file of that date; send confirm=true with job_id and date.',

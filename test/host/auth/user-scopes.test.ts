@@ -7,27 +7,17 @@
 import { beforeAll, describe, expect, it } from 'vitest'
 
 import { createTestUser, grantProLicense, type TestUser } from '../../helpers/factories.js'
-import { multipart } from '../../helpers/multipart.js'
+import {
+  API,
+  executeImport,
+  flatRow,
+  previewOffers,
+  type ScopedCatalog,
+  seedScopedCatalog,
+} from '../../helpers/scoped-catalog.js'
 import { describeEachDatabase, type TestEnv } from '../../helpers/test-app.js'
 
-const API = '/wp-json/dg/v2'
-const MAPPING = {
-  source_investment_id: 'Inwestycja',
-  source_property_id: 'ID lokalu',
-  prop_no: 'Numer',
-  prop_type: 'Rodzaj',
-  property_status: 'Status',
-  prop_area: 'Powierzchnia',
-  prop_rooms: 'Pokoje',
-  prop_floor: 'Piętro',
-  price_total: 'Cena',
-  price_total_from: 'Cena od',
-  proj_city: 'Miasto',
-}
-const HEADER = 'Inwestycja;ID lokalu;Numer;Rodzaj;Status;Powierzchnia;Pokoje;Piętro;Cena;Cena od;Miasto'
-const csv = (rows: string[]) => `${HEADER}\n${rows.join('\n')}\n`
-const row = (investment: string, id: string, price: string) =>
-  `${investment};${id};${id};mieszkanie;wolne;50,00;2;1;${price};2026-11-01;Poznań`
+const row = flatRow
 
 describeEachDatabase('users limited to some developer entities and investments', (getEnv) => {
   let env: TestEnv
@@ -37,7 +27,7 @@ describeEachDatabase('users limited to some developer entities and investments',
   /** Limited to the second developer entity (investment C, and any it gets later). */
   let salesSpv2: TestUser
   let reader: TestUser
-  const ids = { dev1: 0, dev2: 0, a: 0, b: 0, c: 0, offerA: 0, offerC: 0 }
+  const ids: ScopedCatalog = { dev1: 0, dev2: 0, a: 0, b: 0, c: 0, offerA: 0, offerC: 0 }
 
   const call = (
     user: TestUser,
@@ -52,29 +42,8 @@ describeEachDatabase('users limited to some developer entities and investments',
       headers: { authorization: user.authorization, ...headers },
       ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
     })
-  const preview = (user: TestUser, rows: string[]) => {
-    const body = multipart(
-      { mode: 'patch', mapping: JSON.stringify(MAPPING) },
-      { name: 'oferty.csv', content: csv(rows) },
-    )
-    return env.app.inject({
-      method: 'POST',
-      url: `${API}/imports/offer`,
-      payload: body.payload,
-      headers: { ...body.headers, authorization: user.authorization },
-    })
-  }
-  const execute = (user: TestUser, jobId: string, key: string) =>
-    env.app.inject({
-      method: 'POST',
-      url: `${API}/imports/offer`,
-      payload: `job_id=${jobId}`,
-      headers: {
-        'content-type': 'application/x-www-form-urlencoded',
-        'idempotency-key': key,
-        authorization: user.authorization,
-      },
-    })
+  const preview = (user: TestUser, rows: string[]) => previewOffers(env, user, rows)
+  const execute = (user: TestUser, jobId: string, key: string) => executeImport(env, user, jobId, key)
   const count = async (table: 'offers' | 'import_jobs' | 'price_history' | 'investments') =>
     Number(
       (
@@ -104,55 +73,7 @@ describeEachDatabase('users limited to some developer entities and investments',
     salesA = await createTestUser(env.ctx, 'dg_operator')
     salesSpv2 = await createTestUser(env.ctx, 'dg_operator')
     reader = await createTestUser(env.ctx, 'dg_catalog_reader')
-    // the catalog: investments A and B of the first entity, C of the second
-    const seeded = await preview(admin, [
-      row('INV-A', 'A1', '500 000,00'),
-      row('INV-A', 'A2', '510 000,00'),
-      row('INV-B', 'B1', '520 000,00'),
-      row('INV-C', 'C1', '530 000,00'),
-    ])
-    expect(seeded.statusCode).toBe(200)
-    expect((await execute(admin, seeded.json().id, 'seed-scopes-1')).statusCode).toBe(200)
-    const stamp = { created_at: '2026-11-01T00:00:00.000Z', modified_at: '2026-11-01T00:00:00.000Z' }
-    for (const [key, name] of [
-      ['dev1', 'Spółka Celowa Jeden Sp. z o.o.'],
-      ['dev2', 'Spółka Celowa Dwa Sp. z o.o.'],
-    ] as const)
-      ids[key] = (
-        await env.ctx.db
-          .insertInto('developers')
-          .values({ name, ...stamp })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id
-    for (const [key, source, developer] of [
-      ['a', 'INV-A', ids.dev1],
-      ['b', 'INV-B', ids.dev1],
-      ['c', 'INV-C', ids.dev2],
-    ] as const) {
-      await env.ctx.db
-        .updateTable('investments')
-        .set({ developer_id: developer, host_status: 'publish' })
-        .where('source_id', '=', source)
-        .execute()
-      ids[key] = (
-        await env.ctx.db
-          .selectFrom('investments')
-          .select('id')
-          .where('source_id', '=', source)
-          .executeTakeFirstOrThrow()
-      ).id
-    }
-    const offerId = async (source: string) =>
-      (
-        await env.ctx.db
-          .selectFrom('offers')
-          .select('id')
-          .where('source_property_id', '=', source)
-          .executeTakeFirstOrThrow()
-      ).id
-    ids.offerA = await offerId('A1')
-    ids.offerC = await offerId('C1')
+    Object.assign(ids, await seedScopedCatalog(env, admin, 'user-scopes'))
   })
 
   describe('setting a scope', () => {
