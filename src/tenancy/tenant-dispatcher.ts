@@ -51,9 +51,15 @@ function answer(res: ServerResponse, status: number, code: string, message: stri
   res.end(body)
 }
 
-/** A suspended company's official files stay served: the portal keeps harvesting what it published. */
+/**
+ * A suspended company's official files stay served: the portal keeps harvesting what it published.
+ * So do the panel's static files (no data in them), so its users read why in the panel's words.
+ */
 function servedWhileSuspended(method: string | undefined, url: string): boolean {
-  return (method === 'GET' || method === 'HEAD') && url.startsWith('/dane-gov/')
+  return (
+    (method === 'GET' || method === 'HEAD') &&
+    (url.startsWith('/dane-gov/') || url === '/dg-admin' || url.startsWith('/dg-admin/'))
+  )
 }
 
 export class TenantDispatcher {
@@ -224,6 +230,15 @@ export class TenantDispatcher {
     req.url = routed
     setMountPath(req, mount)
     tenant.app.routing(req, res)
+  }
+
+  /** SIGTERM: every company's /readyz answers 503 and its schedules start no new run. */
+  beginShutdown(): void {
+    for (const tenant of this.running.values()) {
+      for (const schedule of tenant.schedules) schedule.stop()
+      tenant.schedules = []
+      tenant.app.lifecycle.beginShutdown()
+    }
   }
 
   async close(): Promise<void> {

@@ -14,6 +14,7 @@ import { renderImports } from './views/view-imports.js'
 import { renderInvestments } from './editor/view-investments.js'
 import { renderLogin, renderPasswordReset, PASSWORD_RESET_ROUTE } from './views/view-login.js'
 import { renderOffers } from './editor/view-offers.js'
+import { renderPlatform } from './views/view-platform.js'
 import { renderPublication } from './views/view-publication.js'
 import { renderPublicationAudit } from './views/view-publication-audit.js'
 import { renderReportImport } from './views/view-report-import.js'
@@ -41,7 +42,7 @@ const GROUPS = {
  * [Polish, English], `capability` the one the signed-in user needs to see the section (the API
  * refuses the rest with 403 anyway: docs/decisions/roles-and-capabilities.md), `render(page, {api,
  * user, signal})` draws the view.
- * @typedef {{ route: string, group?: string, capability?: string, title: string[], render: (page: HTMLElement, context: any) => unknown }} Section
+ * @typedef {{ route: string, group?: string, capability?: string, platform?: boolean, title: string[], render: (page: HTMLElement, context: any) => unknown }} Section
  * @type {Section[]}
  */
 const SECTIONS = [
@@ -165,6 +166,15 @@ const SECTIONS = [
     title: ['Dziennik zdarzeń', 'Audit log'],
     render: renderAudit,
   },
+  // the platform's REST routes exist in the first company's app only: shown where they answer
+  {
+    route: 'platforma',
+    group: 'admin',
+    capability: 'manage_options',
+    platform: true,
+    title: ['Platforma — firmy', 'Platform — companies'],
+    render: renderPlatform,
+  },
 ]
 const ROUTES = Object.fromEntries(SECTIONS.map((section) => [section.route, section]))
 // an address the panel does not know says so (a mistyped or outdated link), never the dashboard
@@ -177,6 +187,8 @@ const nav = /** @type {HTMLElement} */ (document.getElementById('nav'))
 const account = /** @type {HTMLElement} */ (document.getElementById('account'))
 let user = null
 let leaving = null
+/** Whether this panel is the first company's, where GET platform/tenants answers (asked once per sign-in). */
+let platformPage = false
 
 function routeName() {
   const name = location.hash.replace(/^#\/?/, '').split(/[/?]/)[0]
@@ -191,12 +203,34 @@ const PANEL_CAPABILITY = 'dg_read_all'
 const userCan = (capability) => Boolean(user?.capabilities.includes(capability))
 const allowed = (section) => section.capability === undefined || userCan(section.capability)
 
+function markCurrent(name) {
+  for (const link of nav.querySelectorAll('a')) {
+    if (link.dataset.route === name) link.setAttribute('aria-current', 'page')
+    else link.removeAttribute('aria-current')
+  }
+}
+
+async function detectPlatform() {
+  platformPage = false
+  if (!userCan('manage_options')) return
+  try {
+    await api.get('/platform/tenants')
+    platformPage = true
+  } catch {
+    // 404 in a company's own panel: the platform is managed from the first company only
+  }
+  drawNav()
+  markCurrent(routeName())
+}
+
 /** The navigation, in the current language, from SECTIONS: only the sections the user's role may use. */
 function drawNav() {
   replaceChildren(
     nav,
     Object.entries(GROUPS).map(([group, title]) => {
-      const sections = SECTIONS.filter((section) => section.group === group && allowed(section))
+      const sections = SECTIONS.filter(
+        (section) => section.group === group && allowed(section) && (!section.platform || platformPage),
+      )
       // the interactive API documentation the service serves from its OpenAPI document
       const docs =
         group === 'admin'
@@ -245,10 +279,7 @@ async function show() {
     return
   }
   const name = routeName()
-  for (const link of nav.querySelectorAll('a')) {
-    if (link.dataset.route === name) link.setAttribute('aria-current', 'page')
-    else link.removeAttribute('aria-current')
-  }
+  markCurrent(name)
   document.title = `${tr(...sectionOf(name).title)} — ${tr('panel operatora', 'operator panel')}`
   const page = h('div', { class: 'page', dataset: { view: name } })
   replaceChildren(view, page)
@@ -303,6 +334,7 @@ async function show() {
 function onLoggedIn(loggedIn) {
   user = loggedIn
   drawNav()
+  void detectPlatform()
   // replaceState fires no hashchange, so the view is drawn once
   if (!location.hash) history.replaceState(null, '', '#/status')
   void show()
@@ -311,6 +343,7 @@ function onLoggedIn(loggedIn) {
 api.onSessionLost = () => {
   if (!user) return
   user = null
+  platformPage = false
   toast(tr('Sesja wygasła — zaloguj się ponownie.', 'The session has ended — log in again.'), 'error')
   void show()
 }
@@ -322,6 +355,8 @@ document.getElementById('logout')?.addEventListener('click', async () => {
     // the session may already be gone; the panel forgets it either way
   }
   user = null
+  platformPage = false
+  drawNav()
   toast(tr('Wylogowano.', 'Logged out.'))
   void show()
 })
@@ -353,6 +388,7 @@ async function boot() {
   try {
     user = await api.currentSession()
     drawNav()
+    if (user) void detectPlatform()
   } catch (error) {
     replaceChildren(
       view,

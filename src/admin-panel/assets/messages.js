@@ -187,6 +187,14 @@ const MESSAGES = {
     'Nie można usunąć inwestycji, która ma oferty (także zarchiwizowane).',
     'An investment with offers (archived ones included) cannot be deleted.',
   ],
+  tenant_suspended: [
+    'Konto tej firmy na platformie jest zawieszone: panel i API są niedostępne, opublikowane pliki nadal są udostępniane. O wznowienie poproś operatora platformy.',
+    'This company’s account on the platform is suspended: the panel and the API are unavailable, its published files are still served. Ask the platform’s operator to resume it.',
+  ],
+  tenant_not_found: [
+    'Pod tym adresem nie ma żadnej firmy. Sprawdź adres panelu.',
+    'No company is served at this address. Check the panel’s address.',
+  ],
   rest_post_invalid_page_number: [
     'Nie ma już tej strony wyników; wróć do pierwszej.',
     'This page of results no longer exists; go back to the first.',

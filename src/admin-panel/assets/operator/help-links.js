@@ -23,6 +23,7 @@ export const HELP_PAGES = {
   audyt: 'kontrola.md',
   'zmiana-cen': 'codzienna-praca.md',
   'ceny-na-stronie': 'strona-www.md',
+  platforma: 'platforma.md',
 }
 
 export function handbookUrl(page = 'README.md') {

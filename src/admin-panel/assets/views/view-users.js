@@ -412,7 +412,8 @@ async function renderUser(root, api, id, me) {
         api.post(`/users/${id}/application-passwords`, { json: { name: name.value } }),
       )
       name.value = ''
-      const base = `${location.origin}${api.url('')}`
+      // the REST base is relative (../wp-json/dg/v2) so a company under /t/{slug}/ reaches its own API
+      const base = new URL(api.url(''), location.href).href.replace(/\/+$/, '')
       replaceChildren(
         shown,
         shownOnce(
