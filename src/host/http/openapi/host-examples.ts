@@ -158,6 +158,7 @@ export const HOST_EXAMPLES: OperationDocsByRoute = {
             disabled_at: null,
             application_passwords: 0,
             last_api_use_at: null,
+            scope: null,
           },
           {
             id: 2,
@@ -172,6 +173,7 @@ export const HOST_EXAMPLES: OperationDocsByRoute = {
             disabled_at: null,
             application_passwords: 1,
             last_api_use_at: '2026-11-20T10:00:00.000Z',
+            scope: null,
           },
         ],
       },
@@ -179,7 +181,7 @@ export const HOST_EXAMPLES: OperationDocsByRoute = {
   },
   'POST /wp-json/dg/v2/users': {
     description:
-      'Creates a user with a role: administrator (everything), dg_operator (catalog, imports, sources, publication; no users, secrets or settings), dg_auditor (reads everything, changes nothing) or the API read-only dg_catalog_reader. Without password a login password is generated and returned in this answer only. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 422 invalid_user with the issue of each field (login taken or invalid, e-mail taken or invalid, unknown role, password too short); nothing is saved then. Audited.',
+      'Creates a user with a role: administrator (everything), dg_operator (catalog, imports, sources, publication; no users, secrets or settings), dg_auditor (reads everything, changes nothing) or the API read-only dg_catalog_reader. Without password a login password is generated and returned in this answer only. Administrators only (manage_options), by application password or panel session with X-WP-Nonce; 401 without credentials, 403 rest_forbidden for another role. 422 invalid_user with the issue of each field (login taken or invalid, e-mail taken or invalid, unknown role, password too short, a scope on an administrator scope_on_administrator, an id of the scope that names nothing unknown_developer / unknown_investment, an empty scope scope_empty); nothing is saved then. `scope` limits a user who is not an administrator to some developer entities and investments (null or left out: the whole catalog). Audited.',
     response: {
       status: 201,
       body: {
@@ -196,6 +198,7 @@ export const HOST_EXAMPLES: OperationDocsByRoute = {
           disabled_at: null,
           application_passwords: 0,
           last_api_use_at: null,
+          scope: null,
         },
         password: 'M8lBB9vFQtn7SXQ6Oeao',
       },
@@ -224,6 +227,7 @@ export const HOST_EXAMPLES: OperationDocsByRoute = {
         disabled_at: null,
         application_passwords: 0,
         last_api_use_at: null,
+        scope: null,
       },
     },
   },
@@ -231,22 +235,23 @@ export const HOST_EXAMPLES: OperationDocsByRoute = {
     response: {
       status: 200,
       body: {
-        id: 4,
-        login: 'strona.www',
-        email: 'strona.www@example.pl',
-        display_name: 'strona.www',
-        role: 'dg_catalog_reader',
-        role_label: 'API read-only',
-        capabilities: ['dg_read_catalog'],
+        id: 5,
+        login: 'sprzedaz.spv2',
+        email: 'sprzedaz@spv2.example.pl',
+        display_name: 'Dział sprzedaży SPV 2',
+        role: 'dg_operator',
+        role_label: 'Operator',
+        capabilities: ['dg_read_all', 'dg_edit_catalog', 'dg_import', 'dg_publish'],
         created_at: '2026-11-20T10:00:00.000Z',
-        disabled: true,
-        disabled_at: '2026-11-20T10:00:00.000Z',
+        disabled: false,
+        disabled_at: null,
         application_passwords: 0,
         last_api_use_at: null,
+        scope: { developers: [2], investments: [] },
       },
     },
     request: {
-      disabled: true,
+      scope: { developers: [2], investments: [] },
     },
   },
   'PUT /wp-json/dg/v2/users/{id}/password': {
@@ -266,6 +271,7 @@ export const HOST_EXAMPLES: OperationDocsByRoute = {
           disabled_at: '2026-11-20T10:00:00.000Z',
           application_passwords: 0,
           last_api_use_at: null,
+          scope: null,
         },
         password: '8MVIBuBqufRtMFnCNsOj',
         sessions_ended: 0,
