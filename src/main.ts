@@ -101,6 +101,7 @@ export async function startServer(config: AppConfig, options: StartServerOptions
   const timeoutMs = config.shutdownTimeoutSeconds * 1000
   const stop = async (reason: string): Promise<ShutdownOutcome> => {
     app.lifecycle.beginShutdown()
+    tenants.beginShutdown()
     scheduler.stop()
     publicationSchedule.stop()
     app.log.info(

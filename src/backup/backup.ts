@@ -335,7 +335,9 @@ export async function restoreDataDir(
       `The backup does not match its manifest; nothing was restored. ${problems.slice(0, 10).join('; ')}${problems.length > 10 ? `; and ${problems.length - 10} more` : ''}`,
     )
 
-  const live = (await serviceMarkers(dataDir)).filter((marker) => marker.alive)
+  // a company of a platform (src/tenancy) is served by the process that marks the platform's folder
+  const markedDir = config.tenant === undefined ? dataDir : path.resolve(dataDir, '..', '..')
+  const live = (await serviceMarkers(markedDir)).filter((marker) => marker.alive)
   if (live.length > 0)
     throw refused(
       'service_running',
@@ -380,6 +382,12 @@ export async function restoreDataDir(
       if (previous) await fs.rename(previous, dataDir)
       throw error
     }
+    // the other companies' folders and their exports are not the first company's: they stay
+    if (previous)
+      for (const kept of ['tenants', 'exports'])
+        await fs.rename(path.join(previous, kept), path.join(dataDir, kept)).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== 'ENOENT') throw error
+        })
     if (previous && (await isEmptyOrMissing(previous))) {
       await fs.rm(previous, { recursive: true, force: true })
       previous = null

@@ -131,6 +131,12 @@ export function describeDemo(config: AppConfig, demo: DemoCredentials, run: Demo
       `  curl -u '${demo.reader.login}:${readerPassword(demo)}' '${api}/catalog/properties?per_page=3'`,
     )
   }
+  lines.push(
+    '',
+    'Another company on this same service, with its own API, panel and files under /t/<slug>/:',
+    '  npm run dg -- tenant create --slug firma-b --name "Firma B Sp. z o.o." --json',
+    '  (docs/operations/hosting-many-companies.md)',
+  )
   lines.push('', 'Stop the service with Ctrl+C; `npm start` runs it again without touching the demo data.', '')
   return lines.join('\n')
 }

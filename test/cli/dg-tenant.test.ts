@@ -105,6 +105,25 @@ describeEachDatabase('dg tenant', (getEnv, dialect) => {
     expect(unknown.code).toBe(2)
   })
 
+  // the backup of the embedded database (PostgreSQL is dumped with pg_dump, per schema)
+  it.skipIf(dialect !== 'sqlite')(
+    'keeps each company out of the others’ backups: the first company’s skips tenants/, --tenant backs up one company',
+    async () => {
+      const env = getEnv()
+      const first = path.join(exportsDir, 'backup-first')
+      const firstBackup = await dg(env, 'backup', '--to', first, '--json')
+      expect(firstBackup.code, firstBackup.stderr).toBe(0)
+      const firstManifest = JSON.parse(fs.readFileSync(path.join(first, 'manifest.json'), 'utf8')) as {
+        files: Array<{ path: string }>
+      }
+      expect(firstManifest.files.filter((file) => file.path.startsWith('tenants/'))).toEqual([])
+      const alfa = path.join(exportsDir, 'backup-alfa')
+      const alfaBackup = await dg(env, '--tenant', 'alfa', 'backup', '--to', alfa, '--json')
+      expect(alfaBackup.code, alfaBackup.stderr).toBe(0)
+      expect(fs.existsSync(path.join(alfa, 'dg.sqlite'))).toBe(true)
+    },
+  )
+
   it('suspends and resumes, shows the health, and deletes only after an export and a confirmation', async () => {
     const env = getEnv()
     expect(JSON.parse((await dg(env, 'tenant', 'suspend', '--slug', 'alfa', '--json')).stdout)).toMatchObject({
