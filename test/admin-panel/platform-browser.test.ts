@@ -168,7 +168,7 @@ describeEachDatabase('the platform page and a company’s panel in Chromium', (g
     expect(plain(await admin.locator('.platform-tenant[data-slug="delta"]').textContent())).toContain(
       'https://delta.example',
     )
-    await shot(admin, 'host-taken')
+    await shot(admin, 'renamed')
   })
 
   it('lets the new company’s administrator sign in at its panel and work under its prefix only', async () => {
@@ -231,8 +231,9 @@ describeEachDatabase('the platform page and a company’s panel in Chromium', (g
     await company.goto(`${platform.origin}/t/gamma/dg-admin/#/ustawienia`)
     await company.locator('.page[data-view="ustawienia"] form').first().waitFor()
     expect(await outside()).toEqual([])
-    const settings = plain(await company.textContent('.page'))
-    expect(settings).not.toContain(`${platform.origin}/dane-gov`)
+    // the public files address the portal harvests is the company's, under its prefix
+    expect(await company.inputValue('input[name="public_base_url"]')).toMatch(/\/t\/gamma\/dane-gov$/)
+    expect(plain(await company.textContent('.page'))).toMatch(/\/t\/gamma\/dane-gov\/dataset\.xml/)
     await shot(company, 'company-settings')
     const handbook = await company.request.get(new URL(help ?? '', company.url()).href)
     expect(handbook.status()).toBe(200)
@@ -263,6 +264,7 @@ describeEachDatabase('the platform page and a company’s panel in Chromium', (g
     await stranger.goto(`${platform.origin}/t/gamma/dg-admin/`)
     await stranger.locator('.alert-error[data-code="tenant_suspended"]').waitFor()
     expect(await stranger.locator('#login').count()).toBe(0)
+    await shot(stranger, 'company-suspended-visit')
     await stranger.context().close()
     const api = await platform.fetch('/t/gamma/wp-json/dg/v2/catalog/properties')
     expect(api.status).toBe(403)

@@ -156,7 +156,7 @@ const withCopy = (text, id) => {
 function addressFacts(tenant) {
   return facts(
     [
-      [tr('Adres API (base_url)', 'API address (base_url)'), withCopy(tenant.base_url)],
+      [tr('Adres API (base_url)', 'API address (base_url)'), mono(tenant.base_url)],
       [tr('Panel', 'Panel'), h('a', { href: tenant.panel_url, target: '_blank', rel: 'noopener' }, tenant.panel_url)],
       [tr('Pliki urzędowe', 'Official files'), mono(tenant.files_url)],
       [
@@ -240,7 +240,7 @@ function editForm(api, tenant, onSaved) {
 }
 
 /** One company: its state, addresses, health and what the platform may do with it. */
-function tenantCard(api, tenant, reload) {
+function tenantCard(api, tenant, reload, note = null) {
   const suspended = tenant.status === 'suspended'
   const message = h('div', { class: 'platform-message', 'aria-live': 'polite' })
   const toggle = h(
@@ -423,10 +423,11 @@ function tenantCard(api, tenant, reload) {
       'div',
       { class: 'platform-columns' },
       h('div', {}, h('h3', {}, tr('Adresy', 'Addresses')), addressFacts(tenant)),
-      h('div', {}, h('h3', {}, tr('Stan', 'Health')), healthFacts(tenant)),
+      h('div', {}, h('h3', {}, tr('Kondycja', 'Health')), healthFacts(tenant)),
     ),
     h('div', { class: 'actions' }, toggle, exportButton),
     message,
+    note,
     edit,
     h(
       'details',
@@ -461,7 +462,7 @@ function createdBox(created) {
   ].join('\n')
   const box = alertBox(
     'success',
-    tr(`Utworzono firmę ${created.name}.`, `${created.name} is created.`),
+    tr(`Utworzono firmę „${created.name}”.`, `“${created.name}” is created.`),
     h(
       'div',
       { class: 'alert alert-warning', role: 'alert', id: 'created-warning' },
@@ -619,7 +620,7 @@ export async function renderPlatform(page, { api, signal }) {
             { class: 'muted', id: 'platform-empty' },
             tr('Platforma nie obsługuje jeszcze innych firm.', 'The platform serves no other company yet.'),
           )
-        : detailed.map((tenant) => [notes[tenant.slug] ?? null, tenantCard(api, tenant, reload)]),
+        : detailed.map((tenant) => tenantCard(api, tenant, reload, notes[tenant.slug] ?? null)),
     )
   }
   const reload = (keep) =>
