@@ -102,6 +102,10 @@ function cli(): string {
     '`--json` for machine-readable output. Exit codes: 0 success, 1 the operation was refused or failed, 2 wrong',
     'usage or configuration. `dg <command> --help` prints the same as this page.',
     '',
+    '`--tenant SLUG` before any command but `serve`, `demo` and `tenant …` runs it for one of the other companies',
+    'the deployment serves (`dg --tenant alfa user list`); without it, a command works on the first company',
+    '([hosting many companies](../operations/hosting-many-companies.md)).',
+    '',
     table(
       ['Command', 'What it does'],
       COMMANDS.map((c) => [`[\`dg ${c.name}\`](#dg-${c.name.replace(/ /g, '-')})`, c.summary]),
