@@ -20,6 +20,7 @@ import { DATA_EXPORT_COMMANDS } from './commands/data-export-command.js'
 import { TENANT_COMMANDS } from './commands/tenant-command.js'
 import { CATALOG_LIST_COMMANDS } from './commands/catalog-list-command.js'
 import { SOURCE_COMMANDS } from './commands/source-command.js'
+import { USER_SCOPE_COMMANDS } from './commands/user-scope-command.js'
 import { runImportCommand } from './commands/import-command.js'
 import { SITE_OPTION_COMMANDS } from './commands/site-options-command.js'
 import { PUBLICATION_PUBLISH_COMMANDS } from './commands/publication-publish-command.js'
@@ -394,6 +395,7 @@ export const COMMANDS: Command[] = [
   ...ALERTS_COMMANDS,
   ...AUDIT_COMMANDS,
   ...SOURCE_COMMANDS,
+  ...USER_SCOPE_COMMANDS,
   ...SITE_OPTION_COMMANDS,
   ...PUBLICATION_PUBLISH_COMMANDS,
 ]

@@ -7,9 +7,11 @@
  */
 import type { Actor } from '../audit/audit.js'
 import { recordAudit } from '../audit/audit.js'
-import { mayBeScoped, type StoredScope } from '../auth/scope.js'
+import { mayBeScoped, type StoredScope, storedScopesOf } from '../auth/scope.js'
 import { replaceScopeRows, selectExistingIds } from '../auth/scope-repository.js'
 import type { Executor, HostContext } from '../context.js'
+import { PluginError } from '../errors.js'
+import { requireUser } from './users.js'
 
 export interface ScopeIssue {
   field: string
@@ -101,4 +103,22 @@ export async function writeUserScope(
     trx,
   )
   return true
+}
+
+/**
+ * Sets or clears (null) the scope of a user named by login or e-mail (`dg user scope`): checked as
+ * the users API checks it, 422 `invalid_user` with the issues, nothing written.
+ */
+export async function setUserScopeByLogin(
+  ctx: HostContext,
+  login: string,
+  scope: StoredScope | null,
+  actor: Actor,
+): Promise<{ id: number; login: string; scope: StoredScope | null; changed: boolean }> {
+  const user = await requireUser(ctx, login)
+  const issues = await scopeIssues(ctx.db, user.role, scope)
+  if (issues.length > 0) throw new PluginError('invalid_user', 422, { message: 'The scope was not saved.', issues })
+  const before = normalizeScope((await storedScopesOf(ctx.db, [user.id])).get(user.id) ?? null)
+  const changed = await ctx.db.transaction().execute((trx) => writeUserScope(ctx, trx, user, before, scope, actor))
+  return { id: user.id, login: user.login, scope: normalizeScope(scope), changed }
 }
