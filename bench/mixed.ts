@@ -25,6 +25,16 @@
  * would be the harness's, not the service's); and a search of the service logs for secrets.
  * The catalog rate limit is raised to BENCH_RATE_LIMIT (1,000,000 a minute) so that the readers
  * measure the service rather than the limit; 429 answers, should any come, are counted apart.
+ *
+ * Companies (`tenants-sqlite`, `tenants-postgres`): one instance serving the first company and two
+ * more made with `dg tenant create` (`a` and `b`, reached at /t/{slug}/ and seeded alike). Company A
+ * gets the webhook stream, the import and the publication, and a burst of catalog lists from one of
+ * its readers at BENCH_BURST_RATE (30) a second; company B has the catalog readers, whose figures
+ * are the no-stall figures above. The rate limit is BENCH_RATE_LIMIT (400 a minute here), so that
+ * A's burst is refused with 429 for most of each minute while B's readers stay below it; A's
+ * bursting reader and B's first reader have the same login and user id, and ask from the same
+ * address, so that the limit's key is the same in both companies: any 429 of B's readers while A
+ * was limited is a bucket shared across companies.
  * The default load (about 100 catalog requests and 10 webhook events a second) is meant to leave
  * a 2-core machine room, so that a stall shows as a stall and not as the queue of a saturated
  * machine; raise it with the variables above to find the saturation point.
@@ -35,7 +45,7 @@ import path from 'node:path'
 import { performance } from 'node:perf_hooks'
 
 import { describeScan, scanLogsForSecrets } from './lib/log-secrets.js'
-import { describeEvents } from './lib/mixed-workload.js'
+import { CATALOG_ENDPOINTS, describeEvents, type WorkloadResult } from './lib/mixed-workload.js'
 import { offerFile } from './lib/offer-file.js'
 import { cleanUp, parseScenarios, runScenario, type ScenarioRun } from './lib/scenario.js'
 import { ms, table, verdict } from './lib/stats.js'
@@ -48,6 +58,42 @@ const READERS = Number(env.BENCH_READERS ?? 20)
 const SCENARIOS = parseScenarios(env.BENCH_SCENARIOS ?? 'postgres-1,postgres-2,sqlite-1')
 
 const out = (text = '') => process.stdout.write(`${text}\n`)
+
+interface CompanyIsolation {
+  burst: number
+  burstLimited: number
+  /** Seconds between A's first and last 429 of each rate-limit minute, summed. */
+  limitedSeconds: number
+  readerRequests: number
+  readerLimited: number
+  readerRequestsWhileLimited: number
+  readerLimitedWhileLimited: number
+}
+
+/** A's burst against B's readers: were B's readers ever refused, and while A was being refused? */
+function companyIsolation(result: WorkloadResult): CompanyIsolation {
+  const burst = result.samples.filter((s) => s.endpoint === 'catalog burst')
+  const readers = result.samples.filter((s) => CATALOG_ENDPOINTS.includes(s.endpoint))
+  // the limit counts per minute of the clock: one window of A's refusals a minute
+  const windows = new Map<number, { start: number; end: number }>()
+  const minuteOf = (t: number) => Math.floor((performance.timeOrigin + t) / 60_000)
+  for (const s of burst.filter((b) => b.status === 429)) {
+    const minute = minuteOf(s.start)
+    const window = windows.get(minute)
+    if (!window) windows.set(minute, { start: s.start, end: s.end })
+    else window.end = Math.max(window.end, s.end)
+  }
+  const whileLimited = readers.filter((s) => [...windows.values()].some((w) => s.start < w.end && s.end > w.start))
+  return {
+    burst: burst.length,
+    burstLimited: burst.filter((s) => s.status === 429).length,
+    limitedSeconds: [...windows.values()].reduce((sum, w) => sum + (w.end - w.start) / 1000, 0),
+    readerRequests: readers.length,
+    readerLimited: readers.filter((s) => s.status === 429).length,
+    readerRequestsWhileLimited: whileLimited.length,
+    readerLimitedWhileLimited: whileLimited.filter((s) => s.status === 429).length,
+  }
+}
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dg-bench-mixed-'))
 const csvPath = path.join(tmp, 'oferty.csv')
@@ -76,6 +122,7 @@ const summary: string[][] = [
     'slowest',
     'no stall',
     'documented only',
+    '429 B / A',
   ],
 ]
 let failed = false
@@ -88,7 +135,7 @@ try {
         readers: READERS,
         offers: Number(env.BENCH_OFFERS ?? 20_000),
         offersPerInvestment: 100,
-        catalogRateLimit: Number(env.BENCH_RATE_LIMIT ?? 1_000_000),
+        catalogRateLimit: Number(env.BENCH_RATE_LIMIT ?? (scenario.tenants ? 400 : 1_000_000)),
       },
       {
         seconds: SECONDS,
@@ -124,11 +171,37 @@ try {
     out(`\nNo stall (catalog requests overlapping each phase; /healthz probe; harness lag):`)
     const stall = noStallReport(result)
     out(stall.text)
+    let isolation: CompanyIsolation | undefined
+    if (scenario.tenants) {
+      isolation = companyIsolation(result)
+      out(
+        `\nCompanies (${run.operatorCompany.prefix}/ imports, publishes and bursts; ${run.readerCompany.prefix}/ is read):`,
+      )
+      out(
+        `  A's burst: ${isolation.burst} catalog lists at ${scenario.tenants.burstRate}/s as reader-0 (user id ` +
+          `${run.operatorCompany.readerUserIds[0]}), ${isolation.burstLimited} answered 429` +
+          (isolation.limitedSeconds > 0
+            ? `, A limited for ${isolation.limitedSeconds.toFixed(1)} s (between its first and last 429 of each minute)`
+            : ''),
+      )
+      out(
+        `  B's readers: ${isolation.readerRequests} catalog requests, ${isolation.readerLimited} answered 429, ` +
+          `${isolation.readerRequestsWhileLimited} of them while A was limited (${isolation.readerLimitedWhileLimited} 429); ` +
+          `B's reader-0 has user id ${run.readerCompany.readerUserIds[0]}, the same address: ` +
+          `${isolation.readerLimited === 0 && isolation.burstLimited > 0 ? 'PASS' : 'MISS'}`,
+      )
+      if (isolation.burstLimited === 0)
+        out(`  A's burst was never limited: raise BENCH_BURST_RATE or lower BENCH_RATE_LIMIT`)
+    }
     const undocumented = undocumentedCount(result, run.documented)
     out(`Only documented responses: ${undocumented === 0 ? 'PASS' : `MISS (${undocumented} undocumented)`}`)
-    const scan = await scanLogsForSecrets(run.logFiles, run.deployment.credentials, result.signatures)
+    const credentials = [
+      ...new Set([...run.deployment.credentials, ...run.readerCompany.credentials, ...run.operatorCompany.credentials]),
+    ]
+    const scan = await scanLogsForSecrets(run.logFiles, credentials, result.signatures)
     out(describeScan(scan))
-    if (scan.findings.size > 0 || undocumented > 0 || !importDone || !publicationDone) failed = true
+    const isolated = !isolation || (isolation.readerLimited === 0 && isolation.burstLimited > 0)
+    if (scan.findings.size > 0 || undocumented > 0 || !importDone || !publicationDone || !isolated) failed = true
     const figures = phaseFigures(result)
     const phase = (name: string) => ms(figures.find((f) => f.phase === name)?.catalog.p99 ?? NaN)
     const slowest = Math.max(...figures.map((f) => f.catalog.max))
@@ -143,6 +216,7 @@ try {
       ms(slowest),
       verdict(stall.passed),
       verdict(undocumented === 0),
+      isolation ? `${isolation.readerLimited} / ${isolation.burstLimited}` : '-',
     ])
     const kept = await cleanUp(run.deployment)
     if (kept) out(kept)
@@ -152,6 +226,7 @@ try {
 }
 
 out(
-  `\nSummary (p99 of catalog requests per phase, ms; goals: execution ≤ 3× idle, publication ≤ 3× idle after import, ≤ 250 ms slowest):\n${table(summary)}`,
+  `\nSummary (p99 of catalog requests per phase, ms; goals: execution ≤ 3× idle, publication ≤ 3× idle after import, ≤ 250 ms slowest; ` +
+    `companies: the readers' company B, its 429s / those of A's burst):\n${table(summary)}`,
 )
 if (failed) process.exitCode = 1

@@ -34,6 +34,7 @@ export type Endpoint =
   | 'import preview'
   | 'import execution'
   | 'publication'
+  | 'catalog burst'
 
 export const CATALOG_ENDPOINTS: readonly Endpoint[] = [
   'catalog list',
@@ -94,8 +95,17 @@ export interface CycleResult {
 }
 
 export interface WorkloadOptions {
+  /** The company whose catalog the readers read (its `prefix` starts every path they ask). */
   deployment: Deployment
   origins: string[]
+  /** The company that gets the webhook stream, the imports and the publications (default: `deployment`). */
+  operator?: Deployment
+  /**
+   * Catalog lists sent to a company at `rate` a second with one reader's password, whatever the
+   * answers, from `workers` connections (each at rate / workers): above the company's rate limit,
+   * so that its 429s can be looked for in the other company's answers.
+   */
+  burst?: { deployment: Deployment; authorization: string; rate: number; workers: number }
   /** Least run time in seconds; a cycle under way is always finished. */
   seconds: number
   readers: number
@@ -208,6 +218,7 @@ function prng(seed: number): () => number {
 
 export async function runMixedWorkload(options: WorkloadOptions): Promise<WorkloadResult> {
   const { deployment, origins } = options
+  const operator = options.operator ?? deployment
   const samples: Sample[] = []
   const phases: Phase[] = []
   const cycles: CycleResult[] = []
@@ -285,7 +296,10 @@ export async function runMixedWorkload(options: WorkloadOptions): Promise<Worklo
         instance,
         'GET',
         path,
-        await timedRequest(agents[instance] as http.Agent, origins[instance] as string, { path, headers }),
+        await timedRequest(agents[instance] as http.Agent, origins[instance] as string, {
+          path: `${deployment.prefix}${path}`,
+          headers,
+        }),
       )
       const etag = response.headers.etag
       if (endpoint !== 'catalog offer' && endpoint !== 'catalog price history' && typeof etag === 'string')
@@ -306,7 +320,7 @@ export async function runMixedWorkload(options: WorkloadOptions): Promise<Worklo
     for (let attempt = 0; failures < 6; attempt++) {
       if (stopping) return 'cutShort'
       const instance = (firstInstance + attempt) % origins.length
-      const request = signed(deployment.webhookSecret, event)
+      const request = signed(operator.webhookSecret, event)
       signatures.add(request.headers['x-dg-signature'] as string)
       events.sent++
       const response = record(
@@ -316,7 +330,7 @@ export async function runMixedWorkload(options: WorkloadOptions): Promise<Worklo
         WEBHOOK_PATH,
         await timedRequest(agents[instance] as http.Agent, origins[instance] as string, {
           method: 'POST',
-          path: WEBHOOK_PATH,
+          path: `${operator.prefix}${WEBHOOK_PATH}`,
           headers: request.headers,
           body: request.body,
         }),
@@ -344,7 +358,7 @@ export async function runMixedWorkload(options: WorkloadOptions): Promise<Worklo
       due += intervalMs
       const n = nextEvent++
       attemptedEvents.push(n)
-      const delivered = await sendEvent(webhookEvent(deployment.catalog, n), agents, n % origins.length)
+      const delivered = await sendEvent(webhookEvent(operator.catalog, n), agents, n % origins.length)
       events[delivered]++
       if (delivered === 'accepted') acceptedEvents.push(n)
       // a sender that fell behind does not burst to catch up
@@ -371,7 +385,7 @@ export async function runMixedWorkload(options: WorkloadOptions): Promise<Worklo
     })
   }, options.probeIntervalMs)
 
-  const admin = deployment.adminAuthorization
+  const admin = operator.adminAuthorization
   async function operatorCycle(file: OperatorFile, number: number): Promise<CycleResult> {
     const agent = keepAliveAgent()
     const previewInstance = number % origins.length
@@ -399,7 +413,7 @@ export async function runMixedWorkload(options: WorkloadOptions): Promise<Worklo
         importPath,
         await timedRequest(agent, origins[previewInstance] as string, {
           method: 'POST',
-          path: importPath,
+          path: `${operator.prefix}${importPath}`,
           headers: { authorization: admin, ...form.headers },
           body: form.payload,
           timeoutMs: 600_000,
@@ -424,7 +438,7 @@ export async function runMixedWorkload(options: WorkloadOptions): Promise<Worklo
           importPath,
           await timedRequest(agent, origins[executeInstance] as string, {
             method: 'POST',
-            path: importPath,
+            path: `${operator.prefix}${importPath}`,
             headers: {
               authorization: admin,
               'content-type': 'application/x-www-form-urlencoded',
@@ -458,7 +472,7 @@ export async function runMixedWorkload(options: WorkloadOptions): Promise<Worklo
         publicationPath,
         await timedRequest(agent, origins[previewInstance] as string, {
           method: 'POST',
-          path: publicationPath,
+          path: `${operator.prefix}${publicationPath}`,
           headers: { authorization: admin, 'content-type': 'application/json' },
           body: '{}',
           timeoutMs: 600_000,
@@ -476,7 +490,36 @@ export async function runMixedWorkload(options: WorkloadOptions): Promise<Worklo
     }
   }
 
+  async function burster(index: number, burst: NonNullable<WorkloadOptions['burst']>): Promise<void> {
+    const random = prng(5000 + index)
+    const agents = origins.map(() => keepAliveAgent())
+    const intervalMs = (1000 * burst.workers) / burst.rate
+    let due = performance.now() + index * (intervalMs / burst.workers)
+    let turn = index
+    while (!stopping) {
+      await sleep(Math.max(0, due - performance.now()))
+      if (stopping) break
+      due += intervalMs
+      const instance = turn++ % origins.length
+      const path = paths[Math.floor(random() * paths.length)] as string
+      record(
+        'catalog burst',
+        instance,
+        'GET',
+        path,
+        await timedRequest(agents[instance] as http.Agent, origins[instance] as string, {
+          path: `${burst.deployment.prefix}${path}`,
+          headers: { authorization: burst.authorization },
+        }),
+      )
+      if (due < performance.now()) due = performance.now()
+    }
+    for (const agent of agents) agent.destroy()
+  }
+
   const readers = Array.from({ length: options.readers }, (_, i) => reader(i))
+  const burst = options.burst
+  const bursters = burst ? Array.from({ length: burst.workers }, (_, i) => burster(i, burst)) : []
   const senders = Array.from({ length: options.webhookSenders }, (_, i) => webhookSender(i))
   const secondTimer = setInterval(() => {
     void options.onSecond?.((performance.now() - startedAt) / 1000)
@@ -506,7 +549,7 @@ export async function runMixedWorkload(options: WorkloadOptions): Promise<Worklo
   stopping = true
   clearInterval(probeTimer)
   clearInterval(secondTimer)
-  await Promise.all([...readers, ...senders])
+  await Promise.all([...readers, ...senders, ...bursters])
   while (probing.some(Boolean)) await sleep(20)
   for (const agent of probeAgents) agent.destroy()
   clearInterval(lagTimer)

@@ -21,7 +21,7 @@ export interface ServiceProcess {
 const fromSource = ['1', 'true', 'yes', 'on'].includes((process.env.BENCH_FROM_SOURCE ?? '').toLowerCase())
 let built = false
 /** Brings dist/ up to date with src/ once per run (tsc -b is incremental: seconds when it is). */
-function buildOnce(): void {
+export function buildOnce(): void {
   if (built || fromSource) return
   execFileSync(process.execPath, ['node_modules/typescript/bin/tsc', '-b', 'tsconfig.build.json'], { stdio: 'inherit' })
   built = true

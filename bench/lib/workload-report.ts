@@ -21,6 +21,7 @@ const SUCCESS: Record<Endpoint, readonly number[]> = {
   'import preview': [200],
   'import execution': [200],
   publication: [200],
+  'catalog burst': [200, 304],
 }
 
 export interface EndpointFigures {
