@@ -13,12 +13,15 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 
 import { createTestUser } from '../helpers/factories.js'
+import { handbookShot } from '../helpers/handbook-screenshots.js'
 import { chromiumPresent, launchChromium } from '../helpers/panel-browser.js'
 import { startPlatform, type TestPlatform } from '../helpers/platform.js'
 import { describeEachDatabase } from '../helpers/test-app.js'
 
 const SHOTS = process.env.DG_PANEL_SCREENSHOTS || '/tmp/shots'
 const plain = (text: string | null) => (text ?? '').replace(/\s+/g, ' ').trim()
+// a changed company's app is built anew, which takes a while on a busy machine
+const poll = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000 })
 
 describeEachDatabase('the platform page and a company’s panel in Chromium', (getEnv, dialect) => {
   if (!chromiumPresent) {
@@ -99,7 +102,7 @@ describeEachDatabase('the platform page and a company’s panel in Chromium', (g
     await admin.fill('#tenant-name', 'Gamma Development')
     await admin.click('#create-tenant')
     const slugField = admin.locator('#new-tenant-form .field[data-field~="slug"]')
-    await expect.poll(() => slugField.getAttribute('class')).toContain('has-error')
+    await poll(() => slugField.getAttribute('class')).toContain('has-error')
     expect(await slugField.locator('.field-error').textContent()).toContain('Nieprawidłowy identyfikator')
     await shot(admin, 'slug-refused')
 
@@ -124,6 +127,7 @@ describeEachDatabase('the platform page and a company’s panel in Chromium', (g
     expect(card).toMatch(/Oferty w sprzedaży ?0/)
     expect(card).toContain('jeszcze żadnej')
     await shot(admin, 'created')
+    await handbookShot(admin, 'platforma/pl-02-nowa-firma-hasla')
 
     // the same slug again: refused at its field, nothing created
     await admin.click('#created-done')
@@ -131,7 +135,7 @@ describeEachDatabase('the platform page and a company’s panel in Chromium', (g
     await admin.fill('#tenant-slug', 'gamma')
     await admin.fill('#tenant-name', 'Gamma bis')
     await admin.click('#create-tenant')
-    await expect.poll(() => slugField.textContent()).toContain('już istnieje')
+    await poll(() => slugField.textContent()).toContain('już istnieje')
     expect(await admin.locator('.platform-tenant').count()).toBe(1)
   })
 
@@ -149,7 +153,7 @@ describeEachDatabase('the platform page and a company’s panel in Chromium', (g
     await admin.fill('#tenant-hosts', 'ceny.delta.example')
     await admin.click('#create-tenant')
     const hostsField = admin.locator('#new-tenant-form .field[data-field~="hosts"]')
-    await expect.poll(() => hostsField.textContent()).toContain('należy już do innej firmy')
+    await poll(() => hostsField.textContent()).toContain('należy już do innej firmy')
     expect(await admin.locator('.platform-tenant').count()).toBe(2)
     await shot(admin, 'host-taken')
 
@@ -158,17 +162,18 @@ describeEachDatabase('the platform page and a company’s panel in Chromium', (g
     await delta.locator('input[name="site_url"]').fill('firma bez adresu')
     await delta.locator('.platform-edit button[type="submit"]').click()
     const siteField = delta.locator('.field[data-field~="site_url"]')
-    await expect.poll(() => siteField.textContent()).toContain('musi być adresem http(s)')
+    await poll(() => siteField.textContent()).toContain('musi być adresem http(s)')
     await delta.locator('input[name="site_url"]').fill('https://delta.example')
     await delta.locator('input[name="name"]').fill('Delta Nieruchomości SA')
     await delta.locator('.platform-edit button[type="submit"]').click()
-    await expect
-      .poll(async () => plain(await admin.locator('.platform-tenant[data-slug="delta"] h2').textContent()))
-      .toContain('Delta Nieruchomości SA')
+    await poll(async () =>
+      plain(await admin.locator('.platform-tenant[data-slug="delta"] h2').textContent()),
+    ).toContain('Delta Nieruchomości SA')
     expect(plain(await admin.locator('.platform-tenant[data-slug="delta"]').textContent())).toContain(
       'https://delta.example',
     )
     await shot(admin, 'renamed')
+    await handbookShot(admin, 'platforma/pl-01-firmy')
   })
 
   it('lets the new company’s administrator sign in at its panel and work under its prefix only', async () => {
@@ -250,8 +255,9 @@ describeEachDatabase('the platform page and a company’s panel in Chromium', (g
     expect(warning).toContain('Harmonogramy firmy się zatrzymają')
     expect(warning).toContain('pozostaną dostępne')
     await shot(admin, 'suspend-confirm')
+    await handbookShot(admin, 'platforma/pl-03-zawieszenie')
     await admin.click('#confirm-ok')
-    await expect.poll(() => gammaCard().getAttribute('data-status')).toBe('suspended')
+    await poll(() => gammaCard().getAttribute('data-status')).toBe('suspended')
     expect(plain(await gammaCard().locator('h2').textContent())).toContain('zawieszona')
     await shot(admin, 'suspended')
 
@@ -265,6 +271,7 @@ describeEachDatabase('the platform page and a company’s panel in Chromium', (g
     await stranger.locator('.alert-error[data-code="tenant_suspended"]').waitFor()
     expect(await stranger.locator('#login').count()).toBe(0)
     await shot(stranger, 'company-suspended-visit')
+    await handbookShot(stranger, 'platforma/pl-04-panel-zawieszonej-firmy')
     await stranger.context().close()
     const api = await platform.fetch('/t/gamma/wp-json/dg/v2/catalog/properties')
     expect(api.status).toBe(403)
@@ -272,18 +279,18 @@ describeEachDatabase('the platform page and a company’s panel in Chromium', (g
     await gammaCard().locator('button[data-action="toggle"]').click()
     await dialog.waitFor()
     await admin.click('#confirm-ok')
-    await expect.poll(() => gammaCard().getAttribute('data-status')).toBe('active')
+    await poll(() => gammaCard().getAttribute('data-status')).toBe('active')
     await company.goto(`${platform.origin}/t/gamma/dg-admin/#/oferty`)
     await company.reload()
     await company.locator('#offers-table').waitFor()
-    expect(plain(await company.textContent('#offers-table'))).toContain('G/1')
+    await poll(async () => plain(await company.textContent('#offers-table'))).toContain('G/1')
   })
 
   it('deletes a company only after an export and the typed slug', async () => {
     const deleteButton = gammaCard().locator('button[data-action="delete"]')
     expect(await deleteButton.isDisabled()).toBe(true)
     await gammaCard().locator('button[data-action="export"]').click()
-    await expect.poll(async () => plain(await admin.textContent('#platform-tenants'))).toContain('Folder eksportu')
+    await poll(async () => plain(await admin.textContent('#platform-tenants'))).toContain('Folder eksportu')
     expect(plain(await admin.textContent('#platform-tenants'))).toContain(path.join('exports', 'gamma-'))
     await gammaCard().locator('.platform-delete-details summary').click()
     expect(await deleteButton.isDisabled()).toBe(false)
@@ -291,14 +298,27 @@ describeEachDatabase('the platform page and a company’s panel in Chromium', (g
     await deleteButton.click()
     await admin.click('#confirm-ok')
     const confirmField = gammaCard().locator('.field[data-field~="confirm"]')
-    await expect.poll(() => confirmField.textContent()).toContain('nie zgadza się')
+    await poll(() => confirmField.textContent()).toContain('nie zgadza się')
     await shot(admin, 'delete-refused')
+    await handbookShot(admin, 'platforma/pl-05-usuniecie')
     await gammaCard().locator('input[name="confirm"]').fill('gamma')
     await deleteButton.click()
     await admin.click('#confirm-ok')
-    await expect.poll(() => gammaCard().count()).toBe(0)
+    await poll(() => gammaCard().count()).toBe(0)
     expect(await admin.locator('.platform-tenant[data-slug="delta"]').count()).toBe(1)
     expect((await platform.fetch('/t/gamma/wp-json/dg/v2/')).status).toBe(404)
-    expect(problems).toEqual([])
+
+    // the page in English: its words, none of its Polish
+    await admin.click('#language-switch')
+    await poll(() => admin.textContent('.page h1')).toBe('Platform — companies')
+    await admin.locator('.platform-tenant[data-slug="delta"]').waitFor()
+    const english = plain(await admin.textContent('.page'))
+    for (const words of ['Companies', 'New company', 'Offers on sale', 'Create the company', 'Suspend', 'Export'])
+      expect(english).toContain(words)
+    for (const words of ['Firmy', 'Nowa firma', 'Oferty w sprzedaży', 'Utwórz firmę', 'Zawieś', 'Eksportuj'])
+      expect(english).not.toContain(words)
+    await shot(admin, 'english')
+    await admin.click('#language-switch')
+    expect(problems.join('\n')).toBe('')
   })
 })

@@ -36,6 +36,7 @@ export const HANDBOOK_PAGES = [
   'strona-www.md',
   'zrodla.md',
   'konto.md',
+  'platforma.md',
 ] as const
 
 /** Where the search page is served, relative to the handbook's folder. */
