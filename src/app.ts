@@ -11,11 +11,8 @@ import { pino, type Logger } from 'pino'
 import { baseUrl, type AppConfig } from './config.js'
 import { auditRoutes } from './host/audit/audit-routes.js'
 import { sessionRoutes } from './host/auth/session-routes.js'
-import { resolveAuthKey } from './host/auth/secrets.js'
 import type { HostContext } from './host/context.js'
 import { type DatabaseHandle, openConfiguredDatabase } from './host/db/database.js'
-import { refreshPlannerStatistics } from './host/db/dialect.js'
-import { migrateToLatest } from './host/db/migrate.js'
 import { loadExtensions } from './host/extensions/load-extensions.js'
 import { HookRegistry } from './host/hooks/hooks.js'
 import { MetaRegistry } from './host/meta/meta-registry.js'
@@ -40,7 +37,6 @@ import { releaseLocksHeldBy } from './host/locks.js'
 import { attachMetrics, countUnmatchedRequests, registerRequestMetrics, ServiceMetrics } from './host/metrics.js'
 import { statusRoutes, StatusSchema } from './status/status-routes.js'
 import { licenseRoutes } from './licensing/license-routes.js'
-import { alertAfterScheduledPublications } from './alerts/alert-rules.js'
 import { alertSettingsRoutes } from './alerts/alert-settings-routes.js'
 import { mailRoutes } from './mail/mail-routes.js'
 import { passwordResetRoutes } from './password-reset/password-reset-routes.js'
@@ -70,6 +66,11 @@ import { embedRoutes } from './embed/embed-routes.js'
 import { PUBLIC_PRICES_SCHEMAS, publicPricesRoutes } from './public-prices/public-prices-routes.js'
 import { platformRoutes } from './tenancy/platform-routes.js'
 
+import { createHostContext } from './host-context.js'
+
+// the CLI and the benchmarks make a context without an app
+export { createHostContext }
+
 export interface BuildAppOptions {
   config: AppConfig
   /** An open database; when omitted one is opened from the configuration and closed with the app. */
@@ -82,33 +83,6 @@ export interface BuildAppOptions {
   now?: () => Date
   /** The HTTP server this app listens with; the platform's dispatches to each company's app (src/tenancy). */
   serverFactory?: FastifyServerFactory
-}
-
-export async function createHostContext(
-  options: BuildAppOptions & { database: DatabaseHandle; log: Logger },
-): Promise<HostContext> {
-  const base = { config: options.config, db: options.database.db }
-  await migrateToLatest(options.database.db, options.database.caps.name)
-  await refreshPlannerStatistics(options.database.db, options.database.caps.name, 'opening')
-  const authKey = await resolveAuthKey(base)
-  const hooks = options.hooks ?? new HookRegistry()
-  hooks.reportFailuresTo(({ kind, hook, owner, error, args }) =>
-    options.log.error(
-      { err: error, hook, extension: owner, ...(typeof args[0] === 'number' ? { entryId: args[0] } : {}) },
-      `extension ${kind} failed; it was skipped and its change left out`,
-    ),
-  )
-  alertAfterScheduledPublications(hooks)
-  return Object.freeze({
-    config: options.config,
-    db: options.database.db,
-    caps: options.database.caps,
-    hooks,
-    meta: options.meta ?? new MetaRegistry(),
-    log: options.log,
-    authKey,
-    now: options.now ?? (() => new Date()),
-  })
 }
 
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {

@@ -81,8 +81,9 @@ export async function startServer(config: AppConfig, options: StartServerOptions
     refreshMs: TENANTS_REFRESH_MS,
   })
   onTenantsChanged(app.ctx, () => tenants.refresh())
-  await tenants.refresh()
+  // routing starts at once: a request for a company whose app is still being built waits for it
   routing.dispatcher = tenants
+  await tenants.refresh()
   app.metrics.collectProcessMetrics()
   const unmark = await markServiceRunning(config.dataDir, address)
   await options.beforeSchedule?.(app, address)

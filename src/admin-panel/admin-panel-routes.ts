@@ -127,10 +127,24 @@ function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: Asset): 
   return reply.send(asset.body)
 }
 
+/*
+ * Read once per process: every company of a platform (src/tenancy) serves the same files, and the
+ * handbook's pages and screenshots are several megabytes.
+ */
+const loadedAssets = new Map<string, Map<string, Asset>>()
+let loadedHandbook: Handbook | undefined
+
+function sharedAssets(restBase: string, handbookBase: string): Map<string, Asset> {
+  const key = `${restBase}\n${handbookBase}`
+  let assets = loadedAssets.get(key)
+  if (assets === undefined) loadedAssets.set(key, (assets = loadAssets(restBase, handbookBase)))
+  return assets
+}
+
 export async function adminPanelRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   // relative to /dg-admin/, so that a company served under a path prefix (/t/{slug}/) reaches its own API
-  const assets = loadAssets(`..${baseUrl(app.ctx.config)}`, app.ctx.config.handbookUrl ?? 'podrecznik/')
+  const assets = sharedAssets(`..${baseUrl(app.ctx.config)}`, app.ctx.config.handbookUrl ?? 'podrecznik/')
   const index = assets.get(INDEX)!
   const hidden = { hide: true }
 
@@ -155,7 +169,7 @@ export async function adminPanelRoutes(fastify: FastifyInstance): Promise<void> 
       return serve(`${folder}/${file}`, request, reply)
     },
   )
-  handbookRoutes(fastify, loadHandbook())
+  handbookRoutes(fastify, (loadedHandbook ??= loadHandbook()))
 }
 
 /**

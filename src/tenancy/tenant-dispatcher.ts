@@ -39,6 +39,7 @@ export interface TenantDispatcherOptions {
 
 const PREFIXED = new RegExp(`^${TENANT_PATH_PREFIX}/([a-z][a-z0-9-]{1,38}[a-z0-9])(?=[/?]|$)`)
 const UNKNOWN_SLUG_RECHECK_MS = 1000
+const TENANT_SCHEDULE_RELOAD_MS = 60_000
 
 function answer(res: ServerResponse, status: number, code: string, message: string): void {
   const body = JSON.stringify({ code, message, data: { status } })
@@ -67,6 +68,8 @@ export class TenantDispatcher {
   private readonly byHost = new Map<string, string>()
   private refreshing: Promise<void> = Promise.resolve()
   private lastUnknownCheck = 0
+  /** False until the tenants table was read once: until then a request waits instead of a 404. */
+  private loaded = false
   private timer: NodeJS.Timeout | undefined
   private closed = false
 
@@ -126,11 +129,15 @@ export class TenantDispatcher {
       try {
         this.running.set(slug, await this.startTenant(row))
       } catch (error) {
-        this.first.log.error({ err: error, tenant: slug }, 'a company could not be started; its addresses answer 503')
+        this.first.log.error(
+          { err: error, tenant: slug },
+          'a company could not be started; its addresses answer 404 tenant_not_found until a later try succeeds',
+        )
       }
     }
     this.byHost.clear()
     for (const [slug, tenant] of this.running) for (const host of hostsOf(tenant.row)) this.byHost.set(host, slug)
+    this.loaded = true
   }
 
   private async startTenant(row: TenantRow): Promise<RunningTenant> {
@@ -167,7 +174,9 @@ export class TenantDispatcher {
       stop: () => publication.schedule?.stop(),
     }
     tenant.schedules.push(publication)
-    startPublicationSchedule(app.ctx, { track }).then(
+    // settings changed by another instance are seen within a minute: a 10 s reload would keep one
+    // of the company's connections open for good (the pool closes a connection idle for 10 s)
+    startPublicationSchedule(app.ctx, { track, reloadMs: TENANT_SCHEDULE_RELOAD_MS }).then(
       (schedule) => {
         if (tenant.schedules.includes(publication)) publication.schedule = schedule
         else schedule.stop()
@@ -189,6 +198,14 @@ export class TenantDispatcher {
 
   /** Answers one request: a company's app, or `next` (the first company's). */
   handle(req: IncomingMessage, res: ServerResponse, next: (req: IncomingMessage, res: ServerResponse) => void): void {
+    if (!this.loaded) {
+      // at start-up: the companies' host names are not known yet either
+      this.refreshing.then(
+        () => this.handle(req, res, next),
+        () => answer(res, 503, 'tenant_unavailable', 'The company cannot be reached now; try again shortly.'),
+      )
+      return
+    }
     const url = req.url ?? '/'
     const hostHeader = (req.headers.host ?? '').toLowerCase()
     let slug = this.byHost.get(hostHeader) ?? this.byHost.get(hostHeader.replace(/:\d+$/, ''))

@@ -7,7 +7,7 @@
  */
 import { pino } from 'pino'
 
-import { createHostContext } from '../app.js'
+import { createHostContext } from '../host-context.js'
 import { createAppPassword } from '../host/auth/app-passwords.js'
 import { type Actor, recordAudit } from '../host/audit/audit.js'
 import type { HostContext } from '../host/context.js'
@@ -93,7 +93,7 @@ function tenantNotFound(slug: string): HostError {
 
 async function existingTenant(platform: Platform, slug: string): Promise<TenantRow> {
   const row = await tenantRowBySlug(platform.ctx.db, slug)
-  if (!row || row.status === 'creating' || row.status === 'deleting') throw tenantNotFound(slug)
+  if (!row || (row.status !== 'active' && row.status !== 'suspended')) throw tenantNotFound(slug)
   return row
 }
 
@@ -177,8 +177,15 @@ async function provisionTenant<T>(
   const name = cleanName(args.name)
   const hosts = await cleanHosts(platform, args.hosts ?? [], args.slug)
   const siteUrl = cleanSiteUrl(args.siteUrl)
-  if (await tenantRowBySlug(platform.ctx.db, args.slug))
-    throw new HostError('tenant_exists', 409, `A company with the slug "${args.slug}" exists already.`)
+  const taken = await tenantRowBySlug(platform.ctx.db, args.slug)
+  if (taken)
+    throw new HostError(
+      'tenant_exists',
+      409,
+      taken.status === 'deleted'
+        ? `The slug "${args.slug}" belonged to a deleted company; its addresses may still be known, so it is not given again.`
+        : `A company with the slug "${args.slug}" exists already.`,
+    )
   const first = firstCompany(platform)
   const storage = await storageNameFor(first, args.slug)
   const createdAt = platform.ctx.now().toISOString()
@@ -393,7 +400,7 @@ export async function deleteTenant(platform: Platform, slug: string, confirm: st
   await updateTenantRow(platform.ctx.db, slug, { status: 'deleting' })
   await platform.changed?.()
   await dropTenantStorage(firstCompany(platform), row)
-  await deleteTenantRow(platform.ctx.db, slug)
+  await updateTenantRow(platform.ctx.db, slug, { status: 'deleted', hosts: [] })
   await recordAudit(platform.ctx, {
     actor,
     action: 'tenant.delete',

@@ -5,8 +5,11 @@ import type { Database, TenantsTable } from '../host/db/schema.js'
 
 export type TenantRow = Selectable<TenantsTable>
 
-/** `creating` until its database is ready; `active`, `suspended`; `deleting` while it is removed. */
-export type TenantStatus = 'creating' | 'active' | 'suspended' | 'deleting'
+/**
+ * `creating` until its database is ready; `active`, `suspended`; `deleting` while it is removed;
+ * `deleted` kept so that its slug, part of addresses the portal may still harvest, is never reused.
+ */
+export type TenantStatus = 'creating' | 'active' | 'suspended' | 'deleting' | 'deleted'
 
 export async function listTenantRows(db: Kysely<Database>): Promise<TenantRow[]> {
   return db.selectFrom('tenants').selectAll().orderBy('id').execute()

@@ -147,6 +147,9 @@ describeEachDatabase('dg tenant', (getEnv, dialect) => {
     expect((await dg(env, 'tenant', 'delete', '--slug', 'alfa', '--confirm', 'alfa', '--json')).code).toBe(0)
     expect(JSON.parse((await dg(env, 'tenant', 'list', '--json')).stdout)).toEqual({ items: [] })
     expect(fs.existsSync(path.join(env.config.dataDir, 'tenants', 'alfa'))).toBe(false)
+    // its slug is in addresses the portal may still harvest: never given again
+    const reused = await dg(env, 'tenant', 'create', '--slug', 'alfa', '--name', 'Nowa Alfa', '--json')
+    expect(JSON.parse(reused.stderr)).toMatchObject({ error: { code: 'tenant_exists' } })
 
     // the export becomes a company again, with its users
     const imported = await dg(env, 'tenant', 'import', '--slug', 'alfa-2', '--name', 'Alfa', '--from', out, '--json')

@@ -265,6 +265,31 @@ function insertText(
   return text
 }
 
+/**
+ * The schema is a start-up option of every connection, never a SET on a pooled one. node-postgres
+ * lets an `options` parameter of the URL win over the pool's: a `-c search_path=…` there would put
+ * every company of a platform (src/tenancy) into the first one's schema. So the URL's options are
+ * taken out and kept, with the schema's setting last (the last `-c` of a name wins).
+ */
+export function withSchemaOption(
+  connectionString: string,
+  schema: string | undefined,
+): { connectionString: string; options: string | undefined } {
+  if (schema === undefined) return { connectionString, options: undefined }
+  let url: URL
+  try {
+    url = new URL(connectionString)
+  } catch {
+    return { connectionString, options: `-c search_path=${schema}` }
+  }
+  const fromUrl = url.searchParams.get('options')
+  url.searchParams.delete('options')
+  return {
+    connectionString: url.toString(),
+    options: [fromUrl, `-c search_path=${schema}`].filter(Boolean).join(' '),
+  }
+}
+
 export interface PostgresOptions {
   connectionString: string
   /** Schema to work in (tests use a fresh schema per run). */
@@ -279,11 +304,12 @@ export function createPostgresDialect(options: PostgresOptions): {
   caps: DialectCaps
   pool: pg.Pool
 } {
+  const { connectionString, options: serverOptions } = withSchemaOption(options.connectionString, options.schema)
   const pool = new pg.Pool({
-    connectionString: options.connectionString,
+    connectionString,
     max: options.maxConnections ?? 10,
     connectionTimeoutMillis: 5000,
-    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    ...(serverOptions ? { options: serverOptions } : {}),
     // bigint ids and grosze amounts stay far below 2^53, so numbers are exact and the same as SQLite's
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary'): unknown =>
