@@ -42,7 +42,10 @@ const GROUPS = {
  * [Polish, English], `capability` the one the signed-in user needs to see the section (the API
  * refuses the rest with 403 anyway: docs/decisions/roles-and-capabilities.md), `render(page, {api,
  * user, signal})` draws the view.
- * @typedef {{ route: string, group?: string, capability?: string, platform?: boolean, title: string[], render: (page: HTMLElement, context: any) => unknown }} Section
+ * `scope`: what a user limited to some developer entities and investments needs besides the capability
+ * (`developer`: at least one developer entity, since a dataset is published per entity; `whole`: no
+ * limit at all, as for scheduled sources), docs/decisions/roles-and-capabilities.md, "Scope".
+ * @typedef {{ route: string, group?: string, capability?: string, scope?: 'developer' | 'whole', platform?: boolean, title: string[], render: (page: HTMLElement, context: any) => unknown }} Section
  * @type {Section[]}
  */
 const SECTIONS = [
@@ -57,6 +60,7 @@ const SECTIONS = [
     route: 'publikacja',
     group: 'daily',
     capability: 'dg_read_all',
+    scope: 'developer',
     title: ['Publikacja', 'Publication'],
     render: renderPublication,
   },
@@ -71,6 +75,7 @@ const SECTIONS = [
     route: 'raport',
     group: 'daily',
     capability: 'dg_import',
+    scope: 'developer',
     title: ['Import raportu', 'Report import'],
     render: renderReportImport,
   },
@@ -100,6 +105,7 @@ const SECTIONS = [
     route: 'zrodla',
     group: 'catalog',
     capability: 'dg_read_all',
+    scope: 'whole',
     title: ['Źródła ofert', 'Offer sources'],
     render: renderSources,
   },
@@ -201,7 +207,13 @@ const sectionOf = (name) => ROUTES[name] ?? UNKNOWN
 /** The capability that lets a user into the panel at all (an API-only account has not got it). */
 const PANEL_CAPABILITY = 'dg_read_all'
 const userCan = (capability) => Boolean(user?.capabilities.includes(capability))
-const allowed = (section) => section.capability === undefined || userCan(section.capability)
+/** Whether the user's scope (null: the whole catalog) lets it use a section that needs more. */
+const scopeAllows = (section) => {
+  const scope = user?.scope ?? null
+  if (scope === null || section.scope === undefined) return true
+  return section.scope === 'developer' && scope.developers.length > 0
+}
+const allowed = (section) => (section.capability === undefined || userCan(section.capability)) && scopeAllows(section)
 
 function markCurrent(name) {
   for (const link of nav.querySelectorAll('a')) {
@@ -210,6 +222,7 @@ function markCurrent(name) {
   }
 }
 
+/** Asked once per sign-in, before the navigation is drawn, so the menu never changes under the user. */
 async function detectPlatform() {
   platformPage = false
   if (!userCan('manage_options')) return
@@ -219,8 +232,6 @@ async function detectPlatform() {
   } catch {
     // 404 in a company's own panel: the platform is managed from the first company only
   }
-  drawNav()
-  markCurrent(routeName())
 }
 
 /** The navigation, in the current language, from SECTIONS: only the sections the user's role may use. */
@@ -307,7 +318,12 @@ async function show() {
       h('div', { class: 'page-header' }, h('h1', {}, tr(...sectionOf(name).title))),
       alertBox(
         'warning',
-        tr('Twoja rola nie ma dostępu do tej sekcji.', 'Your role has no access to this section.'),
+        scopeAllows(sectionOf(name))
+          ? tr('Twoja rola nie ma dostępu do tej sekcji.', 'Your role has no access to this section.')
+          : tr(
+              'Zakres Twojego konta nie obejmuje tej sekcji (np. publikacji całej spółki).',
+              'The scope of your account does not cover this section (such as publishing a whole entity).',
+            ),
         h(
           'p',
           {},
@@ -331,10 +347,10 @@ async function show() {
   }
 }
 
-function onLoggedIn(loggedIn) {
+async function onLoggedIn(loggedIn) {
   user = loggedIn
+  await detectPlatform()
   drawNav()
-  void detectPlatform()
   // replaceState fires no hashchange, so the view is drawn once
   if (!location.hash) history.replaceState(null, '', '#/status')
   void show()
@@ -387,8 +403,8 @@ drawNav()
 async function boot() {
   try {
     user = await api.currentSession()
+    if (user) await detectPlatform()
     drawNav()
-    if (user) void detectPlatform()
   } catch (error) {
     replaceChildren(
       view,

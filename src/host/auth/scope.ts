@@ -70,6 +70,12 @@ export async function storedScopesOf(db: Executor, userIds: readonly number[]): 
   return scopes
 }
 
+/** A user's scope as stored (null: the whole catalog; always null for an administrator). */
+export async function storedScopeOf(db: Executor, user: { id: number; role: string }): Promise<StoredScope | null> {
+  if (!mayBeScoped(user.role)) return null
+  return (await storedScopesOf(db, [user.id])).get(user.id) ?? null
+}
+
 /** What a stored scope allows now: the investments of its developer entities are read at this moment. */
 export async function resolveStoredScope(db: Executor, stored: StoredScope | null): Promise<AccessScope> {
   if (stored === null) return WHOLE_CATALOG

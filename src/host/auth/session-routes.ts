@@ -28,6 +28,7 @@ import {
   signInBuckets,
 } from './login-throttle.js'
 import { CAPABILITIES, ROLE_NAMES } from './capabilities.js'
+import { storedScopeOf } from './scope.js'
 import { createRestNonce, endSession, findSessionUserId, SESSION_COOKIE, startSession } from './sessions.js'
 
 const SessionResponse = Type.Object({
@@ -41,6 +42,15 @@ const SessionResponse = Type.Object({
     capabilities: Type.Array(Type.String({ enum: CAPABILITIES }), {
       description: 'What the user may do; the panel shows only the sections these allow',
     }),
+    scope: Type.Optional(
+      Type.Union(
+        [Type.Object({ developers: Type.Array(Type.Integer()), investments: Type.Array(Type.Integer()) }), Type.Null()],
+        {
+          description:
+            'The developer entities and investments the user is limited to (null: the whole catalog); the panel hides what needs more',
+        },
+      ),
+    ),
   }),
   nonce: Type.String({ description: 'Send it in the X-WP-Nonce header of every session request.' }),
 })
@@ -180,7 +190,10 @@ export async function sessionRoutes(fastify: FastifyInstance): Promise<void> {
         ...cookieOptions(request),
         maxAge: KNOWN_BROWSER_DAYS * 24 * 3600,
       })
-      return { user: toPublicUser(user), nonce: createRestNonce(ctx, session.token) }
+      return {
+        user: { ...toPublicUser(user), scope: await storedScopeOf(ctx.db, user) },
+        nonce: createRestNonce(ctx, session.token),
+      }
     },
   )
 
@@ -201,7 +214,10 @@ export async function sessionRoutes(fastify: FastifyInstance): Promise<void> {
       const user = userId === undefined ? undefined : await getUserById(ctx, userId)
       if (!token || !user || user.disabled_at !== null)
         throw new HostError('rest_not_logged_in', 401, 'You are not currently logged in.')
-      return { user: toPublicUser(user), nonce: createRestNonce(ctx, token) }
+      return {
+        user: { ...toPublicUser(user), scope: await storedScopeOf(ctx.db, user) },
+        nonce: createRestNonce(ctx, token),
+      }
     },
   )
 

@@ -13,6 +13,7 @@ export const ACTIONS = {
   'user.create': ['Dodanie użytkownika', 'User added'],
   'user.role': ['Zmiana roli', 'Role changed'],
   'user.update': ['Zmiana danych użytkownika', 'User data changed'],
+  'user.scope': ['Zmiana zakresu użytkownika', 'User scope changed'],
   'user.disable': ['Wyłączenie konta', 'Account disabled'],
   'user.enable': ['Włączenie konta', 'Account enabled'],
   'user.password_set': ['Nowe hasło logowania', 'New login password'],

@@ -1,7 +1,8 @@
 // Użytkownicy (users) and their application passwords, over {base}/users: the list, a new user (its
-// generated login password shown once), a user's page (#/uzytkownicy/{id}) to change the role,
-// disable or enable the account, and issue (shown once, with a copy button) or revoke its
-// application passwords. Passwords are never kept anywhere but on the screen that shows them.
+// generated login password shown once), a user's page (#/uzytkownicy/{id}) to change the role and
+// the scope (the developer entities and investments the account works on), disable or enable the
+// account, and issue (shown once, with a copy button) or revoke its application passwords.
+// Passwords are never kept anywhere but on the screen that shows them.
 import { badge, facts, formatWhen, h, mono, replaceChildren } from '../dom.js'
 import { hashRoute } from '../editor/editor-labels.js'
 import { tr } from '../i18n.js'
@@ -70,6 +71,166 @@ function shownOnce(title, password, extra = null) {
   )
 }
 
+/** A scope in a few words: the whole catalog, or how many developer entities and investments. */
+function scopeSummary(scope) {
+  if (!scope) return tr('cały katalog', 'the whole catalog')
+  const parts = []
+  if (scope.developers.length)
+    parts.push(tr(`deweloperzy: ${scope.developers.length}`, `developer entities: ${scope.developers.length}`))
+  if (scope.investments.length)
+    parts.push(tr(`inwestycje: ${scope.investments.length}`, `investments: ${scope.investments.length}`))
+  return parts.join(', ')
+}
+
+/** Every page of a list the API pages (investments), at most 20 pages of 100. */
+async function allPages(api, path) {
+  const items = []
+  for (let page = 1; page <= 20; page++) {
+    const { body, headers } = await api.get(`${path}${path.includes('?') ? '&' : '?'}per_page=100&page=${page}`)
+    items.push(...body)
+    if (page >= Number(headers.get('X-WP-TotalPages') ?? 1)) break
+  }
+  return items
+}
+
+/**
+ * The scope of an account: what it works on, and for an administrator a form to choose developer
+ * entities and investments from lists (or the whole catalog). An administrator's own is always
+ * the whole catalog.
+ */
+async function scopeCard(api, user, me, onSaved) {
+  const [{ body: developerList }, investments] = await Promise.all([
+    api.get('/developers'),
+    allPages(api, '/investments'),
+  ])
+  const developers = developerList.items
+  const developerName = (id) => developers.find((d) => d.id === id)?.name ?? `#${id}`
+  const investmentName = (id) => investments.find((i) => i.id === id)?.title ?? `#${id}`
+  const current = user.scope
+  const describe = h(
+    'div',
+    { id: 'user-scope' },
+    user.role === 'administrator'
+      ? h(
+          'p',
+          {},
+          tr('Administrator zawsze pracuje na całym katalogu.', 'An administrator always works on the whole catalog.'),
+        )
+      : !current
+        ? h(
+            'p',
+            {},
+            tr(
+              'Cały katalog: wszyscy deweloperzy i inwestycje.',
+              'The whole catalog: every developer entity and investment.',
+            ),
+          )
+        : facts([
+            [
+              tr('Deweloperzy (z ich wszystkimi inwestycjami)', 'Developer entities (with all their investments)'),
+              current.developers.map(developerName).join(', ') || '—',
+            ],
+            [
+              tr('Pojedyncze inwestycje', 'Single investments'),
+              current.investments.map(investmentName).join(', ') || '—',
+            ],
+          ]),
+  )
+  if (!canManage(me) || user.role === 'administrator') return card(tr('Zakres', 'Scope'), describe)
+
+  const whole = h('input', { type: 'checkbox', id: 'scope-whole', checked: !current })
+  const box = (kind, id, label, checked) =>
+    h(
+      'label',
+      { class: 'checkbox' },
+      h('input', { type: 'checkbox', name: `scope-${kind}`, value: String(id), checked, dataset: { kind } }),
+      ` ${label}`,
+    )
+  const developerBoxes = h(
+    'fieldset',
+    { id: 'scope-developers' },
+    h(
+      'legend',
+      {},
+      tr(
+        'Deweloperzy (spółki) — z wszystkimi inwestycjami, także przyszłymi',
+        'Developer entities — with all their investments, later ones too',
+      ),
+    ),
+    developers.length
+      ? developers.map((d) => box('developer', d.id, d.name, current?.developers.includes(d.id) ?? false))
+      : h('p', { class: 'muted' }, tr('Brak deweloperów.', 'No developer entities.')),
+  )
+  const investmentBoxes = h(
+    'fieldset',
+    { id: 'scope-investments' },
+    h('legend', {}, tr('Pojedyncze inwestycje', 'Single investments')),
+    investments.length
+      ? investments.map((i) => box('investment', i.id, i.title, current?.investments.includes(i.id) ?? false))
+      : h('p', { class: 'muted' }, tr('Brak inwestycji.', 'No investments.')),
+  )
+  const choices = h('div', { class: 'scope-choices' }, developerBoxes, investmentBoxes)
+  const sync = () => {
+    choices.hidden = whole.checked
+  }
+  whole.addEventListener('change', sync)
+  sync()
+  const message = h('div', { 'aria-live': 'polite' })
+  const save = h('button', { type: 'submit', class: 'button', id: 'save-scope' }, tr('Zapisz zakres', 'Save the scope'))
+  const form = h(
+    'form',
+    { id: 'scope-form', novalidate: true },
+    h(
+      'label',
+      { class: 'checkbox' },
+      whole,
+      ` ${tr('Cały katalog (bez ograniczenia)', 'The whole catalog (no limit)')}`,
+    ),
+    choices,
+    h(
+      'p',
+      { class: 'hint' },
+      tr(
+        'Konto z zakresem widzi i zmienia tylko wybrane spółki i inwestycje. Publikuje tylko zbiory wybranych deweloperów; samymi inwestycjami nie publikuje.',
+        'An account with a scope sees and changes only the chosen entities and investments. It publishes only the datasets of the chosen developer entities; with investments alone it does not publish.',
+      ),
+    ),
+    message,
+    h('div', { class: 'actions' }, save),
+  )
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault()
+    replaceChildren(message)
+    const chosen = (kind) =>
+      [.../** @type {NodeListOf<HTMLInputElement>} */ (form.querySelectorAll(`input[data-kind="${kind}"]`))]
+        .filter((input) => input.checked)
+        .map((input) => Number(input.value))
+    const scope = whole.checked ? null : { developers: chosen('developer'), investments: chosen('investment') }
+    try {
+      await withBusy(save, tr('Zapisywanie…', 'Saving…'), () =>
+        api.request('PATCH', `/users/${user.id}`, { json: { scope } }),
+      )
+      toast(tr('Zapisano zakres.', 'The scope is saved.'))
+      await onSaved()
+    } catch (error) {
+      replaceChildren(
+        message,
+        errorBox(
+          error,
+          error.body?.issues
+            ? h(
+                'ul',
+                { class: 'issues' },
+                error.body.issues.map((i) => h('li', {}, i.message)),
+              )
+            : null,
+        ),
+      )
+    }
+  })
+  return card(tr('Zakres', 'Scope'), describe, form)
+}
+
 function usersTable(users) {
   return h(
     'div',
@@ -86,6 +247,7 @@ function usersTable(users) {
           h('th', {}, tr('Login', 'Login')),
           h('th', {}, tr('Nazwa', 'Name')),
           h('th', {}, tr('Rola', 'Role')),
+          h('th', {}, tr('Zakres', 'Scope')),
           h('th', {}, tr('Stan', 'State')),
           h('th', { class: 'number' }, tr('Hasła aplikacji', 'Application passwords')),
           h('th', {}, tr('Ostatnie użycie API', 'Last API use')),
@@ -101,6 +263,7 @@ function usersTable(users) {
             h('td', {}, h('a', { href: `#/uzytkownicy/${user.id}` }, user.login)),
             h('td', {}, user.display_name, h('br'), h('span', { class: 'muted' }, user.email)),
             h('td', {}, roleLabel(user.role)),
+            h('td', { class: 'user-scope' }, scopeSummary(user.scope)),
             h('td', {}, stateBadge(user)),
             h('td', { class: 'number' }, String(user.application_passwords)),
             h('td', {}, user.last_api_use_at ? formatWhen(user.last_api_use_at) : '—'),
@@ -466,6 +629,10 @@ async function renderUser(root, api, id, me) {
       h('div', { class: 'actions' }, me.id === user.id || !canManage(me) ? null : toggle),
       message,
     ),
+    await scopeCard(api, user, me, async () => {
+      replaceChildren(root)
+      await renderUser(root, api, id, me)
+    }),
     card(
       tr('Hasła aplikacji', 'Application passwords'),
       h(
