@@ -72,7 +72,8 @@ export async function importRoutes(fastify: FastifyInstance): Promise<void> {
         description:
           'Step 1, multipart: validates and plans the file, writes nothing to offers and answers {id, preview}; an invalid file answers 422 import_invalid with the job id and every error. ' +
           'Step 2, form-encoded with an Idempotency-Key header: commits the plan of a valid preview in one transaction and answers {id, result}; ' +
-          'the same key again answers the stored result with replayed: true. 409 import_pending (Retry-After: 5), import_conflict, import_recovery_required.',
+          'the same key again answers the stored result with replayed: true. 409 import_pending (Retry-After: 5), import_conflict, import_recovery_required. ' +
+          'A user limited to some developer entities and investments: a file naming an investment outside them, or a new investment, is 403 rest_forbidden_scope for the whole file (nothing kept), and only its own previews may be executed.',
         security,
         headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ maxLength: 200 })) }),
         documented: { body: OfferImportBody, headers: OfferImportHeaders },

@@ -188,7 +188,9 @@ export async function registerOpenApi(app: FastifyInstance, operationDocs: Opera
       info: {
         title: 'Property-offer catalog, import, publication and webhook API',
         version: SERVICE_VERSION,
-        description: `Contract ${API_VERSION}. Errors use the host shape {code, message, data:{status}} or the plugin shape {error, feature?}.`,
+        description:
+          `Contract ${API_VERSION}. Errors use the host shape {code, message, data:{status}} or the plugin shape {error, feature?}. ` +
+          'A user who is not an administrator may be limited to some developer entities and investments (the `scope` of GET /users/{id}): its lists hold only those, and an operation on an offer, investment, developer entity, medium, import job or source outside them answers 403 rest_forbidden_scope, writing nothing.',
       },
       components: {
         securitySchemes: {
