@@ -142,10 +142,14 @@ export const IMPORT_MAPPING = {
 }
 
 /** An import file of the shared investment: offer `code` with the company's price plus `cents`. */
-export function importCsv(company: Company, rows: Array<{ source: string; code: string; cents: number }>): string {
+export function importCsv(
+  company: Company,
+  rows: Array<{ source: string; code: string; cents: number }>,
+  from = PRICE_FROM,
+): string {
   const lines = rows.map(
     ({ source, code, cents }) =>
-      `INV-WSPOLNE;${source};${code};mieszkanie;wolne;50,00;${company.sentinels.price},${String(cents).padStart(2, '0')};${PRICE_FROM}`,
+      `INV-WSPOLNE;${source};${code};mieszkanie;wolne;50,00;${company.sentinels.price},${String(cents).padStart(2, '0')};${from}`,
   )
   return `Inwestycja;ID lokalu;Numer;Rodzaj;Status;Powierzchnia;Cena;Cena od\n${lines.join('\n')}\n`
 }
@@ -162,7 +166,12 @@ export const SHARED_INVESTMENT_TITLE = 'Osiedle Wspólne'
  * (identical name and source id), two offers A/1 and A/2 (identical codes and source ids), an
  * operator and a catalog reader with application passwords, and a webhook secret.
  */
-export async function seedCompany(platform: TestPlatform, company: Company): Promise<void> {
+export async function seedCompany(
+  platform: TestPlatform,
+  company: Company,
+  /** Where the company's alerts are sent (its notification webhook). */
+  options: { alertWebhook?: string } = {},
+): Promise<void> {
   const auth = company.admin.authorization
   const { nip: companyNip, marker, price } = company.sentinels
   const developer = await call(platform, company, `${API}/developers`, {
@@ -237,6 +246,14 @@ export async function seedCompany(platform: TestPlatform, company: Company): Pro
     expectStatus(offer, 201, `offer ${code}`)
     company.offerIds.push(offer.json<{ id: number }>().id)
   }
+  if (options.alertWebhook) {
+    const alerts = await call(platform, company, `${API}/alerts/settings`, {
+      method: 'PUT',
+      authorization: auth,
+      body: { webhook: { url: options.alertWebhook, secret: `alert-signing-secret-of-${marker}-0123456789` } },
+    })
+    expectStatus(alerts, 200, 'alert settings')
+  }
   const secret = await call(platform, company, `${API}/webhook-secret/rotate`, { authorization: auth, method: 'POST' })
   expectStatus(secret, 200, 'webhook secret')
   company.webhookSecret = secret.json<{ secret: string }>().secret
@@ -246,7 +263,12 @@ export async function seedCompany(platform: TestPlatform, company: Company): Pro
   ] as const) {
     const user = await call(platform, company, `${API}/users`, {
       authorization: auth,
-      body: { login, email: `${login}@wspolny.example.pl`, role, password: `${login}-password-${marker}-long` },
+      body: {
+        login,
+        email: `${login}.${marker}@wspolny.example.pl`,
+        role,
+        password: `${login}-password-${marker}-long`,
+      },
     })
     expectStatus(user, 201, `user ${login}`)
     const id = user.json<{ user: { id: number } }>().user.id
