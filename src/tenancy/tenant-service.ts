@@ -178,7 +178,9 @@ async function provisionTenant<T>(
   const hosts = await cleanHosts(platform, args.hosts ?? [], args.slug)
   const siteUrl = cleanSiteUrl(args.siteUrl)
   const taken = await tenantRowBySlug(platform.ctx.db, args.slug)
-  if (taken)
+  // an export brings a deleted company back under its own slug, with the addresses it had
+  if (taken?.status === 'deleted' && action === 'tenant.import') await deleteTenantRow(platform.ctx.db, args.slug)
+  else if (taken)
     throw new HostError(
       'tenant_exists',
       409,

@@ -151,7 +151,10 @@ describeEachDatabase('dg tenant', (getEnv, dialect) => {
     const reused = await dg(env, 'tenant', 'create', '--slug', 'alfa', '--name', 'Nowa Alfa', '--json')
     expect(JSON.parse(reused.stderr)).toMatchObject({ error: { code: 'tenant_exists' } })
 
-    // the export becomes a company again, with its users
+    // the export brings the company back under its own slug, and becomes another company too
+    const back = await dg(env, 'tenant', 'import', '--slug', 'alfa', '--name', 'Alfa', '--from', out, '--json')
+    expect(back.code, back.stderr).toBe(0)
+    expect(JSON.parse(back.stdout)).toMatchObject({ slug: 'alfa', status: 'active' })
     const imported = await dg(env, 'tenant', 'import', '--slug', 'alfa-2', '--name', 'Alfa', '--from', out, '--json')
     expect(imported.code, imported.stderr).toBe(0)
     const users = JSON.parse((await dg(env, '--tenant', 'alfa-2', 'user', 'list', '--json')).stdout) as {
