@@ -57,6 +57,12 @@ describeEachDatabase('companies on one platform', (getEnv) => {
     expect(panel).toContain('content="../wp-json/dg/v2"')
   })
 
+  it('gives a company’s administrator no platform operations: they exist on the first company only', async () => {
+    const answer = await fetch(`${alfa.base_url}/platform/tenants`, { headers: { authorization: authorization(alfa) } })
+    expect(answer.status).toBe(404)
+    expect(((await answer.json()) as { code: string }).code).toBe('rest_no_route')
+  })
+
   it('answers 404 tenant_not_found for an unknown company', async () => {
     const answer = await fetch(`${platform.origin}/t/gamma/wp-json/dg/v2/catalog/properties`)
     expect(answer.status).toBe(404)
