@@ -14,6 +14,7 @@ import type { HostContext } from '../host/context.js'
 import type { DatabaseHandle } from '../host/db/database.js'
 import { HostError } from '../host/errors.js'
 import { createUser } from '../host/users/users.js'
+import { ensureWebhookSecret } from '../webhook/webhook-secret.js'
 import { getLicenseState, setLicense } from '../licensing/license.js'
 import { getPublicationSettings, updatePublicationSettings } from '../publication/settings/publication-settings.js'
 import { migrateToLatest } from '../host/db/migrate.js'
@@ -237,6 +238,8 @@ export async function createTenant(platform: Platform, args: CreateTenantArgs, a
         actor,
       })
       const appPassword = await createAppPassword(ctx, { login: ADMIN_LOGIN, name: 'CRM', actor })
+      // its own webhook key from the start (the administrator reads it in the panel or over the API)
+      await ensureWebhookSecret(ctx, actor)
       // the deployment's licence covers the companies it serves, from their first day
       const license = await getLicenseState(platform.ctx)
       if (license.status === 'active')

@@ -28,6 +28,20 @@ describeEachDatabase('companies on one platform', (getEnv) => {
     expect(answer.headers.get('x-wp-total')).toBe('0')
   })
 
+  it('gives each company a webhook key of its own, read by its administrator', async () => {
+    const read = async (tenant: CreatedTenant) => {
+      // by its /t/ path: beta's base_url names its own host name
+      const answer = await fetch(`${platform.origin}/t/${tenant.slug}/wp-json/dg/v2/webhook-secret`, {
+        headers: { authorization: authorization(tenant) },
+      })
+      expect(answer.status).toBe(200)
+      return ((await answer.json()) as { secret: string }).secret
+    }
+    const [a, b] = [await read(alfa), await read(beta)]
+    expect(a).toMatch(/^dgwh_/)
+    expect(a).not.toBe(b)
+  })
+
   it('refuses one company’s credentials at another’s address', async () => {
     const answer = await fetch(`${alfa.base_url}/catalog/properties`, {
       headers: { authorization: authorization(beta) },
