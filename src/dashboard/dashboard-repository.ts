@@ -1,14 +1,28 @@
+import { sql } from 'kysely'
+
 import type { Executor } from '../host/context.js'
 import { INVESTMENT_STATUSES_IN_DAILY_FILE } from '../offers/editor-operation.js'
 
-export async function countOffersByStatus(db: Executor): Promise<Array<{ status: string; count: number }>> {
-  const rows = await db
-    .selectFrom('offers')
+/** `investments`: only these (a scoped user's, host/auth/scope.ts); undefined: every one. */
+export async function countOffersByStatus(
+  db: Executor,
+  investments?: readonly number[],
+): Promise<Array<{ status: string; count: number }>> {
+  let query = db.selectFrom('offers')
+  if (investments !== undefined)
+    query = investments.length > 0 ? query.where('investment_id', 'in', investments) : query.where(sql<boolean>`1 = 0`)
+  const rows = await query
     .select((eb) => ['status', eb.fn.countAll().as('n')])
     .groupBy('status')
     .orderBy('status')
     .execute()
   return rows.map((row) => ({ status: row.status, count: Number(row.n) }))
+}
+
+function investmentsAmong(db: Executor, investments: readonly number[] | undefined) {
+  const query = db.selectFrom('investments')
+  if (investments === undefined) return query
+  return investments.length > 0 ? query.where('id', 'in', investments) : query.where(sql<boolean>`1 = 0`)
 }
 
 const LOCATION_COLUMNS = [
@@ -27,9 +41,9 @@ const LOCATION_COLUMNS = [
  */
 export async function selectIncompleteInvestments(
   db: Executor,
+  investments?: readonly number[],
 ): Promise<Array<{ id: number; title: string; location_missing: boolean; prospectus_missing: boolean }>> {
-  const rows = await db
-    .selectFrom('investments')
+  const rows = await investmentsAmong(db, investments)
     .select(['id', 'title', 'prospectus_url', ...LOCATION_COLUMNS])
     .where('host_status', 'in', [...INVESTMENT_STATUSES_IN_DAILY_FILE])
     .where((eb) =>
@@ -49,9 +63,11 @@ export async function selectIncompleteInvestments(
   }))
 }
 
-export async function countInvestments(db: Executor): Promise<{ total: number; published: number }> {
-  const rows = await db
-    .selectFrom('investments')
+export async function countInvestments(
+  db: Executor,
+  investments?: readonly number[],
+): Promise<{ total: number; published: number }> {
+  const rows = await investmentsAmong(db, investments)
     .select((eb) => ['host_status', eb.fn.countAll().as('n')])
     .groupBy('host_status')
     .execute()
@@ -70,10 +86,11 @@ export async function countInvestments(db: Executor): Promise<{ total: number; p
  */
 export const EXECUTED_IMPORT_STATUSES = ['running', 'completed', 'failed', 'stale', 'recovery_required'] as const
 
-/** The latest executed (or failed) imports, newest first. */
-export async function selectRecentImportJobs(db: Executor, limit: number) {
-  return db
-    .selectFrom('import_jobs')
+/** The latest executed (or failed) imports, newest first; `operatorId`: only that user's. */
+export async function selectRecentImportJobs(db: Executor, limit: number, operatorId?: number) {
+  let query = db.selectFrom('import_jobs')
+  if (operatorId !== undefined) query = query.where('operator_user_id', '=', operatorId)
+  return query
     .select([
       'id',
       'type',

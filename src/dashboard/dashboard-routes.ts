@@ -5,7 +5,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 
-import { requireCapability } from '../host/http/authenticate.js'
+import { scopeOf } from '../host/auth/scope.js'
+import { requireCapability, requirePrincipal } from '../host/http/authenticate.js'
 import { errorResponses, stringEnum } from '../host/http/schemas.js'
 import { StatusSchema } from '../status/status-routes.js'
 import { getDashboard } from './dashboard-service.js'
@@ -116,6 +117,14 @@ export async function dashboardRoutes(fastify: FastifyInstance): Promise<void> {
         response: { 200: DashboardSchema, ...errorResponses(401, 403) },
       },
     },
-    async () => getDashboard(app.ctx),
+    async (request) => {
+      const scope = await scopeOf(request)
+      if (!scope.restricted) return getDashboard(app.ctx)
+      return getDashboard(app.ctx, {
+        investments: [...scope.investments],
+        developers: [...scope.visibleDevelopers],
+        userId: (await requirePrincipal(request)).user.id,
+      })
+    },
   )
 }

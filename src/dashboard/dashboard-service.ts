@@ -66,7 +66,15 @@ function nextRunOf(schedule: string, now: Date): string | null {
 
 const LISTED_INCOMPLETE = 20
 
-export async function getDashboard(ctx: HostContext) {
+/**
+ * `scope`: what a user limited to some developer entities and investments sees (host/auth/scope.ts):
+ * the catalog's counts and lists of its investments, the datasets of the entities it may read, its
+ * own imports, no sources; undefined: everything.
+ */
+export async function getDashboard(
+  ctx: HostContext,
+  scope?: { investments: readonly number[]; developers: readonly number[]; userId: number },
+) {
   const now = ctx.now()
   const today = warsawDate(now)
   const [settings, license, datasets, dayRows, last, byStatus, investments, incomplete, imports, webhook, alerts] =
@@ -76,15 +84,16 @@ export async function getDashboard(ctx: HostContext) {
       listDatasets(ctx),
       selectPublicationsOfDay(ctx.db, today),
       publicationHistory(ctx, {}, 1, 5),
-      countOffersByStatus(ctx.db),
-      countInvestments(ctx.db),
-      selectIncompleteInvestments(ctx.db),
-      selectRecentImportJobs(ctx.db, 8),
+      countOffersByStatus(ctx.db, scope?.investments),
+      countInvestments(ctx.db, scope?.investments),
+      selectIncompleteInvestments(ctx.db, scope?.investments),
+      selectRecentImportJobs(ctx.db, 8, scope?.userId),
       webhookActivity(ctx, 7),
       recentAlerts(ctx),
     ])
 
-  const todayDatasets: DatasetToday[] = datasets.map((dataset) => {
+  const visible = scope ? datasets.filter((dataset) => scope.developers.includes(dataset.developer.id)) : datasets
+  const todayDatasets: DatasetToday[] = visible.map((dataset) => {
     const developerId = dataset.primary ? null : dataset.developer.id
     const rows = dayRows.filter((row) => (row.developer_id === null ? null : Number(row.developer_id)) === developerId)
     const success = rows.find((row) => row.status === 'published')
@@ -147,6 +156,7 @@ export async function getDashboard(ctx: HostContext) {
       continuity_mode: license.continuity_mode,
     },
     alerts,
-    sources: await sourcesOverview(ctx),
+    // scheduled sources are the whole catalog's: a scoped user has none (source-routes.ts)
+    sources: scope ? { sources: 0, held_runs: 0, failing: 0 } : await sourcesOverview(ctx),
   }
 }

@@ -164,6 +164,12 @@ describeEachDatabase('users limited to some developer entities and investments',
       // an unscoped operator still sees everything
       const operator = await createTestUser(env.ctx, 'dg_operator')
       expect((await call(operator, 'GET', '/investments')).json()).toHaveLength(3)
+      // the dashboard counts its investments only
+      const dashboard = (await call(salesA, 'GET', '/dashboard')).json()
+      expect(dashboard.catalog).toMatchObject({ investments_total: 1, offers_total: 2 })
+      expect(dashboard.sources.sources).toBe(0)
+      expect(dashboard.recent_imports).toEqual([])
+      expect((await call(operator, 'GET', '/dashboard')).json().catalog.investments_total).toBe(3)
 
       const catalog = await call(reader, 'GET', '/catalog/properties?per_page=100')
       expect(catalog.statusCode).toBe(200)
