@@ -105,3 +105,31 @@ describeEachDatabase('companies on one platform', (getEnv) => {
     expect(list.statusCode).toBe(401)
   })
 })
+
+describeEachDatabase(
+  'limits per company',
+  (getEnv) => {
+    let platform: TestPlatform
+    let alfa: CreatedTenant
+    let beta: CreatedTenant
+
+    beforeAll(async () => {
+      await setLicense(getEnv().ctx, { plan: 'pro', entitlements: [...ENTITLEMENTS], actor: { type: 'cli' } })
+      platform = await startPlatform(getEnv())
+      alfa = await platform.createTenant('alfa')
+      beta = await platform.createTenant('beta')
+    })
+    afterAll(async () => platform?.close())
+
+    it('keeps one company’s catalog answering while another, with the same login and address, is over its limit', async () => {
+      const list = (tenant: CreatedTenant) =>
+        fetch(`${tenant.base_url}/catalog/properties`, { headers: { authorization: authorization(tenant) } })
+      const statuses: number[] = []
+      for (let i = 0; i < 5; i++) statuses.push((await list(alfa)).status)
+      expect(statuses.slice(0, 3)).toEqual([200, 200, 200])
+      expect(statuses.slice(3)).toEqual([429, 429])
+      expect((await list(beta)).status).toBe(200)
+    })
+  },
+  { env: { DG_CATALOG_RATE_LIMIT: '3' } },
+)
