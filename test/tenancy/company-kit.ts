@@ -73,6 +73,8 @@ export interface CallOptions {
   raw?: { body: string; type: string }
   authorization?: string | null
   headers?: Record<string, string>
+  /** A redirect is answered, not followed. */
+  manual?: boolean
 }
 
 export interface Answer {
@@ -102,6 +104,7 @@ export async function call(
   const response = await platform.fetch(`${company.prefix}${path}`, {
     method: options.method ?? (body === undefined ? 'GET' : 'POST'),
     headers,
+    ...(options.manual ? { redirect: 'manual' as const } : {}),
     ...(body === undefined ? {} : { body }),
     ...(company.host ? { host: company.host } : {}),
   })

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest'
 
+import { EMBED_SCRIPT_NAME } from '../../src/embed/embed-routes.js'
 import { ENTITLEMENTS, setLicense } from '../../src/licensing/license.js'
 import { sign } from '../../src/webhook/verify-signature.js'
 import { createTestUser } from '../helpers/factories.js'
@@ -25,6 +26,13 @@ import {
 } from './company-kit.js'
 
 const BETA_HOST = 'ceny.beta.example'
+/** Any address of this service, on any port, or of the company's own host name (the documentation's examples name localhost). */
+const ANY_ADDRESS = new RegExp(
+  `https?://(?:127\\.0\\.0\\.1:\\d+|${BETA_HOST.replace(/\./g, '\\.')})[^\\s"'<>;,)\\\\]*`,
+  'g',
+)
+/** The first company's configured address (DG_PANEL_URL unset: its listening address). */
+const CONFIGURED_BASE = 'http://127.0.0.1:8080'
 
 /** The structure of a JSON value: keys and value types, arrays by their first element. */
 function shape(value: unknown): unknown {
@@ -291,6 +299,54 @@ describeEachDatabase('the contract at a company’s own address', (getEnv) => {
       '404 offer': 404,
       '404 route': 404,
     })
+  })
+
+  it('writes its own root into every other page and answer that holds an address', async () => {
+    for (const company of companies) {
+      const root = rootOf(platform, company)
+      const admin = company.admin.authorization
+      const pages: Array<[string, Parameters<typeof call>[3]]> = [
+        [`${API}/publication/settings`, { authorization: admin }],
+        [`${API}/publications`, { authorization: admin }],
+        [`${API}/publications/preflight`, { authorization: admin, body: {} }],
+        [`${API}/dashboard`, { authorization: admin }],
+        [`${API}/status`, { authorization: admin }],
+        [`${API}/mail/settings`, { authorization: admin }],
+        [`${API}/mail/outbox`, { authorization: admin }],
+        [`${API}/catalog/investments`, { authorization: company.users.reader! }],
+        [`${API}/public/investments/${company.investmentId}/prices`, {}],
+        [`${API}/docs/`, {}],
+        [`${API}/docs/json`, {}],
+        ['/dg-admin/', {}],
+        ['/dane-gov/dataset.md5', {}],
+      ]
+      const enabled = await call(platform, company, `${API}/investments/${company.investmentId}/public-prices`, {
+        method: 'PUT',
+        authorization: admin,
+        body: { enabled: true },
+      })
+      expect(enabled.status, enabled.text).toBe(200)
+      const texts: string[] = []
+      for (const [path, options] of pages) {
+        const answer = await call(platform, company, path, options)
+        expect(answer.status, `${company.slug} ${path}: ${answer.text.slice(0, 300)}`).toBeLessThan(400)
+        texts.push(answer.text, JSON.stringify(Object.fromEntries(answer.headers.entries())))
+      }
+      // a redirect to the current version of the website component keeps the company's prefix
+      const redirect = await call(platform, company, `${API}/embed/latest/${EMBED_SCRIPT_NAME}`, {
+        manual: true,
+      })
+      expect(redirect.status).toBe(302)
+      expect(redirect.headers.get('location')).toMatch(new RegExp(`^${company.prefix}${API}/embed/[^/]+/`))
+      const addresses = texts.flatMap((text) => [...text.matchAll(ANY_ADDRESS)].map((match) => match[0]))
+      expect(addresses.filter((address) => address.startsWith(root)).length, company.slug).toBeGreaterThan(3)
+      const elsewhere = addresses.filter((address) => {
+        if (company.prefix === '' && !company.host)
+          return address.includes('/t/') || !(address.startsWith(root) || address.startsWith(CONFIGURED_BASE))
+        return address !== root && !address.startsWith(`${root}/`)
+      })
+      expect(elsewhere, company.slug).toEqual([])
+    }
   })
 
   it('writes every absolute address of a company with its own root, never the platform’s', () => {
