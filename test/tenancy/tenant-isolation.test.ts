@@ -563,6 +563,37 @@ describeEachDatabase(
           }
     }, 120_000)
 
+    it('reaches no other company by an address that climbs out of a prefix or into one', async () => {
+      const port = Number(new URL(platform.origin).port)
+      // sent as written: fetch() would resolve the dot segments before sending
+      const raw = (path: string, auth: string) =>
+        new Promise<{ status: number; text: string }>((resolve, reject) => {
+          const request = http.request({ host: '127.0.0.1', port, path, headers: { authorization: auth } }, (res) => {
+            let text = ''
+            res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk))
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, text }))
+          })
+          request.on('error', reject)
+          request.end()
+        })
+      const paths = (slug: string) => [
+        `/t/${slug}/../wp-json/dg/v2/users`,
+        `/t/${slug}/../../wp-json/dg/v2/users`,
+        `/t/${slug}/%2e%2e/wp-json/dg/v2/users`,
+        `/t/${slug}/wp-json/dg/v2/../../../wp-json/dg/v2/users`,
+        `/wp-json/../t/${slug}/wp-json/dg/v2/users`,
+        `/x/../t/${slug}/wp-json/dg/v2/users`,
+        `/t/${slug}%2f..%2f..%2fwp-json/dg/v2/users`,
+      ]
+      for (const actor of companies)
+        for (const target of ['alfa', 'beta'])
+          for (const path of paths(target)) {
+            const answer = await raw(path, actor.admin.authorization)
+            expect(foreignSentinels(answer.text, actor), `${actor.slug} at ${path}`).toEqual([])
+            expect(answer.status, `${actor.slug} at ${path}: ${answer.text.slice(0, 200)}`).not.toBe(200)
+          }
+    })
+
     it('keeps every answer, file, log line, alert and e-mail to its own company under random operations', async () => {
       const index = fc.integer({ min: 0, max: 3 })
       const step = fc.record({
