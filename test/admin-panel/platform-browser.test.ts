@@ -41,7 +41,7 @@ describeEachDatabase('the platform page and a company’s panel in Chromium', (g
   async function newPage(context: BrowserContext): Promise<Page> {
     const page = await context.newPage()
     page.setDefaultTimeout(10_000)
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`))
+    page.on('pageerror', (error) => problems.push(`page error: ${error.stack ?? error.message}`))
     page.on('console', (message) => {
       if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
         problems.push(`console: ${message.text()}`)

@@ -31,7 +31,9 @@ async function readBody(response) {
   if (type.includes('json')) {
     try {
       return await response.json()
-    } catch {
+    } catch (error) {
+      // leaving a view aborts its requests, also while their body is read: that is no empty answer
+      if (error?.name === 'AbortError') throw error
       return null
     }
   }

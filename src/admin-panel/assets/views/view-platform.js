@@ -601,17 +601,21 @@ export async function renderPlatform(page, { api, signal }) {
   async function load(keep = {}) {
     notes = { ...notes, ...keep }
     const { body: tenants } = await api.get('/platform/tenants', { signal })
+    // a body read cut short by leaving the view comes back empty: nothing to draw then
+    signal.throwIfAborted()
     // health is read from each company's own database, one request per company
     const detailed = await Promise.all(
       tenants.map(async (tenant) => {
         try {
-          return (await api.get(`/platform/tenants/${tenant.slug}`, { signal })).body
+          const { body } = await api.get(`/platform/tenants/${tenant.slug}`, { signal })
+          return body ?? { ...tenant, health: null }
         } catch (error) {
           if (error?.name === 'AbortError') throw error
           return { ...tenant, health: null }
         }
       }),
     )
+    signal.throwIfAborted()
     replaceChildren(
       list,
       detailed.length === 0
