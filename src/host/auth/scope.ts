@@ -15,6 +15,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 
 import type { Actor } from '../audit/audit.js'
 import type { Executor } from '../context.js'
+import { userCan } from './capabilities.js'
 import { HostError } from '../errors.js'
 import { requirePrincipal } from '../http/authenticate.js'
 import {
@@ -51,9 +52,12 @@ export const WHOLE_CATALOG: AccessScope = Object.freeze({
   visibleDevelopers: new Set<number>(),
 })
 
-/** Administrators are never scoped: their rows, if any were left, are ignored. */
+/**
+ * Administrators (manage_options, which they alone hold) are never scoped: rows left for one are
+ * ignored. Asked by capability, as everywhere, never by the role's name.
+ */
 export function mayBeScoped(role: string): boolean {
-  return role !== 'administrator'
+  return !userCan({ role }, 'manage_options')
 }
 
 /** The stored scopes of some users (a user without rows is absent from the map). */
