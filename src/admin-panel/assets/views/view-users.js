@@ -107,10 +107,12 @@ async function scopeCard(api, user, me, onSaved) {
   const developerName = (id) => developers.find((d) => d.id === id)?.name ?? `#${id}`
   const investmentName = (id) => investments.find((i) => i.id === id)?.title ?? `#${id}`
   const current = user.scope
+  // an administrator holds manage_options and is never scoped
+  const administrator = user.capabilities.includes('manage_options')
   const describe = h(
     'div',
     { id: 'user-scope' },
-    user.role === 'administrator'
+    administrator
       ? h(
           'p',
           {},
@@ -136,7 +138,7 @@ async function scopeCard(api, user, me, onSaved) {
             ],
           ]),
   )
-  if (!canManage(me) || user.role === 'administrator') return card(tr('Zakres', 'Scope'), describe)
+  if (!canManage(me) || administrator) return card(tr('Zakres', 'Scope'), describe)
 
   const whole = h('input', { type: 'checkbox', id: 'scope-whole', checked: !current })
   const box = (kind, id, label, checked) =>
