@@ -417,7 +417,7 @@ describeEachDatabase(
             .map((part) => part.split(';')[0]!.trim())
             .join('; ')
           const nonce = login.json<{ nonce: string }>().nonce
-          // that session opens the own company's API and no other's
+          // the panel sign-in opens the own company's API and no other's
           for (const other of companies) {
             const answer = await call(platform, other, `${API}/users`, {
               headers: { cookie, 'x-wp-nonce': nonce },
