@@ -44,6 +44,11 @@ export interface AuditFilter {
   /** ISO instants: from (inclusive) and until (exclusive). */
   from?: string | undefined
   until?: string | undefined
+  /**
+   * A user limited to some investments (src/host/auth/scope.ts) reads its own actions and those on
+   * the offers, investments and developer entities of its scope, not the rest of the company's.
+   */
+  scope?: { userId: number; investments: readonly number[]; developers: readonly number[] } | undefined
 }
 
 function filtered(db: Executor, filter: AuditFilter) {
@@ -62,6 +67,29 @@ function filtered(db: Executor, filter: AuditFilter) {
   else if (filter.channel === 'api')
     select = select.where('actor_type', '=', 'user').where('actor_credential', 'is not', null)
   else if (filter.channel) select = select.where('actor_type', '=', filter.channel)
+  const { scope } = filter
+  if (scope) {
+    const investments = scope.investments.length > 0 ? scope.investments.map(String) : ['']
+    const developers = scope.developers.length > 0 ? scope.developers.map(String) : ['']
+    select = select.where((eb) =>
+      eb.or([
+        eb('actor_user_id', '=', scope.userId),
+        eb.and([eb('object_type', '=', 'investment'), eb('object_id', 'in', investments)]),
+        eb.and([eb('object_type', '=', 'developer'), eb('object_id', 'in', developers)]),
+        eb.and([
+          eb('object_type', '=', 'offer'),
+          eb(
+            'object_id',
+            'in',
+            eb
+              .selectFrom('offers')
+              .select(sql<string>`cast(id as text)`.as('id'))
+              .where('investment_id', 'in', scope.investments.length > 0 ? [...scope.investments] : [-1]),
+          ),
+        ]),
+      ]),
+    )
+  }
   return select
 }
 

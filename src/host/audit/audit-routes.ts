@@ -9,7 +9,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { FastifyInstance } from 'fastify'
 import { Type } from 'typebox'
 
-import { requireCapability } from '../http/authenticate.js'
+import { requireCapability, requirePrincipal } from '../http/authenticate.js'
+import { scopeOf } from '../auth/scope.js'
 import { invalidParam } from '../errors.js'
 import { errorResponses, stringEnum } from '../http/schemas.js'
 import { AUDIT_CHANNELS } from './audit-repository.js'
@@ -108,6 +109,8 @@ export async function auditRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const query = request.query
+      const principal = await requirePrincipal(request)
+      const scope = await scopeOf(request)
       const { items, total } = await auditPage(
         app.ctx,
         {
@@ -119,6 +122,15 @@ export async function auditRoutes(fastify: FastifyInstance): Promise<void> {
           outcome: query.outcome,
           from: instant('from', query.from),
           until: instant('until', query.until),
+          ...(scope.restricted
+            ? {
+                scope: {
+                  userId: principal.user.id,
+                  investments: [...scope.investments],
+                  developers: [...scope.visibleDevelopers],
+                },
+              }
+            : {}),
         },
         query.page,
         query.per_page,

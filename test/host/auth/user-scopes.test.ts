@@ -325,6 +325,31 @@ describeEachDatabase('users limited to some developer entities and investments',
       expectScopeRefusal(await call(salesSpv2, 'PUT', '/publication/settings', { schedule: null }))
     })
 
+    it('the event log shows a scoped user its own actions and those on its part of the catalog only', async () => {
+      const entries = async (user: TestUser) =>
+        (
+          (await call(user, 'GET', '/audit?per_page=100')).json() as {
+            items: Array<{ actor: { user_id: number | null }; object_type: string | null; object_id: string | null }>
+          }
+        ).items
+      // the scoped user acts once more, so that the log holds an entry of its own
+      expect((await preview(salesA, [row('INV-A', 'A9', '512 000,00')])).statusCode).toBe(200)
+      const everything = await entries(admin)
+      const seen = await entries(salesA)
+      const allowed = [`offer:${ids.offerA}`, `investment:${ids.a}`, `developer:${ids.dev1}`]
+      expect(seen.some((entry) => entry.actor.user_id === salesA.id)).toBe(true)
+      for (const entry of seen)
+        expect(
+          entry.actor.user_id === salesA.id || allowed.includes(`${entry.object_type}:${entry.object_id}`),
+          `${entry.object_type}:${entry.object_id}`,
+        ).toBe(true)
+      // the administrator's work on users and imports stays out of the scoped user's view
+      const others = everything.filter((entry) => entry.actor.user_id === admin.id || entry.object_type === 'user')
+      expect(others.length).toBeGreaterThan(0)
+      expect(seen.filter((entry) => entry.object_type === 'user')).toEqual([])
+      expect(seen.length).toBeLessThan(everything.length)
+    })
+
     it('sources are an unscoped user’s: none listed, none created or read', async () => {
       expect((await call(salesA, 'GET', '/sources')).json()).toEqual({ sources: [] })
       expect((await call(salesA, 'GET', '/source-runs')).json()).toEqual({ runs: [] })
