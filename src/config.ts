@@ -72,6 +72,11 @@ export interface AppConfig {
   readonly panelUrl: string | undefined
   /** PostgreSQL schema of this company's database (another company's, src/tenancy); unset: the connection's own. */
   readonly databaseSchema?: string | undefined
+  /**
+   * Origins besides the panel address's that a browser may sign in from: a company's other
+   * addresses (its /t/{slug}/ path on the platform, its other host names), src/tenancy.
+   */
+  readonly signInOrigins?: readonly string[] | undefined
   /** The company this configuration serves; unset for the deployment's first company (src/tenancy). */
   readonly tenant?: { readonly slug: string } | undefined
 }

@@ -40,6 +40,11 @@ export function tenantConfig(
     authKey: undefined,
     alerts: Object.freeze({ ...platform.alerts, smtp: undefined, webhook: undefined }),
     panelUrl: publicBase,
+    // its panel opens at every address it has: the platform's /t/{slug}/ and each host name
+    signInOrigins: Object.freeze([
+      new URL(base).origin,
+      ...hostsOf(tenant).map((host) => `${new URL(base).protocol}//${host}`),
+    ]),
     siteUrl: tenant.site_url ?? publicBase,
   })
 }

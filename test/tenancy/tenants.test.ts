@@ -63,6 +63,19 @@ describeEachDatabase('companies on one platform', (getEnv) => {
     expect(items.map((user) => user.email)).toEqual(['admin@beta.invalid'])
   })
 
+  it('lets a company with its own host name sign in to its panel at its /t/ path too, and from nowhere else', async () => {
+    const signIn = (origin: string) =>
+      fetch(`${platform.origin}/t/beta/wp-json/dg/v2/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin },
+        body: JSON.stringify({ login: 'admin', password: beta.admin.password }),
+      })
+    const answer = await signIn(platform.origin)
+    expect(answer.status, await answer.clone().text()).toBe(200)
+    expect(answer.headers.get('set-cookie')).toContain('Path=/t/beta')
+    expect((await signIn('https://evil.example')).status).toBe(403)
+  })
+
   it('keeps the company’s prefix in redirects and points its panel at its own API', async () => {
     const redirect = await fetch(`${platform.origin}/t/alfa/dg-admin`, { redirect: 'manual' })
     expect(redirect.status).toBe(301)

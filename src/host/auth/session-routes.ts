@@ -90,9 +90,9 @@ function sameOrigin(origin: string, request: FastifyRequest): boolean {
   } catch {
     return false // `null` (a sandboxed frame, a redirect across sites) and anything malformed
   }
-  const panelUrl = request.server.ctx.config.panelUrl
-  const expected = new URL(panelUrl ?? serviceOrigin(request)).origin
-  return (url.protocol === 'https:' || url.protocol === 'http:') && url.origin === expected
+  const { panelUrl, signInOrigins = [] } = request.server.ctx.config
+  const expected = [new URL(panelUrl ?? serviceOrigin(request)).origin, ...signInOrigins]
+  return (url.protocol === 'https:' || url.protocol === 'http:') && expected.includes(url.origin)
 }
 
 export async function sessionRoutes(fastify: FastifyInstance): Promise<void> {
