@@ -435,7 +435,7 @@ describe.skipIf(!chromiumPresent)('every view of the panel in both languages and
     await page.reload()
     await page.locator('#offer-heading').waitFor()
     await page.screenshot({ path: path.join(OUTPUT, 'fix-link-offer.png') })
-  })
+  }, 90_000)
 
   it('takes dates as dd.mm.rrrr in a browser without Polish locale data, and refuses a day that does not exist', async () => {
     const { page } = panel
