@@ -150,7 +150,7 @@ export async function platformRoutes(fastify: FastifyInstance): Promise<void> {
         params: SlugParams,
         response: {
           200: Type.Object({ ...tenantFields, health: HealthSchema }),
-          ...errorResponses(401, 403, 404),
+          ...errorResponses(400, 401, 403, 404),
         },
       },
     },
@@ -211,7 +211,7 @@ export async function platformRoutes(fastify: FastifyInstance): Promise<void> {
               : 'Resume a suspended company',
           security,
           params: SlugParams,
-          response: { 200: Type.Ref('Tenant'), ...errorResponses(401, 403, 404) },
+          response: { 200: Type.Ref('Tenant'), ...errorResponses(400, 401, 403, 404) },
         },
       },
       async (request) => {
@@ -235,7 +235,7 @@ export async function platformRoutes(fastify: FastifyInstance): Promise<void> {
         params: SlugParams,
         response: {
           200: Type.Object({ folder: Type.String({ description: 'The export’s folder on the server' }) }),
-          ...errorResponses(401, 403, 404),
+          ...errorResponses(400, 401, 403, 404),
         },
       },
     },
@@ -262,7 +262,7 @@ export async function platformRoutes(fastify: FastifyInstance): Promise<void> {
         security,
         params: SlugParams,
         querystring: Type.Object({ confirm: Type.Optional(Type.String({ maxLength: 60 })) }),
-        response: { 204: noBody(), ...errorResponses(401, 403, 404, 409, 422) },
+        response: { 204: noBody(), ...errorResponses(400, 401, 403, 404, 409, 422) },
       },
     },
     async (request, reply) => {
