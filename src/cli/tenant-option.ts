@@ -4,8 +4,7 @@
  * commands work on the first company, as they always did.
  */
 import { ConfigError } from '../config.js'
-import { serviceMarkers } from '../host/service-marker.js'
-import { platformBase, tenantConfig } from '../tenancy/tenant-config.js'
+import { platformBase, runningServiceAddress, tenantConfig } from '../tenancy/tenant-config.js'
 import { openTenantDatabase } from '../tenancy/tenant-storage.js'
 import { tenantRowBySlug } from '../tenancy/tenants-repository.js'
 import { type CliEnvironment, openCliDatabase } from './cli-context.js'
@@ -32,7 +31,7 @@ export async function tenantEnvironment(env: CliEnvironment, slug: string): Prom
     if (!row || (row.status !== 'active' && row.status !== 'suspended'))
       throw new ConfigError(`No company "${slug}" on this platform (dg tenant list).`)
     const first = { db: database.db, dialect: database.caps.name, dataDir: env.config.dataDir }
-    const listening = (await serviceMarkers(env.config.dataDir)).find((marker) => marker.alive)?.address
+    const listening = await runningServiceAddress(env.config.dataDir)
     const config = tenantConfig(env.config, row, platformBase(env.config, listening), database.caps.name === 'postgres')
     return {
       ...env,

@@ -4,6 +4,7 @@
  * recipients (DG_AUTH_KEY, DG_ALERT_*, which the environment sets for the first company only).
  */
 import type { AppConfig } from '../config.js'
+import { serviceMarkers } from '../host/service-marker.js'
 import { configuredServiceBase } from '../host/http/service-origin.js'
 import { hostsOf, type TenantRow } from './tenants-repository.js'
 import { TENANT_PATH_PREFIX, tenantDataDir } from './tenant-names.js'
@@ -15,6 +16,12 @@ import { TENANT_PATH_PREFIX, tenantDataDir } from './tenant-names.js'
 export function platformBase(config: AppConfig, listening?: string): string {
   if (config.panelUrl) return config.panelUrl
   return listening ?? configuredServiceBase(config)
+}
+
+/** Where a service running on this data folder listens, as its marker says: what a printed base_url must reach. */
+export async function runningServiceAddress(dataDir: string): Promise<string | undefined> {
+  const markers = await serviceMarkers(dataDir)
+  return markers.find((marker) => marker.alive && marker.address !== undefined)?.address
 }
 
 /** Where a company is reached: its first own host name, else its path on the platform's address. */

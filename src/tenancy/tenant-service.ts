@@ -352,13 +352,8 @@ export async function updateTenant(
   await updateTenantRow(platform.ctx.db, slug, {
     ...(patch.name === undefined ? {} : { name: cleanName(patch.name) }),
     ...(patch.hosts === undefined ? {} : { hosts: await cleanHosts(platform, patch.hosts, slug) }),
+    ...(patch.siteUrl === undefined ? {} : { site_url: cleanSiteUrl(patch.siteUrl) }),
   })
-  if (patch.siteUrl !== undefined)
-    await platform.ctx.db
-      .updateTable('tenants')
-      .set({ site_url: cleanSiteUrl(patch.siteUrl) })
-      .where('slug', '=', slug)
-      .execute()
   await recordAudit(platform.ctx, {
     actor,
     action: 'tenant.update',

@@ -36,6 +36,7 @@ export async function updateTenantRow(
     name: string
     status: TenantStatus
     hosts: string[]
+    site_url: string | null
     suspended_at: string | null
     exported_at: string
   }>,

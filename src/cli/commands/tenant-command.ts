@@ -3,10 +3,9 @@
  * the first company's database, which holds the tenants table. A running service notices a change
  * within seconds. `--tenant SLUG` before any other command runs that command for one company.
  */
-import { serviceMarkers } from '../../host/service-marker.js'
 import { importData } from '../../backup/portable-export.js'
 import { exportTenant } from '../../tenancy/platform.js'
-import { platformBase } from '../../tenancy/tenant-config.js'
+import { platformBase, runningServiceAddress } from '../../tenancy/tenant-config.js'
 import {
   createTenant,
   deleteTenant,
@@ -37,14 +36,8 @@ function list(value: string | undefined): string[] | undefined {
     .filter(Boolean)
 }
 
-/** The address of a service running on this data folder, which a printed base_url must reach. */
-async function listeningAddress(env: CliEnvironment): Promise<string | undefined> {
-  const markers = await serviceMarkers(env.config.dataDir)
-  return markers.find((marker) => marker.alive && marker.address !== undefined)?.address
-}
-
 async function withPlatform<T>(env: CliEnvironment, body: (platform: Platform) => Promise<T>): Promise<T> {
-  const base = platformBase(env.config, await listeningAddress(env))
+  const base = platformBase(env.config, await runningServiceAddress(env.config.dataDir))
   return withHostContext(env, (ctx) => body({ ctx, base }))
 }
 

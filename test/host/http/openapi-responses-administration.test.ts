@@ -532,9 +532,16 @@ describeEachDatabase('OpenAPI document against real responses: administration', 
       (await call('patch', one, { params: slug(), headers: asAdmin(), payload: { hosts: ['not a host'] } })).statusCode,
     ).toBe(422)
     expect(
-      (await call('patch', one, { params: slug(), headers: asAdmin(), payload: { name: 'OpenAPI SA' } })).json(),
+      (
+        await call('patch', one, {
+          params: slug(),
+          headers: asAdmin(),
+          payload: { name: 'OpenAPI SA', site_url: 'https://openapi.example/' },
+        })
+      ).json(),
     ).toMatchObject({
       name: 'OpenAPI SA',
+      site_url: 'https://openapi.example',
     })
     expect((await call('post', `${one}/suspend`, { params: slug(), headers: asAdmin() })).json()).toMatchObject({
       status: 'suspended',
