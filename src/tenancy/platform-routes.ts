@@ -73,7 +73,15 @@ const CreatedSchema = Type.Object({
   ),
 })
 
-const SlugParams = Type.Object({ slug: Slug })
+// in a path the slug's own shape, so that nothing else (a NUL byte, which PostgreSQL refuses) reaches a
+// query; a new slug in a body is checked by the service, which names the rule at its field
+const SlugParams = Type.Object({
+  slug: Type.String({
+    description: 'The company’s slug: its path /t/{slug}/ on the platform',
+    maxLength: 60,
+    pattern: '^[a-z][a-z0-9-]{1,38}[a-z0-9]$',
+  }),
+})
 
 export async function platformRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
